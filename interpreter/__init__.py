@@ -10,14 +10,14 @@ Typical use::
     print(game.winner)
 """
 
-from .agents import Agent, RandomAgent, play
+from .agents import Agent, GreedyAgent, RandomAgent, make_agent, play
 from .errors import DataError, GameOver, IllegalChoice, MachikoroError, Problem
 from .game import Decision, Game
 from .ruleset import Card, RuleSet, load_ruleset
 
 __all__ = [
-    "Agent", "Card", "DataError", "Decision", "Game", "GameOver", 
-    "IllegalChoice", "MachikoroError", "Problem", "RandomAgent", "RuleSet", "load_ruleset",
+    "Agent", "Card", "DataError", "Decision", "Game", "GameOver", "GreedyAgent", 
+    "IllegalChoice", "MachikoroError", "Problem", "RandomAgent", "RuleSet", "load_ruleset", "make_agent",
     "play",
 ]
 __version__ = "0.1.0"

@@ -49,3 +49,93 @@ def play(game: Game, agents: list, max_decisions: int | None = None) -> Game:
         count += 1
         if max_decisions is not None and count >= max_decisions:
             return game
+
+
+class GreedyAgent:
+    """A generic income-greedy agent; it knows no card, only the compiled rule set.
+
+    - ``build``: completes an affordable victory landmark when it can (the most expensive
+      one); otherwise buys the establishment with the best expected income per round
+      (:func:`~machikoro.analysis.card_value`, computed through the card's own effect)
+      over ``horizon`` rounds, net of its cost, when that is positive; else saves.
+    - ``dice``: the count with the higher expected own income.
+    - ``reroll``: rerolls when this roll pays it less than a fresh roll is expected to.
+    - a choice of player: the richest one; a swap: the one that gains the most expected
+      income, or none; any other yes/no: yes.
+    """
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = None, horizon: float = 6.0):
+        self._random = random.Random(seed)
+        self.horizon = horizon
+
+    def choose(self, game: Game, decision: Decision) -> Any:
+        from . import analysis
+
+        options = decision.options
+        if len(options) == 1:
+            return options[0]
+        seat = decision.player
+        name = decision.name
+        if name == "build" and decision.card is None:
+            return self._build(game, seat, options)
+        if name == "dice" and decision.card is None:
+            return max(options, key=lambda k: analysis.expected_roll_income(game, seat, k))
+        if name == "reroll" and decision.card is not None:
+            now = analysis.roll_income(game, seat, game.total, game.dice_count)[seat]
+            fresh = analysis.expected_roll_income(game, seat, game.dice_count)
+            wants = fresh > now
+            if True in options or False in options:
+                return wants
+        seats = [o for o in options if type(o) is int]
+        if seats and len(seats) == len(options):
+            return max(seats, key=lambda s: (game.coins[s], -s))
+        swaps = [o for o in options if isinstance(o, dict)]
+        if swaps:
+            index = game.rules.index
+
+            def gain(o):
+                return (analysis.card_value(game, seat, index[o["take"]])
+                        - analysis.card_value(game, seat, index[o["give"]]))
+
+            best = max(swaps, key=gain)
+            return best if gain(best) > 0 or None not in options else None
+        if True in options:
+            return True
+        return options[0]
+
+    def _build(self, game: Game, seat: int, options: tuple) -> Any:
+        from . import analysis
+
+        rules = game.rules
+        victory = set(rules.victory)
+        landmarks = [o for o in options if o is not None and rules.index[o] in victory]
+        if landmarks:
+            return max(landmarks, key=lambda o: rules.cost[rules.index[o]])
+        dice_of = {s: analysis.preferred_dice(game, s) for s in range(game.n)}
+        best, best_score = None, 0.0
+        for option in options:
+            if option is None:
+                continue
+            i = rules.index[option]
+            if rules.cards[i].is_landmark:
+                continue
+            score = analysis.card_value(game, seat, i, dice_of) * self.horizon - rules.cost[i]
+            if score > best_score:
+                best, best_score = option, score
+        return best
+
+
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+
+
+def make_agent(name: str, seed: int | None = None) -> Any:
+    """A new agent by name (``random`` or ``greedy``), seeded with ``seed``.
+
+    Raises :class:`ValueError` naming the known agents for an unknown name.
+    """
+    try:
+        return AGENTS[name](seed=seed)
+    except KeyError:
+        raise ValueError(f"unknown agent '{name}' (known: {', '.join(AGENTS)})") from None

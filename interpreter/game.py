@@ -151,8 +151,12 @@ class Game:
         """The other seats, in payment order starting next to ``seat``."""
         return self._others[seat]
 
-    def clone(self) -> "Game":
-        """An independent copy of this game (the random generator's state included)."""
+    def clone(self, light: bool = False) -> "Game":
+        """An independent copy of this game (the random generator's state included).
+
+        ``light=True`` makes a cheaper copy for look-ahead: no events, no history, and the
+        random generator shared with this game (so rolls in the copy change this game's).
+        """
         new = Game.__new__(Game)
         for name in Game.__slots__:
             setattr(new, name, getattr(self, name))
@@ -162,6 +166,10 @@ class Game:
         new.rerolls_used = list(self.rerolls_used)
         new.built_this_turn = list(self.built_this_turn)
         new.queue = list(self.queue)
+        if light:
+            new.events = None
+            new.history = []
+            return new
         new.events = None if self.events is None else list(self.events)
         new.history = list(self.history)
         new.rng = random.Random()

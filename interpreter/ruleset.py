@@ -300,8 +300,11 @@ def _build(raw: _Raw) -> RuleSet:
         raise DataError(problems)
 
     entries = list(raw.cards.values())
-    # establishments first, then landmarks, each in file order: the market's order
-    entries.sort(key=lambda e: e.data["kind"] == "landmark")
+    # the market's order: establishments by their lowest activation number, then cost;
+    # then landmarks by cost (ties: by id, so the order never depends on file names)
+    entries.sort(key=lambda e: (e.data["kind"] == "landmark",
+                                min(e.data.get("activation") or [0]), e.data["cost"],
+                                e.data["id"]))
     ids = tuple(e.data["id"] for e in entries)
     index = {card_id: i for i, card_id in enumerate(ids)}
     colours = {name: Colour(name, c["activated_by"], c["income_from"], c["order"])
