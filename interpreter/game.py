@@ -211,10 +211,11 @@ class Game:
         decision = self.pending if self.pending is not None else self.decision()
         if decision is None:
             raise GameOver("the game is over; no decision is waiting")
-        for option in decision.options:
-            if _same(option, value):
-                break
+        if value is None or type(value) is str:
+            legal = value in decision.options  # exact for None and str
         else:
+            legal = any(_same(option, value) for option in decision.options)
+        if not legal:
             raise IllegalChoice(decision, value, self._why_illegal(decision, value))
         self.pending = None
         self.history.append(value)
@@ -334,40 +335,44 @@ class Game:
         self.qpos = 0
 
     def _run_queue(self) -> None:
-        queue = self.queue
-        while self.qpos < len(queue):
-            item = queue[self.qpos]
-            self.qpos += 1
-            card, owner, copies, clause = item
-            if clause.conditions and not clause.holds(self, owner):
-                continue
-            action = clause.action
-            if clause.asks:
-                available = getattr(action, "available", None)
-                if available is not None and not available(self, card):
+        while True:
+            queue = self.queue
+            while self.qpos < len(queue):
+                item = queue[self.qpos]
+                self.qpos += 1
+                card, owner, copies, clause = item
+                if clause.conditions and not clause.holds(self, owner):
                     continue
-                card_id = self.rules.ids[card]
-                self.pending = Decision(action.decision or card_id, owner,
-                                        action.options(self, card, owner), card_id)
-                self.pending_item = item
-                return
-            action.run(self, card, owner, copies)
-            if queue is not self.queue:  # the action replaced the queue (a reroll)
-                return
-        phase = self.phase
-        if phase == AFTER_ROLL:
-            self._queue_income()
-            self.phase = INCOME
-        elif phase == INCOME:
-            self._queue_hooks("before_build")
-            self.phase = BEFORE_BUILD
-        elif phase == BEFORE_BUILD:
-            self.builds_left = self.rules.builds_per_turn
-            self.phase = BUILD if self.builds_left > 0 else END
-            if self.phase == END:
+                action = clause.action
+                if clause.asks:
+                    available = getattr(action, "available", None)
+                    if available is not None and not available(self, card):
+                        continue
+                    card_id = self.rules.ids[card]
+                    self.pending = Decision(action.decision or card_id, owner,
+                                            action.options(self, card, owner), card_id)
+                    self.pending_item = item
+                    return
+                action.run(self, card, owner, copies)
+                if queue is not self.queue:  # the action replaced the queue (a reroll)
+                    return
+            phase = self.phase
+            if phase == AFTER_ROLL:
+                self._queue_income()
+                self.phase = INCOME
+            elif phase == INCOME:
+                self._queue_hooks("before_build")
+                self.phase = BEFORE_BUILD
+            elif phase == BEFORE_BUILD:
+                self.builds_left = self.rules.builds_per_turn
+                if self.builds_left > 0:
+                    self.phase = BUILD
+                    return
                 self._queue_hooks("end_of_turn")
-        elif phase == END:
-            self._end_turn()
+                self.phase = END
+            else:
+                self._end_turn()
+                return
 
     def build_options(self, seat: int | None = None) -> tuple:
         """What ``seat`` (default: the current player) could build now: None and the ids of
@@ -376,14 +381,14 @@ class Game:
         p = self.current if seat is None else seat
         rules = self.rules
         coins, town, supply = self.coins[p], self.owned[p], self.supply
-        cost, limit, ids = rules.cost, rules.limit, rules.ids
         options: list = [None]
-        for i in rules.establishments:
-            if cost[i] <= coins and supply[i] > 0 and town[i] < limit[i]:
-                options.append(ids[i])
-        for i in rules.landmarks:
-            if not town[i] and cost[i] <= coins:
-                options.append(ids[i])
+        # (cost, index, id, limit, in the market) sorted by cost: stop at the first card
+        # too dear; a landmark has no market pile, only its limit of one
+        for cost, i, card_id, limit, market in rules.by_cost:
+            if cost > coins:
+                break
+            if town[i] < limit and (supply[i] > 0 or not market):
+                options.append(card_id)
         return tuple(options)
 
     def _ask_build(self) -> None:
