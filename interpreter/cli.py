@@ -19,7 +19,7 @@ from .agents import AGENTS, make_agent
 from .errors import DataError, MachikoroError
 from .game import Game
 from .report import card_table, describe_event, turn_header
-from .resources import data_dir
+from .resources import data_dir, resolve_variant
 from .ruleset import check_files, load_ruleset
 from .scenario import run_case
 
@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _play(args) -> int:
-    rules = load_ruleset(args.variant)
+    rules = load_ruleset(resolve_variant(args.variant))
     agent_names = [a.strip() for a in args.agents.split(",")] if args.agents else ["greedy"]
     if any(not a for a in agent_names):
         raise UsageError("--agents: empty agent name")
@@ -206,31 +206,42 @@ def _play(args) -> int:
 
 
 def _validate(args) -> int:
+    """Exit 0 when the files are clean (warnings allowed unless --strict), else 1."""
     paths = list(args.paths)
     if not paths:
         paths = [data_dir("cards")] + sorted(data_dir("variants").rglob("*.yaml"))
     problems = check_files(paths)
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
-    if args.format == "json":
-        print(json.dumps({"problems": [p.as_dict() for p in problems],
-                          "errors": len(errors), "warnings": len(warnings)}, indent=2))
-    elif args.format == "github":
-        for p in problems:
-            level = "error" if p.severity == "error" else "warning"
-            msg = (f"{p.field}: {p.message}" if p.field else p.message).replace("%", "%25") \
-                .replace("\n", "%0A")
-            print(f"::{level} file={p.file},line={p.line or 1},col={p.column or 1},"
-                  f"title=machikoro {p.code}::{msg}")
-    else:
-        for p in problems:
-            print(p.render())
-        what = f"{len(errors)} error(s), {len(warnings)} warning(s)"
-        checked = ", ".join(str(p) for p in paths) if len(paths) <= 3 else \
-            f"{len(paths)} paths"
-        print(f"{what} in {checked}" if problems else f"OK: {checked}: no problems",
-              file=sys.stderr if problems else sys.stdout)
-    return 1 if errors or (args.strict and warnings) else 0
+    code = 1 if errors or (args.strict and warnings) else 0
+    try:
+        if args.format == "json":
+            print(json.dumps({"problems": [p.as_dict() for p in problems],
+                              "errors": len(errors), "warnings": len(warnings)}, indent=2))
+        elif args.format == "github":
+            # workflow commands: https://docs.github.com/actions/reference/workflow-commands
+            def prop(text: str) -> str:
+                return _escape(text).replace(":", "%3A").replace(",", "%2C")
+            for p in problems:
+                msg = f"{p.field}: {p.message}" if p.field else p.message
+                print(f"::{p.severity} file={prop(p.file)},line={p.line},col={p.column},"
+                      f"title={prop('machikoro ' + p.code)}::{_escape(msg)}")
+        else:
+            for p in problems:
+                print(p.render())
+            what = f"{len(errors)} error(s), {len(warnings)} warning(s)"
+            checked = ", ".join(str(p) for p in paths) if len(paths) <= 3 else \
+                f"{len(paths)} paths"
+            print(f"{what} in {checked}" if problems else f"OK: {checked}: no problems")
+        sys.stdout.flush()
+    except BrokenPipeError:  # `validate | head`: the exit code still tells
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    return code
+
+
+def _escape(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 # --------------------------------------------------------------------------- scenario
@@ -263,7 +274,7 @@ def _scenario(args) -> int:
 
 
 def _cards(args) -> int:
-    rules = load_ruleset(args.variant)
+    rules = load_ruleset(resolve_variant(args.variant))
     if args.json:
         print(json.dumps([{
             "id": c.id, "kind": c.kind, "name": c.name, "name_ja": c.name_ja,

@@ -16,7 +16,8 @@ Vocabulary of the language (every construct, by what it means):
   ``may reroll``, ``may add N to the roll``, ``extra turn``;
 - triggers: ``before roll``, ``after roll``, ``before build``, ``at end of turn``;
 - conditions: ``if doubles``, ``if built nothing``, ``if owner|roller has NAME``,
-  ``if owner|roller has Q landmarks|coins``, ``if roll is Q``, joined by ``and``, where Q
+  ``if owner|roller has Q landmarks|coins``, ``if owner|roller has Q NAMES`` (a count of
+  cards), ``if roll is Q``, joined by ``and``, where Q
   is ``N``, ``N or more``, ``N or fewer``, ``fewer than N``, ``more than N``.
 """
 
@@ -44,7 +45,9 @@ TRIGGER_WORDS = {
 def parser() -> Lark:
     """The one cached LALR parser of ``effect.lark``."""
     grammar = (Path(__file__).parent / "effect.lark").read_text("utf-8")
-    return Lark(grammar, parser="lalr", propagate_positions=True, maybe_placeholders=True)
+    return Lark(grammar, parser="lalr", lexer="basic", propagate_positions=True,
+                maybe_placeholders=True,
+                start=["start", "condition"])
 
 
 class EffectError(Exception):
@@ -180,6 +183,20 @@ class HasCoins:
 
     def test(self, game, owner: int) -> bool:
         return self.quantity(game.coins[game.current if self.roller else owner])
+
+
+@dataclass(frozen=True)
+class HasCount:
+    """``if owner|roller has Q NAMES``: how many matching cards (copies of the ids, or cards
+    with the icons or colours) that player's town holds."""
+
+    roller: bool
+    quantity: Quantity
+    cards: tuple
+
+    def test(self, game, owner: int) -> bool:
+        town = game.owned[game.current if self.roller else owner]
+        return self.quantity(sum(town[i] for i in self.cards))
 
 
 @dataclass(frozen=True)
@@ -322,11 +339,11 @@ class Swap:
 
     def options(self, game, card: int, owner: int) -> tuple:
         ids = game.rules.ids
-        mine = [i for i in self.swappable if game.owned[owner][i]]
+        own = [i for i in self.swappable if game.owned[owner][i]]
         out: list = [None] if self.optional else []
         for other in game.others(owner):
             theirs = [i for i in self.swappable if game.owned[other][i]]
-            for give in mine:
+            for give in own:
                 for take in theirs:
                     out.append({"give": ids[give], "take": ids[take], "from": other})
         if not out:
@@ -494,7 +511,21 @@ def _syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
             + expected[-1])
     if hint:
         message += f" (did you mean '{hint[0]}'?)"
+    elif before and before[-1] not in _keywords():
+        # the word before may be a misspelt keyword read as a name ("gainx 1")
+        near = difflib.get_close_matches(before[-1], _keywords(), n=1, cutoff=0.75)
+        if near:
+            start = len(" ".join(text[: column - 1].split()[:-1]))
+            start = text.find(before[-1], start) + 1
+            return EffectError(f"unknown word '{before[-1]}' (did you mean '{near[0]}'?)",
+                               start, len(before[-1]))
     return EffectError(message, max(column, 1), max(span, 1))
+
+
+@lru_cache(maxsize=1)
+def _keywords() -> tuple[str, ...]:
+    return tuple(sorted({t.pattern.value for t in parser().terminals
+                         if t.pattern.type == "str" and t.pattern.value.isalpha()}))
 
 
 def _int(token: Token, low: int = -10**6, high: int = 10**6) -> int:
@@ -537,6 +568,9 @@ class _Compiler:
             return HasCard(roller, self.names(Tree("names", [tree.children[1]]), ("id",)))
         if kind == "has_landmarks":
             return HasLandmarks(roller, self.quantity(tree.children[1]), self.vocab.victory)
+        if kind == "has_count":
+            return HasCount(roller, self.quantity(tree.children[1]),
+                            self.names(tree.children[2], ("id", "icon", "colour")))
         return HasCoins(roller, self.quantity(tree.children[1]))
 
     def amount(self, tree: Tree):
@@ -611,8 +645,34 @@ def compile_effect(text: str, vocab: Vocabulary) -> tuple[Clause, ...]:
     an unknown name (with a "did you mean"), an out-of-range number or a misplaced power.
     """
     try:
-        tree = parser().parse(text)
+        tree = parser().parse(text, start="start")
     except UnexpectedInput as exc:
         raise _syntax_error(text, exc) from None
     compiler = _Compiler(vocab, text)
     return tuple(compiler.clause(child) for child in tree.children)
+
+
+def compile_condition(text: str, vocab: Vocabulary) -> tuple:
+    """Compile a stand-alone condition, ``if TEST [and TEST...]`` (the leading ``if`` may be
+    left out), into a tuple of condition objects with ``test(game, seat) -> bool``.
+
+    The same grammar as effect conditions; used by data-defined strategies. Raises
+    :class:`EffectError` like :func:`compile_effect`.
+    """
+    body = text.strip()
+    shift = 0
+    if not body.startswith("if ") and body != "if":
+        body = "if " + body
+        shift = 3
+    try:
+        tree = parser().parse(body, start="condition")
+    except UnexpectedInput as exc:
+        err = _syntax_error(body, exc)
+        err.column = max(1, err.column - shift)
+        raise err from None
+    compiler = _Compiler(vocab, body)
+    try:
+        return tuple(compiler.condition(t) for t in tree.children)
+    except EffectError as err:
+        err.column = max(1, err.column - shift)
+        raise

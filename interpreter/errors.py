@@ -3,12 +3,13 @@
 Every error about a data file carries :class:`Problem` records with the file, the line and
 column (1-based), the field as a JSON path (``colours.red.order``, ``activation[0]``), a stable
 code and a message a card author can act on. The command line prints them as
-``FILE:LINE:COL: FIELD: message``; the Python API raises :class:`DataError` holding all of
-them.
+``FILE:LINE:COL: FIELD: message`` (``FILE:LINE:COL: warning: FIELD: message`` for a warning);
+the Python API raises :class:`DataError` holding all of them.
 """
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 
 
@@ -16,10 +17,12 @@ from dataclasses import dataclass
 class Problem:
     """One located finding about a data file.
 
-    ``line`` and ``column`` are 1-based (0 when unknown); ``span`` is how many characters of
-    the source line the finding covers (for the caret line); ``severity`` is ``"error"`` or
-    ``"warning"``; ``code`` is stable across versions (``schema``, ``yaml``, ``effect-syntax``,
-    ``unknown-name``, ...).
+    ``line`` and ``column`` are 1-based (1:1 for a finding about a whole file); ``span`` is
+    how many characters of the source line the finding covers (for the caret line);
+    ``severity`` is ``"error"`` or ``"warning"``; ``code`` is stable across versions
+    (``file``, ``encoding``, ``limits``, ``yaml``, ``kind``, ``schema``, ``effect-syntax``,
+    ``effect-range``, ``effect-placement``, ``unknown-name``, ``wrong-kind``, ``duplicate``,
+    ``variant``, ...).
     """
 
     file: str
@@ -32,18 +35,36 @@ class Problem:
     source_line: str = ""
     span: int = 1
 
+    def __post_init__(self) -> None:
+        # a finding about a whole file (missing, too big, empty) is reported at 1:1, so every
+        # line of output has the same FILE:LINE:COL form for editors and CI annotations
+        if self.line < 1:
+            object.__setattr__(self, "line", 1)
+        if self.column < 1:
+            object.__setattr__(self, "column", 1)
+
     def __str__(self) -> str:
-        where = f"{self.file}:{self.line}:{self.column}" if self.line else self.file
         field = f" {self.field}:" if self.field else ""
         kind = " warning:" if self.severity == "warning" else ""
-        return f"{where}:{kind}{field} {self.message}"
+        return f"{self.file}:{self.line}:{self.column}:{kind}{field} {self.message}"
 
     def render(self) -> str:
         """The one-line form, plus the source line and a caret under the offending text."""
         text = str(self)
-        if self.source_line and self.column:
-            caret = " " * (self.column - 1) + "^" * max(1, self.span)
-            text += f"\n    {self.source_line}\n    {caret}"
+        if self.source_line and self.column <= len(self.source_line) + 1:
+            # one character per column: tabs and control characters become one space or '?'
+            line = "".join(" " if c == "\t" else c if c.isprintable() else "?"
+                           for c in self.source_line)
+            column = self.column
+            if len(line) > 100:  # show a window of a long line around the column
+                start = max(0, column - 40)
+                line = ("..." if start else "") + line[start:start + 100] + "..."
+                column = column - start + (3 if start else 0)
+            # wide (CJK) characters take two cells on a terminal
+            pad = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1
+                      for c in line[:column - 1])
+            caret = " " * pad + "^" * max(1, min(self.span, 60))
+            text += f"\n    {line}\n    {caret}"
         return text
 
     def as_dict(self) -> dict:
@@ -67,14 +88,16 @@ class DataError(MachikoroError):
     """A rule set, card, variant or case file is wrong.
 
     ``problems`` lists every error found (all of them, not only the first); ``file``,
-    ``line``, ``column``, ``field`` and ``message`` repeat the first one for convenience.
+    ``line``, ``column``, ``field``, ``message`` and ``code`` repeat the first one for
+    convenience. ``str(error)`` is every problem rendered, one per line, with the source
+    line and a caret.
     """
 
     def __init__(self, problems: list[Problem]):
-        self.problems = list(problems)
+        self.problems = list(problems) or [Problem("", 1, 1, "", "invalid data")]
         first = self.problems[0]
         self.file, self.line, self.column = first.file, first.line, first.column
-        self.field, self.message = first.field, first.message
+        self.field, self.message, self.code = first.field, first.message, first.code
         super().__init__("\n".join(p.render() for p in self.problems))
 
 

@@ -29,6 +29,7 @@ from .errors import GameOver, IllegalChoice
 from .ruleset import RuleSet
 
 START, ROLL, AFTER_ROLL, INCOME, BEFORE_BUILD, BUILD, END, OVER = range(8)
+_NO_ITEMS: list = []
 _PHASE_NAMES = ("start", "roll", "after_roll", "income", "before_build", "build", "end", "over")
 
 
@@ -63,7 +64,8 @@ class Game:
     ``record`` keeps a list of events in ``events``; ``dice`` replaces the generator for
     rolls: a callable ``(count) -> tuple of faces`` (scripted positions).
 
-    Raises :class:`ValueError` for a player count outside the rule set's range.
+    Raises :class:`ValueError` for a player count outside the rule set's range, repeated
+    names, or ``max_turns`` below 1.
     Public state (read it, don't change it during play): ``coins`` (coins per seat),
     ``owned`` (per seat, copies per card index, landmarks 0/1), ``supply`` (market pile per
     card index), ``current`` (seat whose turn it is), ``turn`` (turns completed), ``dice``
@@ -89,6 +91,8 @@ class Game:
                              f"players, not {n}")
         if len(set(names)) != n:
             raise ValueError("player names must differ")
+        if max_turns is not None and max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, not {max_turns}")
         self.rules = rules
         self.names = names
         self.n = n
@@ -267,7 +271,7 @@ class Game:
             self.pending = Decision("dice", p, counts)
             return
         self.dice_count = counts[0]
-        self.phase = ROLL
+        self._roll_dice()
 
     def dice_counts(self, seat: int) -> tuple:
         """The numbers of dice ``seat`` may roll: the choices its built cards offer, or the
@@ -295,8 +299,14 @@ class Game:
                        "total": self.total})
         self._queue_hooks("after_roll")
         self.phase = AFTER_ROLL
+        self._run_queue()
 
     def _queue_hooks(self, trigger: str) -> None:
+        self.qpos = 0
+        hooks = self.rules.hooks[trigger]
+        if not hooks:
+            self.queue = _NO_ITEMS
+            return
         p = self.current
         town = self.owned[p]
         queue = []
@@ -321,10 +331,10 @@ class Game:
             for group in groups:
                 for owner in order:
                     town = owned[owner]
-                    mine = owner == roller
+                    rolled = owner == roller
                     for card, mode, clauses in group:
                         copies = town[card]
-                        if not copies or (mode == 1 and not mine) or (mode == 2 and mine):
+                        if not copies or (mode == 1 and not rolled) or (mode == 2 and rolled):
                             continue
                         for clause in clauses:
                             if clause.asks:
@@ -367,6 +377,7 @@ class Game:
                 self.builds_left = self.rules.builds_per_turn
                 if self.builds_left > 0:
                     self.phase = BUILD
+                    self._ask_build()
                     return
                 self._queue_hooks("end_of_turn")
                 self.phase = END

@@ -17,3 +17,23 @@ def data_dir(name: str) -> Path:
         if candidate.is_dir():
             return candidate
     raise FileNotFoundError(f"bundled data folder {name!r} not found near {_PACKAGE}")
+
+
+def resolve_variant(spec: str | Path | None) -> str | Path | None:
+    """Where a ``--variant`` argument points: None or ``base`` stay as they are; an existing
+    path is used as given; otherwise a bundled variant by name, e.g. ``house/radio-tower-18``
+    (the ``.yaml`` suffix optional). Unknown names are returned unchanged, so that loading
+    reports "no such file" for them."""
+    if spec is None or str(spec) == "base":
+        return spec
+    path = Path(spec)
+    if path.exists():
+        return path
+    try:
+        bundled = data_dir("variants")
+    except FileNotFoundError:
+        return spec
+    for candidate in (bundled / str(spec), bundled / f"{spec}.yaml"):
+        if candidate.is_file():
+            return candidate
+    return spec

@@ -4,20 +4,24 @@ A rule set is a folder holding one rules file (``kind: rules``) and one file per
 the bundled ``cards/`` folder, optionally changed by a variant file (``kind: variant``) that
 names what it ``extends`` and adds, replaces, changes or removes cards and rules fields.
 Every problem found is collected and raised together as one
-:class:`~machikoro.errors.DataError`; a rule set that loads is fully checked, and nothing
-downstream re-checks it.
+:class:`~machikoro.errors.DataError`: a field that fails the schema is left out and the
+checks go on with the rest, so one bad field does not hide an unknown id or an effect typo
+elsewhere. A rule set that loads is fully checked, and nothing downstream re-checks it.
 """
 
 from __future__ import annotations
 
 import copy
 import difflib
+import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
 from . import schemas
 from .effects import (
+    TRIGGER_WORDS,
     TRIGGERS,
     Boost,
     Clause,
@@ -27,7 +31,7 @@ from .effects import (
     compile_effect,
 )
 from .errors import DataError, Problem
-from .loading import Document, read_yaml
+from .loading import Document, json_path, read_yaml
 from .resources import data_dir
 
 ACTIVATED_BY = {"anyone": 0, "owner": 1, "others": 2}
@@ -110,6 +114,7 @@ class RuleSet:
     cost: tuple = ()
     supply: tuple = ()
     limit: tuple = ()
+    by_cost: tuple = ()
     warnings: tuple = ()
 
     def card(self, card_id: str) -> Card:
@@ -127,7 +132,9 @@ class RuleSet:
 
 @dataclass
 class _Entry:
-    """A card's fields while loading, with where each field came from."""
+    """A card's fields while loading, with where each field came from. Fields that failed
+    the schema are left out (their problems are already reported), so the checks that
+    follow see only good values."""
 
     data: dict
     origin: dict  # field -> (Document, path tuple)
@@ -139,18 +146,32 @@ class _Entry:
 
 @dataclass
 class _Raw:
+    """A rule set before building: the merged rules, the cards, every problem so far.
+
+    ``unread`` holds the ids (or file stems) of cards that could not be read, so that a
+    reference to them is not reported as unknown too; ``has_rules`` is False when the folder
+    has no rules file.
+    """
+
     rules: dict
     rules_layers: list  # [(Document, prefix)]
     cards: dict  # id -> _Entry, in order
     source: str
     problems: list
+    unread: set = field(default_factory=set)
+    has_rules: bool = True
 
     def rules_where(self, path: tuple) -> tuple[Document, tuple]:
-        for doc, prefix in reversed(self.rules_layers):
-            for k in range(len(path), 0, -1):
+        """The layer (rules file or variant) that gave the value at ``path`` of the merged
+        rules: the one locating the longest part of the path, the latest on a tie."""
+        best, best_len = self.rules_layers[0], -1
+        for doc, prefix in self.rules_layers:
+            for k in range(len(path), -1, -1):
                 if prefix + path[:k] in doc.marks:
-                    return doc, prefix + path
-        doc, prefix = self.rules_layers[0]
+                    if k >= best_len and (k > 0 or best_len < 0):
+                        best, best_len = (doc, prefix), k
+                    break
+        doc, prefix = best
         return doc, prefix + path
 
 
@@ -161,46 +182,121 @@ def _display(path: Path) -> str:
         return str(path)
 
 
+def _article(word: str) -> str:
+    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+
+
+@lru_cache(maxsize=1)
+def _card_kinds() -> tuple[str, ...]:
+    return tuple(schemas.schema_of("card")["properties"]["kind"]["enum"])
+
+
+@lru_cache(maxsize=1)
+def _file_kinds() -> tuple[str, ...]:
+    return _card_kinds() + tuple(schemas.schema_of(k)["properties"]["kind"]["const"]
+                                 for k in ("rules", "variant"))
+
+
+def _is_case(data: dict) -> bool:
+    return "kind" not in data and any(k in data for k in schemas.schema_of("case")["required"])
+
+
+def _read(path: Path, problems: list[Problem], display: str | None = None) -> Document | None:
+    try:
+        return read_yaml(path, display or _display(path))
+    except DataError as exc:
+        problems.extend(exc.problems)
+        return None
+
+
+def _kind(doc: Document, problems: list[Problem]) -> str | None:
+    """What a file holds: a card kind, ``rules``, ``variant``, ``case``, or ``card`` for a
+    file without ``kind`` that looks like a card (it has an ``id``). None, with a problem
+    reported, for anything else."""
+    data = doc.data
+    kinds = _file_kinds()
+    if not isinstance(data, dict):
+        problems.append(doc.problem((), "expected a mapping of fields ('kind: ...' and "
+                                    f"so on), got {schemas._describe(data)}", "kind"))
+        return None
+    kind = data.get("kind")
+    if "kind" not in data:
+        if _is_case(data):
+            return "case"
+        if "id" in data:
+            return "card"
+        problems.append(doc.problem((), "no 'kind' field: expected 'kind:' followed by "
+                                    f"{', '.join(kinds[:-1])} or {kinds[-1]}", "kind"))
+        return None
+    if kind not in kinds:
+        hint = difflib.get_close_matches(str(kind), kinds, n=1)
+        more = f" - did you mean '{hint[0]}'?" if hint else ""
+        problems.append(doc.problem(("kind",), f"unknown kind {schemas._describe(kind)}{more} "
+                                    f"(expected {', '.join(kinds[:-1])} or {kinds[-1]})",
+                                    "kind"))
+        return None
+    return kind
+
+
+def _bad_paths(found: list, prefix: tuple = ()) -> list[tuple]:
+    """The paths (relative to ``prefix``) of the fields that failed the schema."""
+    n = len(prefix)
+    return [p[n:] for f in found for p in f.fields if p[:n] == prefix]
+
+
+def _card_entry(doc: Document, path: tuple, data: Any, found: list,
+                raw_cards: dict, unread: set, problems: list[Problem]) -> None:
+    """Add the card at ``path`` of ``doc`` to ``raw_cards`` (id -> _Entry), leaving out the
+    fields that failed the schema (``found``, findings relative to the document)."""
+    bad = _bad_paths(found, path)
+    card_id = data.get("id") if isinstance(data, dict) else None
+    if not isinstance(data, dict) or () in bad or any(p[:1] == ("id",) for p in bad) \
+            or not isinstance(card_id, str):
+        unread.add(card_id if isinstance(card_id, str) else Path(doc.file).stem)
+        return
+    top = {p[0] for p in bad}
+    if card_id in raw_cards and raw_cards[card_id].base[0] is not doc and not path:
+        problems.append(doc.problem(path + ("id",), f"card id '{card_id}' is also defined in "
+                                    f"{raw_cards[card_id].base[0].file}", "duplicate"))
+        return
+    raw_cards[card_id] = _Entry({k: v for k, v in data.items() if k not in top}, {},
+                                (doc, path))
+
+
 def _read_folder(folder: Path, problems: list[Problem]) -> _Raw | None:
     rules = None
     cards: dict[str, _Entry] = {}
-    files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml"))
+    unread: set[str] = set()
+    files = sorted(p for p in folder.iterdir()
+                   if p.suffix in (".yaml", ".yml") and not p.is_dir())
     if not files:
-        problems.append(Problem(_display(folder), 0, 0, "", "no YAML files in this folder",
+        problems.append(Problem(_display(folder), 1, 1, "", "no YAML files in this folder",
                                 "file"))
         return None
     for path in files:
-        try:
-            doc = read_yaml(path, _display(path))
-        except DataError as exc:
-            problems.extend(exc.problems)
+        doc = _read(path, problems)
+        kind = _kind(doc, problems) if doc is not None else None
+        if kind is None:
+            unread.add(path.stem)
             continue
-        kind = doc.data.get("kind") if isinstance(doc.data, dict) else None
         if kind == "rules":
-            found = schemas.check(doc, "rules")
-            problems.extend(found)
             if rules is not None:
                 problems.append(doc.problem(("kind",), "a second rules file in this rule set "
-                                            f"(the first is {rules[0].file})", "duplicate"))
-            elif not found:
-                rules = (doc, ())
-            continue
-        found = schemas.check(doc, "card")
-        problems.extend(found)
-        if found:
-            continue
-        card_id = doc.data["id"]
-        if card_id in cards:
-            problems.append(doc.problem(("id",), f"card id '{card_id}' is also defined in "
-                                        f"{cards[card_id].base[0].file}", "duplicate"))
-            continue
-        cards[card_id] = _Entry(dict(doc.data), {}, (doc, ()))
+                                            f"(the first is {rules.file})", "duplicate"))
+            else:
+                rules = doc
+        elif kind in _card_kinds() or kind == "card":
+            found = schemas.findings(doc.data, "card")
+            problems.extend(schemas.problems_of(doc, found))
+            _card_entry(doc, (), doc.data, found, cards, unread, problems)
+        # variants and rule cases in the folder are not part of the rule set
     if rules is None:
-        if not any(p.severity == "error" and p.code != "file" for p in problems):
-            problems.append(Problem(_display(folder), 0, 0, "",
-                                    "no rules file (a YAML file with 'kind: rules')", "file"))
-        return None
-    return _Raw(copy.deepcopy(rules[0].data), [rules], cards, _display(folder), problems)
+        if not unread:  # else an unreadable file may be the rules file
+            problems.append(Problem(_display(folder), 1, 1, "", "no rules file in this folder "
+                                    "(a YAML file with 'kind: rules')", "file"))
+        return _Raw({}, [], cards, _display(folder), problems, unread, has_rules=False)
+    return _Raw(copy.deepcopy(rules.data), [(rules, ())], cards, _display(folder), problems,
+                unread)
 
 
 def _merge(base: dict, patch: dict) -> dict:
@@ -214,54 +310,107 @@ def _merge(base: dict, patch: dict) -> dict:
     return out
 
 
-def _apply_variant(path: Path, problems: list[Problem], depth: int = 0,
-                   seen: tuple = ()) -> _Raw | None:
-    try:
-        doc = read_yaml(path, _display(path))
-    except DataError as exc:
-        problems.extend(exc.problems)
+def _apply_variant(path: Path, problems: list[Problem], chain: tuple = ()) -> _Raw | None:
+    """The rule set a variant file makes, every problem of the file reported (an unknown
+    card id as well as a bad field); ``chain`` is the files extending it, for loops."""
+    doc = _read(path, problems)
+    if doc is None:
         return None
-    found = schemas.check(doc, "variant")
-    if found:
-        problems.extend(found)
+    kind = _kind(doc, problems)
+    if kind is None:
+        return None
+    if kind == "rules":  # a rules file stands for its folder's rule set
+        return _read_folder(path.parent, problems)
+    if kind != "variant":
+        problems.append(doc.problem(("kind",) if "kind" in doc.data else (),
+                                    f"this is {_article(kind)} file, not a variant or a rule "
+                                    "set: give a variant file or a rule-set folder", "kind"))
         return None
     data = doc.data
-    parent = data["extends"]
+    found = schemas.findings(data, "variant")
+    problems.extend(schemas.problems_of(doc, found))
+    bad = _bad_paths(found)
+
+    def broken(prefix: tuple) -> bool:  # the value at prefix, or a part of it, is bad
+        n = len(prefix)
+        return any(p[:n] == prefix or prefix[:len(p)] == p for p in bad)
+
+    def whole_broken(prefix: tuple) -> bool:  # the value at prefix (or an ancestor) is bad
+        return any(prefix[:len(p)] == p for p in bad)
+
+    parent = data.get("extends")
+    if not isinstance(parent, str) or broken(("extends",)):
+        return None
+    here = (path.resolve(), doc.file)
     if parent == "base":
         raw = _read_folder(data_dir("cards"), problems)
     else:
-        parent_path = (path.parent / parent)
-        if depth >= MAX_VARIANT_DEPTH or parent_path.resolve() in seen:
-            problems.append(doc.problem(("extends",), "variants extend each other in a loop "
-                                        "or too deeply", "variant"))
+        parent_path = path.parent / parent
+        loop = [name for resolved, name in chain + (here,)
+                if parent_path.exists() and resolved == parent_path.resolve()]
+        if loop:
+            names = " -> ".join(name for _, name in chain + (here,)) + f" -> {loop[0]}"
+            problems.append(doc.problem(("extends",), f"variants extend each other in a "
+                                        f"loop: {names}", "variant"))
             return None
-        if not parent_path.is_file():
+        if len(chain) >= MAX_VARIANT_DEPTH:
+            problems.append(doc.problem(("extends",), f"more than {MAX_VARIANT_DEPTH} "
+                                        "variants extend each other", "variant"))
+            return None
+        if parent_path.is_dir():
+            raw = _read_folder(parent_path, problems)
+        elif not parent_path.is_file():
             problems.append(doc.problem(("extends",), f"no such variant file: {parent} "
                                         "(use 'base' or a path relative to this file)",
                                         "variant"))
             return None
-        raw = _apply_variant(parent_path, problems, depth + 1, seen + (path.resolve(),))
+        else:
+            raw = _apply_variant(parent_path, problems, chain + (here,))
     if raw is None:
         return None
     raw.source = doc.file
-    if "rules" in data:
-        raw.rules = _merge(raw.rules, data["rules"])
+    patch = data.get("rules")
+    if isinstance(patch, dict) and not whole_broken(("rules",)):
+        raw.rules = _merge(raw.rules, {k: v for k, v in patch.items()
+                                       if not broken(("rules", k))})
         raw.rules_layers.append((doc, ("rules",)))
-    for i, name in enumerate(data.get("remove", [])):
-        if name not in raw.cards:
-            problems.append(_unknown(doc, ("remove", i), name, raw.cards))
-        else:
-            del raw.cards[name]
-    for name, fields in data.get("change", {}).items():
-        entry = raw.cards.get(name)
-        if entry is None:
-            problems.append(_unknown(doc, ("change", name), name, raw.cards, key=True))
-            continue
-        entry.data = {**entry.data, **fields}
-        for key in fields:
-            entry.origin[key] = (doc, ("change", name, key))
-    for i, card in enumerate(data.get("cards", [])):
-        raw.cards[card["id"]] = _Entry(dict(card), {}, (doc, ("cards", i)))
+    removed = data.get("remove")
+    if isinstance(removed, list) and not whole_broken(("remove",)):
+        for i, name in enumerate(removed):
+            if broken(("remove", i)) or name in raw.unread:
+                continue
+            if name not in raw.cards:
+                problems.append(_unknown(doc, ("remove", i), name, raw.cards))
+            else:
+                del raw.cards[name]
+    changes = data.get("change")
+    if isinstance(changes, dict) and not whole_broken(("change",)):
+        for name, fields in changes.items():
+            if not re.fullmatch(schemas.ID_PATTERN, name) or name in raw.unread:
+                continue
+            entry = raw.cards.get(name)
+            if entry is None:
+                problems.append(_unknown(doc, ("change", name), name, raw.cards, key=True))
+                continue
+            if not isinstance(fields, dict) or whole_broken(("change", name)):
+                continue
+            good = {k: v for k, v in fields.items() if not broken(("change", name, k))}
+            entry.data = {**entry.data, **good}
+            for key in good:
+                entry.origin[key] = (doc, ("change", name, key))
+    added = data.get("cards")
+    if isinstance(added, list) and not whole_broken(("cards",)):
+        first: dict[str, int] = {}
+        for i, card in enumerate(added):
+            if isinstance(card, dict) and isinstance(card.get("id"), str):
+                if card["id"] in first:
+                    problems.append(doc.problem(("cards", i, "id"), f"card id '{card['id']}' "
+                                                f"is also added at cards[{first[card['id']]}]",
+                                                "duplicate"))
+                    continue
+                first[card["id"]] = i
+                raw.cards.pop(card["id"], None)  # replaced whole
+            _card_entry(doc, ("cards", i), card, found, raw.cards, raw.unread, problems)
     return raw
 
 
@@ -276,137 +425,170 @@ def _unknown(doc: Document, path: tuple, name: str, known, key: bool = False) ->
 
 def _effect_problem(entry: _Entry, exc: EffectError) -> Problem:
     doc, path = entry.where("effect")
-    start = doc.value_column(path)
-    if start is None:
-        line, column = doc.where(path)
-        return Problem(doc.file, line, column, "effect", exc.message, exc.code)
-    line, column = start
-    source = doc.lines[line - 1] if 0 < line <= len(doc.lines) else ""
-    return Problem(doc.file, line, column + exc.column - 1, "effect", exc.message, exc.code,
-                   "error", source, exc.span)
+    line, column = doc.locate(path, exc.column - 1)
+    return Problem(doc.file, line, column, json_path(path), exc.message, exc.code, "error",
+                   doc.source(line), exc.span)
 
 
-def _build(raw: _Raw) -> RuleSet:
+def _build(raw: _Raw) -> RuleSet | None:
+    """Check the raw rule set as a whole and compile it; None when there are errors (all of
+    them are then in ``raw.problems``, with the warnings)."""
     problems = raw.problems
     rules = raw.rules
-    # the merged rules must still satisfy the schema
-    merged_doc = Document(raw.source, rules)
-    for error in schemas.validator("rules").iter_errors(rules):
-        message, path, at_key = schemas._message(error)
-        doc, full = raw.rules_where(path)
-        problems.append(doc.problem(full, message, "schema", key=at_key))
-    del merged_doc
-    if any(p.severity == "error" for p in problems):
-        raise DataError(problems)
+    bad: set = set()  # top-level rules sections that failed the schema
+    if raw.has_rules:
+        for finding in schemas.findings(rules, "rules"):
+            doc, full = raw.rules_where(finding.path)
+            problems.append(doc.problem(full, finding.message, "schema", key=finding.at_key))
+            bad.update(p[0] if p else "" for p in finding.fields)
+
+    def ok(section: str) -> bool:
+        return raw.has_rules and section in rules and section not in bad and "" not in bad
 
     entries = list(raw.cards.values())
     # the market's order: establishments by their lowest activation number, then cost;
     # then landmarks by cost (ties: by id, so the order never depends on file names)
-    entries.sort(key=lambda e: (e.data["kind"] == "landmark",
-                                min(e.data.get("activation") or [0]), e.data["cost"],
+    entries.sort(key=lambda e: (e.data.get("kind") == "landmark",
+                                min(e.data.get("activation") or [0]), e.data.get("cost", 0),
                                 e.data["id"]))
     ids = tuple(e.data["id"] for e in entries)
     index = {card_id: i for i, card_id in enumerate(ids)}
+    # cards that could not be read still count as known names, so nothing else is blamed
+    names = dict(index)
+    names.update({name: len(ids) + k for k, name in enumerate(sorted(raw.unread))
+                  if name not in index})
     colours = {name: Colour(name, c["activated_by"], c["income_from"], c["order"])
-               for name, c in rules["colours"].items()}
+               for name, c in rules["colours"].items()} if ok("colours") else None
 
     def problem_at(entry: _Entry, name: str, message: str, code: str,
                    severity: str = "error") -> None:
         doc, path = entry.where(name)
         problems.append(doc.problem(path, message, code, severity=severity))
 
+    def clause_problem(entry: _Entry, clause: Clause, message: str, code: str,
+                       severity: str = "error") -> None:
+        doc, path = entry.where("effect")
+        offset = max(0, entry.data["effect"].find(clause.text))
+        line, column = doc.locate(path, offset)
+        problems.append(Problem(doc.file, line, column, json_path(path), message, code,
+                                severity, doc.source(line), len(clause.text)))
+
     for entry in entries:
         d = entry.data
-        if d["kind"] == "establishment" and d["colour"] not in colours:
+        if colours is not None and isinstance(d.get("colour"), str) \
+                and d["colour"] not in colours:
             hint = difflib.get_close_matches(d["colour"], list(colours), n=1)
             more = f" - did you mean '{hint[0]}'?" if hint else \
                 f" (the rules file defines {', '.join(colours)})"
             problem_at(entry, "colour", f"unknown colour '{d['colour']}'{more}",
                        "unknown-name")
-        if d["kind"] == "landmark" and "colour" in d and d["colour"] not in colours:
-            problem_at(entry, "colour", f"unknown colour '{d['colour']}'", "unknown-name")
 
-    establishments = tuple(i for i, e in enumerate(entries) if e.data["kind"] == "establishment")
-    landmarks = tuple(i for i, e in enumerate(entries) if e.data["kind"] == "landmark")
+    establishments = tuple(i for i, e in enumerate(entries)
+                           if e.data.get("kind") == "establishment")
+    landmarks = tuple(i for i, e in enumerate(entries) if e.data.get("kind") == "landmark")
 
     def rule_ids(path: tuple, values, want: str) -> list[int]:
         out = []
         for pos, name in values:
             sub = path + (pos,)
-            if name not in index or entries[index[name]].data["kind"] != want:
-                doc, full = raw.rules_where(sub)
+            doc, full = raw.rules_where(sub)
+            at_key = isinstance(pos, str)
+            if name in raw.unread:
+                continue
+            if name not in index:
                 hint = difflib.get_close_matches(
-                    name, [i for i in ids if entries[index[i]].data["kind"] == want], n=1)
+                    name, [i for i in ids if entries[index[i]].data.get("kind") == want], n=1)
                 more = f" - did you mean '{hint[0]}'?" if hint else ""
                 problems.append(doc.problem(full, f"unknown {want} '{name}'{more}",
-                                            "unknown-name", key=isinstance(pos, str)))
-            else:
-                out.append(index[name])
+                                            "unknown-name", key=at_key))
+                continue
+            kind = entries[index[name]].data.get("kind")
+            if kind is not None and kind != want:
+                problems.append(doc.problem(full, f"'{name}' is {_article(kind)}, not "
+                                            f"{_article(want)}", "wrong-kind", key=at_key))
+                continue
+            out.append(index[name])
         return out
 
-    setup = rules["setup"]
     start_town = [0] * len(ids)
-    for name in setup["establishments"]:
-        found = rule_ids(("setup", "establishments"), [(name, name)], "establishment")
-        if found:
-            start_town[found[0]] = setup["establishments"][name]
-    for i in rule_ids(("setup", "landmarks"), list(enumerate(setup["landmarks"])), "landmark"):
-        start_town[i] = 1
-    victory_spec = rules["victory"]["landmarks"]
-    if victory_spec == "all":
-        victory = landmarks
-    else:
-        victory = tuple(rule_ids(("victory", "landmarks"), list(enumerate(victory_spec)),
-                                 "landmark"))
-    if not victory and not problems:
+    if ok("setup"):
+        setup = rules["setup"]
+        for name, copies in setup["establishments"].items():
+            found = rule_ids(("setup", "establishments"), [(name, name)], "establishment")
+            if found:
+                start_town[found[0]] = copies
+        for i in rule_ids(("setup", "landmarks"), list(enumerate(setup["landmarks"])),
+                          "landmark"):
+            start_town[i] = 1
+    victory = landmarks
+    if ok("victory") and rules["victory"]["landmarks"] != "all":
+        victory = tuple(rule_ids(("victory", "landmarks"),
+                                 list(enumerate(rules["victory"]["landmarks"])), "landmark"))
+    if ok("victory") and not victory and not any(p.severity == "error" for p in problems):
         doc, full = raw.rules_where(("victory",))
         problems.append(doc.problem(full, "the rule set has no landmark to win with",
                                     "victory"))
-    if rules["players"]["min"] > rules["players"]["max"]:
-        doc, full = raw.rules_where(("players",))
-        problems.append(doc.problem(full, "players.min is larger than players.max", "players"))
+    if ok("players") and rules["players"]["min"] > rules["players"]["max"]:
+        doc, full = raw.rules_where(("players", "min"))
+        problems.append(doc.problem(full, f"players.min ({rules['players']['min']}) is "
+                                    f"larger than players.max ({rules['players']['max']})",
+                                    "players"))
 
     icons: dict[str, list[int]] = {}
     by_colour: dict[str, list[int]] = {}
     for i, entry in enumerate(entries):
-        if entry.data.get("icon"):
+        if isinstance(entry.data.get("icon"), str):
             icons.setdefault(entry.data["icon"], []).append(i)
-        if entry.data.get("colour"):
+        if isinstance(entry.data.get("colour"), str):
             by_colour.setdefault(entry.data["colour"], []).append(i)
-    for name in colours:
+    for name in colours or ():
         by_colour.setdefault(name, [])
-    vocab = Vocabulary(index, {k: tuple(v) for k, v in icons.items()},
+    vocab = Vocabulary(names, {k: tuple(v) for k, v in icons.items()},
                        {k: tuple(v) for k, v in by_colour.items()}, landmarks, victory,
                        establishments)
 
-    max_total = rules["dice"]["faces"] * max(rules["dice"]["count"], 2)
-    cards: list[Card] = []
+    max_total = None
+    if ok("dice"):
+        max_total = rules["dice"]["faces"] * max(rules["dice"]["count"], 2)
+    compiled: list[tuple] = []
     for entry in entries:
         d = entry.data
-        try:
-            clauses = compile_effect(d["effect"], vocab)
-        except EffectError as exc:
-            problems.append(_effect_problem(entry, exc))
-            clauses = ()
-        colour = colours.get(d.get("colour"))
+        clauses: tuple = ()
+        if isinstance(d.get("effect"), str):
+            try:
+                clauses = compile_effect(d["effect"], vocab)
+            except EffectError as exc:
+                problems.append(_effect_problem(entry, exc))
+        compiled.append(clauses)
+        colour = colours.get(d.get("colour")) if colours else None
         for clause in clauses:
-            if d["kind"] == "landmark" and clause.trigger is None and not clause.static:
-                problem_at(entry, "effect", f"'{clause.text}' would run when the card "
-                           "activates, but a landmark never activates: give it a trigger "
-                           "(before roll, after roll, before build, at end of turn)",
-                           "effect-placement")
+            if d.get("kind") == "landmark" and clause.trigger is None and not clause.static:
+                clause_problem(entry, clause, f"'{clause.text}' would run when the card "
+                               "activates, but a landmark never activates: give it a trigger "
+                               f"({', '.join(TRIGGER_WORDS.values())})", "effect-placement")
             source = getattr(clause.action, "source", "")
+            if clause.trigger is not None and source == "roller":
+                clause_problem(entry, clause, f"'{TRIGGER_WORDS[clause.trigger]}' runs in the "
+                               "owner's own turn, when the roller is the owner: take from "
+                               "each other player or a chosen player instead",
+                               "effect-placement")
             if (colour and clause.trigger is None and source
                     and source != colour.income_from):
-                problem_at(entry, "effect", f"'{clause.text}' is paid by the "
-                           f"{source}, but {colour.name} income comes from the "
-                           f"{colour.income_from} (rules file, colours.{colour.name}."
-                           "income_from)", "colour-income", severity="warning")
-        for number in d.get("activation", ()):
+                clause_problem(entry, clause, f"'{clause.text}' is paid by the {source}, but "
+                               f"{colour.name} income comes from the {colour.income_from} "
+                               f"(rules file, colours.{colour.name}.income_from)",
+                               "colour-income", severity="warning")
+        for number in d.get("activation", ()) if max_total else ():
             if number > max_total:
                 problem_at(entry, "activation", f"{number} can never be rolled with "
                            f"{rules['dice']['faces']}-sided dice", "unreachable",
                            severity="warning")
+    if any(p.severity == "error" for p in problems):
+        return None
+
+    cards: list[Card] = []
+    for entry, clauses in zip(entries, compiled):
+        d = entry.data
         doc, _ = entry.base
         cards.append(Card(
             id=d["id"], kind=d["kind"], name=d["name"], name_ja=d.get("name_ja", d["name"]),
@@ -415,9 +597,8 @@ def _build(raw: _Raw) -> RuleSet:
             limit=d.get("limit", 1 if d["kind"] == "landmark" else None),
             effect=d["effect"], clauses=clauses, file=doc.file,
         ))
-    errors = [p for p in problems if p.severity == "error"]
-    if errors:
-        raise DataError(errors)
+    setup = rules["setup"]
+
 
     # ---- tables for the turn engine
     by_roll: dict[int, tuple] = {}
@@ -460,18 +641,15 @@ def _build(raw: _Raw) -> RuleSet:
         dice_options=dice_options, boosts=tuple(tuple(b) for b in boosts),
         cost=tuple(c.cost for c in cards), supply=tuple(c.supply for c in cards),
         limit=tuple(c.limit if c.limit is not None else 1 << 30 for c in cards),
+        by_cost=tuple(sorted((c.cost, i, c.id, c.limit if c.limit is not None else 1 << 30,
+                              not c.is_landmark) for i, c in enumerate(cards))),
         warnings=tuple(p for p in problems if p.severity == "warning"),
     )
 
 
-def load_ruleset(variant: str | Path | None = None) -> RuleSet:
-    """Load, check and compile a rule set.
-
-    ``variant`` is None or ``"base"`` for the bundled base set, the path of a variant file
-    (``kind: variant``), or the path of a folder holding a rules file and card files.
-    Raises :class:`~machikoro.errors.DataError` listing every problem found.
-    """
-    problems: list[Problem] = []
+def _load(variant: str | Path | None, problems: list[Problem]) -> RuleSet | None:
+    """The rule set ``variant`` names (see :func:`load_ruleset`), or None; every problem
+    found, errors and warnings, is appended to ``problems``."""
     if variant is None or str(variant) == "base":
         raw = _read_folder(data_dir("cards"), problems)
     else:
@@ -479,82 +657,123 @@ def load_ruleset(variant: str | Path | None = None) -> RuleSet:
         if path.is_dir():
             raw = _read_folder(path, problems)
         elif not path.exists():
-            raise DataError([Problem(str(variant), 0, 0, "", "no such file", "file")])
+            problems.append(Problem(str(variant), 1, 1, "", "no such file or folder", "file"))
+            raw = None
         else:
             raw = _apply_variant(path, problems)
-    if raw is None:
-        raise DataError(problems or [Problem(str(variant), 0, 0, "", "cannot load", "file")])
-    return _build(raw)
+    return _build(raw) if raw is not None else None
+
+
+def load_ruleset(variant: str | Path | None = None) -> RuleSet:
+    """Load, check and compile a rule set.
+
+    ``variant`` is None or ``"base"`` for the bundled base set, the path of a variant file
+    (``kind: variant``), or the path of a folder holding a rules file and card files.
+    Raises :class:`~machikoro.errors.DataError` listing every error found (warnings are in
+    the returned rule set's ``warnings``).
+    """
+    problems: list[Problem] = []
+    ruleset = _load(variant, problems)
+    errors = [p for p in problems if p.severity == "error"]
+    if ruleset is None or errors:
+        raise DataError(errors or [Problem(str(variant), 1, 1, "", "cannot load", "file")])
+    return ruleset
 
 
 def check_files(paths: list[str | Path]) -> list[Problem]:
     """Every problem (errors and warnings) in the given files or folders, as for
-    ``machikoro validate``: a folder or a rules file is checked as a whole rule set, a
-    variant as the rule set it makes, a card file within its folder's rule set (or the
-    base set when its folder has none), a rule-case file against its schema and rule set.
+    ``machikoro validate``: a folder is checked as a rule set (when it holds a rules or card
+    file) and each variant and rule case in it on its own; a rules file as its folder's rule
+    set; a variant as the rule set it makes; a card file within its folder's rule set (or
+    the base set when its folder has none); a rule-case file against its schema and rule
+    set. A problem found twice (two files of one folder) is listed once.
     """
-    from .scenario import check_case_file
-
     problems: list[Problem] = []
+    folders: dict[Path, list[Problem]] = {}
+
+    def folder_problems(folder: Path) -> list[Problem]:
+        key = folder.resolve()
+        if key not in folders:
+            folders[key] = []
+            _load(folder, folders[key])
+        return folders[key]
+
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            problems += _problems_of(lambda: load_ruleset(path))
+            problems += _check_folder(path, folder_problems)
             continue
-        try:
-            doc = read_yaml(path, str(given))
-        except DataError as exc:
-            problems += exc.problems
+        doc = _read(path, problems, str(given))
+        kind = _kind(doc, problems) if doc is not None else None
+        if kind is None:
             continue
-        data = doc.data
-        kind = data.get("kind") if isinstance(data, dict) else None
         if kind == "variant":
-            problems += _problems_of(lambda: load_ruleset(path))
+            _load(path, problems)
         elif kind == "rules":
-            problems += _problems_of(lambda: load_ruleset(path.parent))
-        elif isinstance(data, dict) and ("turns" in data or "expect" in data):
-            problems += check_case_file(doc)
-        elif kind in ("establishment", "landmark") or (isinstance(data, dict) and "id" in data):
-            problems += _check_card(path, doc)
+            problems += folder_problems(path.parent)
+        elif kind == "case":
+            problems += _check_case(doc)
         else:
-            what = f"'kind: {kind}'" if kind else "no 'kind' field"
-            problems.append(doc.problem(("kind",) if kind else (), f"{what}: expected kind "
-                                        "establishment, landmark, rules or variant, or a "
-                                        "rule case (players, turns, expect)", "kind",
-                                        key=False))
+            problems += _check_card(path, doc, folder_problems)
+    seen: set = set()
+    unique = []
+    for p in problems:
+        key = (p.file, p.line, p.column, p.field, p.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(p)
+    # file order, then line order, for a stable output
+    files = {name: i for i, name in enumerate(dict.fromkeys(p.file for p in unique))}
+    return sorted(unique, key=lambda p: (files[p.file], p.line, p.column))
+
+
+def _check_case(doc: Document) -> list[Problem]:
+    from .scenario import check_case_file  # the scenario runner imports this module
+
+    return check_case_file(doc)
+
+
+def _check_folder(folder: Path, folder_problems) -> list[Problem]:
+    files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
+    if not files:
+        return [Problem(_display(folder), 1, 1, "", "no YAML files in this folder", "file")]
+    problems: list[Problem] = []
+    ruleset = False
+    for path in files:
+        quiet: list[Problem] = []  # reported by the rule-set check of the folder
+        doc = _read(path, quiet)
+        kind = _kind(doc, quiet) if doc is not None else None
+        if kind == "variant":
+            _load(path, problems)
+        elif kind == "case":
+            problems += _check_case(doc)
+        else:
+            ruleset = True
+    if ruleset:
+        problems = folder_problems(folder) + problems
     return problems
 
 
-def _problems_of(load) -> list[Problem]:
-    try:
-        ruleset = load()
-    except DataError as exc:
-        return exc.problems
-    return list(ruleset.warnings)
-
-
-def _check_card(path: Path, doc: Document) -> list[Problem]:
-    found = schemas.check(doc, "card")
-    if found:
-        return found
+def _check_card(path: Path, doc: Document, folder_problems) -> list[Problem]:
     folder = path.parent
+    rules_file = re.compile(r"^kind:\s*[\"']?rules[\"']?\s*(#.*)?$", re.MULTILINE)
     has_rules = any(
-        p.suffix in (".yaml", ".yml") and "kind: rules" in p.read_text("utf-8", "replace")
+        p.suffix in (".yaml", ".yml") and rules_file.search(p.read_text("utf-8", "replace"))
         for p in folder.iterdir() if p.is_file() and p.stat().st_size < 1 << 16)
     if has_rules:
-        problems = _problems_of(lambda: load_ruleset(folder))
-        mine = [p for p in problems if Path(p.file).resolve() == path.resolve()]
-        return mine if mine or not problems else problems
+        problems = folder_problems(folder)
+        own = [p for p in problems if Path(p.file).resolve() == path.resolve()]
+        return own if own or not problems else problems
     # a lone card: check it as an addition to (or replacement in) the base set
     problems: list[Problem] = []
     raw = _read_folder(data_dir("cards"), problems)
-    assert raw is not None, problems
-    raw.cards[doc.data["id"]] = _Entry(dict(doc.data), {}, (doc, ()))
-    try:
-        ruleset = _build(raw)
-    except DataError as exc:
-        return exc.problems
-    return [w for w in ruleset.warnings if w.file == doc.file]
+    if raw is None or problems:  # the bundled set itself is broken
+        return problems
+    found = schemas.findings(doc.data, "card")
+    problems.extend(schemas.problems_of(doc, found))
+    _card_entry(doc, (), doc.data, found, raw.cards, raw.unread, problems)
+    _build(raw)  # raw.problems is `problems`
+    return [p for p in problems if p.file == doc.file]
 
 
 def describe_rules(ruleset: RuleSet) -> dict[str, Any]:

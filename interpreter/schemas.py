@@ -3,24 +3,30 @@
 The schemas are the files in the bundled ``schema/`` folder (draft 2020-12); validation is
 done by the ``jsonschema`` library. This module only turns its errors into
 :class:`~machikoro.errors.Problem` records that name the file, line, column and field, in
-words a card author can act on.
+words a card author can act on: one record per unknown field (with a "did you mean"), one
+per object for its missing fields, at most :data:`MAX_PROBLEMS` per document.
 """
 
 from __future__ import annotations
 
 import difflib
 import json
+import re
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from jsonschema import Draft202012Validator
+from jsonschema import Draft202012Validator, ValidationError
+from jsonschema.validators import extend
 from referencing import Registry, Resource
 
 from .errors import Problem
-from .loading import Document
+from .loading import Document, json_path
 from .resources import data_dir
 
 KINDS = ("card", "rules", "variant", "case")
+MAX_PROBLEMS = 50
+ID_PATTERN = "^[a-z][a-z0-9_]*$"
 
 
 @lru_cache(maxsize=None)
@@ -32,11 +38,42 @@ def _registry() -> Registry:
     return Registry().with_resources(resources)
 
 
+def _canonical(value: Any) -> str:
+    """A hashable text form of a JSON value in which equal values (as JSON Schema compares
+    them: 1 == 1.0, true != 1) are equal."""
+    def norm(v):
+        if isinstance(v, float) and v.is_integer():
+            return int(v)
+        if isinstance(v, dict):
+            return {str(k): norm(x) for k, x in v.items()}
+        if isinstance(v, list):
+            return [norm(x) for x in v]
+        return v
+    return json.dumps(norm(value), sort_keys=True, default=str)
+
+
+def _unique_items(validator, unique, instance, schema):
+    # jsonschema's own check compares every pair of unsortable items: quadratic time, a hang
+    # on a hostile file with a long list of mappings. This one is linear.
+    if not unique or not validator.is_type(instance, "array"):
+        return
+    seen: set = set()
+    for item in instance:
+        key = _canonical(item)
+        if key in seen:
+            yield ValidationError(f"{instance!r} has non-unique elements")
+            return
+        seen.add(key)
+
+
+_Validator = extend(Draft202012Validator, {"uniqueItems": _unique_items})
+
+
 @lru_cache(maxsize=None)
 def validator(kind: str) -> Draft202012Validator:
     """The cached validator of one file kind: ``card``, ``rules``, ``variant`` or ``case``."""
     schema = _registry().contents(f"{kind}.schema.json")
-    return Draft202012Validator(schema, registry=_registry())
+    return _Validator(schema, registry=_registry())
 
 
 def schema_of(kind: str) -> dict:
@@ -66,70 +103,252 @@ def _describe(value: Any) -> str:
     return text if len(text) <= 40 else text[:37] + "..."
 
 
-def _message(error) -> tuple[str, tuple, bool]:
-    """(message, path, at_key) for one jsonschema error."""
+def _names(names: list[str]) -> str:
+    quoted = [f"'{n}'" for n in names]
+    return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One schema violation: ``path`` where to report it (at the key when ``at_key``),
+    ``fields`` the paths of the fields it makes unusable (for loading what is still good)."""
+
+    path: tuple
+    message: str
+    at_key: bool = False
+    fields: tuple = ()
+
+
+@lru_cache(maxsize=1)
+def _conditions() -> dict:
+    """id(subschema) -> " when kind is 'landmark'" for the ``then`` part of every if/then in
+    the schemas (and the property schemas inside it)."""
+    out: dict = {}
+
+    def walk(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("if"), dict) and isinstance(node.get("then"), dict):
+                consts = [f"{name} is '{sub['const']}'" for name, sub in
+                          node["if"].get("properties", {}).items()
+                          if isinstance(sub, dict) and "const" in sub]
+                if consts:
+                    text = f" when {' and '.join(consts)}"
+                    then = node["then"]
+                    out[id(then)] = text
+                    for sub in then.get("properties", {}).values():
+                        out[id(sub)] = text
+            for value in node.values():
+                walk(value)
+        elif isinstance(node, list):
+            for value in node:
+                walk(value)
+
+    for kind in KINDS:
+        walk(schema_of(kind))
+    return out
+
+
+def _condition(error) -> str:
+    """' when kind is 'landmark'' for an error raised by an if/then of the schema, else ''."""
+    return _conditions().get(id(error.schema), "")
+
+
+def _allowed(schema: dict) -> list[str]:
+    names = list(schema.get("properties", {}))
+    ref = schema.get("$ref")
+    if ref:
+        try:
+            target = _registry().resolver().lookup(ref).contents
+        except Exception:  # noqa: BLE001 - an unresolvable ref only loses the hint
+            target = {}
+        names += [n for n in target.get("properties", {}) if n not in names]
+    return names
+
+
+def _messages(error, root: Any) -> list[Finding]:
+    """The findings of one jsonschema error (several for several unknown fields)."""
     path = tuple(error.absolute_path)
     v = error.validator
+    when = _condition(error)
     if v == "required":
-        missing = [name for name in error.validator_value if name not in error.instance]
-        return f"missing field '{missing[0] if missing else error.validator_value}'", path, False
-    if v == "additionalProperties" or v == "unevaluatedProperties":
-        allowed = list(error.schema.get("properties", {}))
-        if not allowed and "$ref" in error.schema:
-            allowed = list(schema_of("card")["properties"])
+        missing = [n for n in error.validator_value
+                   if isinstance(error.instance, dict) and n not in error.instance]
+        word = "field" if len(missing) == 1 else "fields"
+        when = f" (required{when})" if when else ""
+        return [Finding(path, f"missing {word} {_names(missing)}{when}", False,
+                        tuple(path + (m,) for m in missing))]
+    if v in ("additionalProperties", "unevaluatedProperties"):
+        allowed = _allowed(error.schema)
         extras = [k for k in error.instance if k not in allowed] if isinstance(
             error.instance, dict) else []
-        if extras:
-            extra = extras[0]
+        out = []
+        for extra in extras:
             hint = difflib.get_close_matches(extra, allowed, n=1)
-            more = f" (did you mean '{hint[0]}'?)" if hint else (
+            more = f" - did you mean '{hint[0]}'?" if hint else (
                 f" (allowed: {', '.join(allowed)})" if allowed else "")
-            return f"unknown field '{extra}'{more}", path + (extra,), True
+            out.append(Finding(path + (extra,), f"unknown field '{extra}'{more}", True,
+                               (path + (extra,),)))
+        if out:
+            return out
     if v == "type":
         want = error.validator_value
         words = " or ".join(_TYPE_WORDS.get(t, t) for t in (want if isinstance(want, list)
                                                              else [want]))
-        return f"expected {words}, got {_describe(error.instance)}", path, False
+        more = ""
+        if isinstance(error.instance, str) and re.fullmatch(r"-?[0-9]+", error.instance.strip()) \
+                and "integer" in (want if isinstance(want, list) else [want]):
+            more = " (remove the quotes)"
+        return [Finding(path, f"expected {words}, got {_describe(error.instance)}{more}",
+                        fields=(path,))]
     if v == "enum":
-        options = ", ".join(str(o) for o in error.validator_value)
-        hint = difflib.get_close_matches(str(error.instance), [str(o) for o in
-                                                                error.validator_value], n=1)
-        more = f" (did you mean '{hint[0]}'?)" if hint else ""
-        return f"expected one of {options}; got {_describe(error.instance)}{more}", path, False
+        options = [str(o) for o in error.validator_value]
+        hint = difflib.get_close_matches(str(error.instance), options, n=1)
+        more = f" - did you mean '{hint[0]}'?" if hint else ""
+        return [Finding(path, f"expected one of {', '.join(options)}; got "
+                              f"{_describe(error.instance)}{more}", fields=(path,))]
     if v == "const":
-        return f"expected '{error.validator_value}', got {_describe(error.instance)}", path, False
-    if v in ("minimum", "maximum"):
-        word = "at least" if v == "minimum" else "at most"
-        return f"must be {word} {error.validator_value}, got {_describe(error.instance)}", \
-            path, False
+        return [Finding(path, f"expected '{error.validator_value}', got "
+                              f"{_describe(error.instance)}", fields=(path,))]
+    if v in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+        word = {"minimum": "at least", "maximum": "at most", "exclusiveMinimum": "more than",
+                "exclusiveMaximum": "less than"}[v]
+        return [Finding(path, f"must be {word} {error.validator_value}, got "
+                              f"{_describe(error.instance)}", fields=(path,))]
     if v == "pattern":
-        return (f"{_describe(error.instance)} is not a valid id: use lower-case letters, "
-                "digits and underscores, starting with a letter"), path, False
-    if v in ("minItems", "maxItems", "minLength", "maxLength", "minProperties"):
-        return f"{error.message}", path, False
+        in_names = "propertyNames" in error.schema_path
+        where = path + (error.instance,) if in_names else path
+        what = "a valid name" if in_names else "valid"
+        if error.validator_value == ID_PATTERN:
+            message = (f"{_describe(error.instance)} is not {what}: use lower-case letters, "
+                       "digits and underscores, starting with a letter")
+        else:
+            message = f"{_describe(error.instance)} does not match {error.validator_value}"
+        return [Finding(where, message, in_names, (where,))]
+    if v in ("minItems", "maxItems", "minLength", "maxLength", "minProperties",
+             "maxProperties"):
+        n = error.validator_value
+        size = len(error.instance) if hasattr(error.instance, "__len__") else 0
+        message = {
+            "minItems": f"needs at least {n} item{'s' if n != 1 else ''}",
+            "maxItems": f"has {size:,} items; at most {n:,} are allowed",
+            "minLength": "must not be empty" if n == 1 else f"needs at least {n} characters",
+            "maxLength": f"is {size:,} characters long; at most {n:,} are allowed",
+            "minProperties": f"needs at least {n} entr{'ies' if n != 1 else 'y'}",
+            "maxProperties": f"has {size:,} entries; at most {n:,} are allowed",
+        }[v]
+        if "propertyNames" in error.schema_path:
+            return [Finding(path + (error.instance,), f"name '{error.instance}' {message}",
+                            True, (path + (error.instance,),))]
+        return [Finding(path, message, fields=(path,))]
     if v == "uniqueItems":
-        return "has repeated entries", path, False
-    if v == "propertyNames":
-        return f"{error.message}", path, True
-    if v == "false" or error.validator_value is False or v == "not":
-        return "this field is not allowed here", path, True
+        seen: set = set()
+        repeated = []
+        for item in error.instance:
+            key = _canonical(item)
+            if key in seen:
+                repeated.append(item)
+            seen.add(key)
+        what = f": {_describe(repeated[0])}" if repeated else ""
+        return [Finding(path, f"has repeated entries{what}", fields=(path,))]
+    if v == "not":
+        banned = error.validator_value.get("required") if isinstance(
+            error.validator_value, dict) else None
+        why = error.validator_value.get("description") if isinstance(
+            error.validator_value, dict) else None
+        why = f" ({why})" if why else ""
+        if banned:
+            return [Finding(path + (name,), f"field '{name}' is not allowed here{when}{why}",
+                            True, (path + (name,),)) for name in banned]
+        name = path[-1] if path else ""
+        return [Finding(path, f"field '{name}' is not allowed here{when}" if name else
+                        f"not allowed here{when}", True, (path,))]
+    if v is None and error.validator_value is None:  # a `false` subschema
+        return [Finding(path, f"not allowed here{when}", True, (path,))]
     if v in ("anyOf", "oneOf") and error.context:
-        best = min(error.context, key=lambda e: len(list(e.absolute_path)))
-        return _message(best)
-    return error.message, path, False
+        return _alternatives(error, root, path)
+    return [Finding(path, error.message, fields=(path,))]
+
+
+def _alternatives(error, root: Any, path: tuple) -> list[Finding]:
+    """An anyOf/oneOf error: the errors of the branch the value looks meant for (its type
+    matches); when no branch does, one message naming every accepted form."""
+    branches: dict[int, list] = {}
+    for sub in error.context:
+        branches.setdefault(sub.relative_schema_path[0], []).append(sub)
+    for subs in branches.values():
+        if not any(s.validator in ("type", "const", "enum") and not s.relative_path
+                   for s in subs):
+            out: list[Finding] = []
+            for sub in subs:
+                out += _messages(sub, root)
+            return out
+    forms = []
+    for option in error.validator_value:
+        if "const" in option:
+            forms.append(f"'{option['const']}'")
+        elif "enum" in option:
+            forms += [f"'{o}'" for o in option["enum"]]
+        elif "type" in option:
+            types = option["type"] if isinstance(option["type"], list) else [option["type"]]
+            forms += [_TYPE_WORDS.get(t, t) for t in types]
+    return [Finding(path, f"expected {' or '.join(forms)}, got {_describe(error.instance)}",
+                    fields=(path,))]
+
+
+def findings(data: Any, kind: str) -> list[Finding]:
+    """Every schema violation of ``data`` as :class:`Finding` records (at most
+    :data:`MAX_PROBLEMS`, in file order of their paths)."""
+    out: list[Finding] = []
+    for count, error in enumerate(validator(kind).iter_errors(data)):
+        if count >= MAX_PROBLEMS * 4:
+            break
+        out += _messages(error, data)
+    # an unknown field that is a near miss of a missing one says it all
+    hinted = {f.path[:-1] + (m.group(1),) for f in out
+              if (m := re.search(r"did you mean '([^']+)'", f.message)) and f.at_key}
+    cleaned = []
+    for f in out:
+        if f.message.startswith("missing field"):
+            left = [p for p in f.fields if p not in hinted]
+            if not left:
+                continue
+            if len(left) != len(f.fields):
+                word = "field" if len(left) == 1 else "fields"
+                rest = f.message.split(" (required", 1)
+                when = f" (required{rest[1]}" if len(rest) > 1 else ""
+                f = Finding(f.path, f"missing {word} {_names([p[-1] for p in left])}{when}",
+                            False, tuple(left))
+        cleaned.append(f)
+    return cleaned
 
 
 def check(doc: Document, kind: str, base_path: tuple = ()) -> list[Problem]:
     """Every schema violation of ``doc.data`` (or of the part at ``base_path``) as Problems.
 
-    ``kind`` is one of :data:`KINDS`. Returns an empty list for a valid document.
+    ``kind`` is one of :data:`KINDS`. Returns an empty list for a valid document; at most
+    :data:`MAX_PROBLEMS` problems, the last one saying how many more were left out.
     """
-    data = doc.data
+    return problems_of(doc, findings(_part(doc.data, base_path), kind), base_path)
+
+
+def _part(data: Any, base_path: tuple) -> Any:
     for part in base_path:
         data = data[part]
-    problems = []
-    errors = sorted(validator(kind).iter_errors(data), key=lambda e: list(map(str, e.path)))
-    for error in errors:
-        message, path, at_key = _message(error)
-        problems.append(doc.problem(base_path + path, message, "schema", key=at_key))
+    return data
+
+
+def problems_of(doc: Document, found: list[Finding], base_path: tuple = ()) -> list[Problem]:
+    """Located :class:`Problem` records of ``found`` (see :func:`check`)."""
+    def order(f: Finding):
+        return doc.where(base_path + f.path, key=f.at_key)
+    found = sorted(found, key=order)
+    problems = [doc.problem(base_path + f.path, f.message, "schema", key=f.at_key)
+                for f in found[:MAX_PROBLEMS]]
+    if len(found) > MAX_PROBLEMS:
+        problems.append(doc.problem(base_path, f"... and {len(found) - MAX_PROBLEMS} more "
+                                    "schema problems in this file", "schema"))
     return problems
+
+
+__all__ = ["Finding", "KINDS", "check", "findings", "json_path", "problems_of", "schema_of",
+           "validator"]
