@@ -130,12 +130,37 @@ class GreedyAgent:
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
 
 
-def make_agent(name: str, seed: int | None = None) -> Any:
-    """A new agent by name (``random`` or ``greedy``), seeded with ``seed``.
+def agent_names() -> list[str]:
+    """The built-in agent names and the bundled strategies (``variants/strategies/``)."""
+    from .strategy import bundled_strategies
 
-    Raises :class:`ValueError` naming the known agents for an unknown name.
+    return list(AGENTS) + bundled_strategies()
+
+
+def agent_factory(name: str, rules=None):
+    """A callable ``seed -> agent`` for the agent ``name`` (see :func:`make_agent`); a
+    strategy file is read and compiled once, here, not once per agent."""
+    if name in AGENTS:
+        return AGENTS[name]
+    from .strategy import find_strategy, load_strategy
+
+    path = find_strategy(name)
+    if path is None:
+        known = ", ".join(agent_names())
+        raise ValueError(f"unknown agent '{name}' (known: {known}; or a strategy file path)")
+    if rules is None:
+        from .ruleset import load_ruleset
+
+        rules = load_ruleset()
+    return load_strategy(path, rules).agent
+
+
+def make_agent(name: str, seed: int | None = None, rules=None) -> Any:
+    """A new agent by name, seeded with ``seed``: ``random``, ``greedy``, the name of a
+    bundled strategy (``variants/strategies/NAME.yaml``) or the path of a strategy file
+    (strategies need ``rules``, the :class:`~machikoro.ruleset.RuleSet` they play).
+
+    Raises :class:`ValueError` naming the known agents for an unknown name, and
+    :class:`~machikoro.errors.DataError` for a strategy file with problems.
     """
-    try:
-        return AGENTS[name](seed=seed)
-    except KeyError:
-        raise ValueError(f"unknown agent '{name}' (known: {', '.join(AGENTS)})") from None
+    return agent_factory(name, rules)(seed)

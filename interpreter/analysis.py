@@ -2,17 +2,20 @@
 
 Used by :class:`~machikoro.agents.GreedyAgent`: the dice-total distribution of ``k`` dice,
 what one roll total pays each player (by running the income step of a copy of the game),
-and the expected coins per round that one more copy of a card brings a player.
+and the expected coins per round that one more copy of a card brings a player. Used by
+``machikoro analyze`` (:mod:`machikoro.analyze`): the exact dice outcomes, what one card
+brings its owner on one roll (its own queued income, nothing else), the chance that a
+clause's conditions hold, and the expected income of a whole town.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 from .game import Game
 
 
-@lru_cache(maxsize=None)
+@cache
 def total_distribution(dice: int, faces: int) -> tuple[tuple[int, float], ...]:
     """``((total, probability), ...)`` for the sum of ``dice`` fair dice of ``faces`` faces."""
     counts = {0: 1}
@@ -63,16 +66,112 @@ def _run(game: Game, queue: list) -> None:
             action.run(game, card, owner, copies)
 
 
+def run_clause(game: Game, card: int, owner: int, clause) -> None:
+    """Run one clause of ``owner``'s ``card`` on ``game`` (changing it) as the analysis does:
+    skipped unless its conditions hold; a decision answered by the default answer (the
+    richest other player; no town change)."""
+    _run(game, [(card, owner, 1, clause)])
+
+
 def roll_income(game: Game, roller: int, total: int, dice: int = 1) -> list[int]:
     """Coins each seat gains (negative: pays) if ``roller`` rolls ``total`` on ``dice``
     dice now: the whole income step, simulated on a copy of ``game``."""
+    return outcome_income(game, roller, _dice_for(total, dice, game.rules.dice_faces))
+
+
+def outcome_income(game: Game, roller: int, dice: tuple, total: int | None = None) -> list[int]:
+    """Coins each seat gains (negative: pays) if ``roller`` rolls the faces ``dice`` now
+    (the roll total is their sum unless ``total`` is given, as after adding to the roll):
+    the whole income step, simulated on a copy of ``game``."""
     g = game.clone(light=True)
     g.current = roller
-    g.total = total
-    g.dice = _dice_for(total, dice, game.rules.dice_faces)
+    g.dice = tuple(dice)
+    g.total = sum(dice) if total is None else total
     g._queue_income()
     _run(g, g.queue)
     return [after - before for after, before in zip(g.coins, game.coins)]
+
+
+@cache
+def dice_outcomes(dice: int, faces: int) -> tuple[tuple[tuple, float], ...]:
+    """Every outcome of ``dice`` fair dice of ``faces`` faces, as ``((faces, ...),
+    probability)`` pairs; outcomes that differ only in the order of the dice are merged
+    (faces in descending order), so ``dice=2, faces=6`` gives 21 pairs summing to 1."""
+    counts: dict[tuple, int] = {(): 1}
+    for _ in range(dice):
+        nxt: dict[tuple, int] = {}
+        for faces_so_far, ways in counts.items():
+            for face in range(1, faces + 1):
+                key = tuple(sorted(faces_so_far + (face,), reverse=True))
+                nxt[key] = nxt.get(key, 0) + ways
+        counts = nxt
+    whole = faces ** dice
+    return tuple((k, w / whole) for k, w in sorted(counts.items()))
+
+
+def card_income(game: Game, seat: int, card: int, roller: int, dice: tuple,
+                short: list | None = None) -> int:
+    """Coins ``seat``'s copies of ``card`` bring it if ``roller`` rolls the faces ``dice``
+    now: the income step queues the roll's cards as in play (colour, whose roll, copies)
+    and only this card's items of ``seat`` run, on a copy of ``game``. When ``short`` is a
+    list, a payment to ``seat`` that the payer could not make in full appends the coins
+    missing."""
+    g = game.clone(light=True)
+    g.current = roller
+    g.dice = tuple(dice)
+    g.total = sum(dice)
+    g._queue_income()
+    own_items = [item for item in g.queue if item[0] == card and item[1] == seat]
+    if not own_items:
+        return 0
+    if short is not None:
+        g.events = []
+    _run(g, own_items)
+    if short is not None:
+        short.extend(e["owed"] - e["coins"] for e in g.events
+                     if e.get("type") == "payment" and e.get("to") == seat
+                     and e["coins"] < e["owed"])
+    return g.coins[seat] - game.coins[seat]
+
+
+def copy_value(game: Game, seat: int, card: int, roller: int, dice: int,
+               short: list | None = None) -> float:
+    """Expected coins one more copy of ``card`` brings ``seat`` when ``roller`` rolls
+    ``dice`` dice once, given everybody's current towns: the exact mean over
+    :func:`dice_outcomes` of :func:`card_income` with the extra copy, less without it.
+    ``short`` collects the coins payers could not pay (see :func:`card_income`)."""
+    more = game.clone(light=True)
+    more.owned[seat][card] += 1
+    faces = game.rules.dice_faces
+    value = 0.0
+    for outcome, p in dice_outcomes(dice, faces):
+        value += p * (card_income(more, seat, card, roller, outcome, short)
+                      - card_income(game, seat, card, roller, outcome))
+    return value
+
+
+def town_income(game: Game, seat: int, roller: int, dice: int) -> float:
+    """Expected coins ``seat`` gains (less what it pays) when ``roller`` rolls ``dice``
+    dice once, from the whole income step over every exact outcome."""
+    faces = game.rules.dice_faces
+    return sum(p * outcome_income(game, roller, outcome)[seat]
+               for outcome, p in dice_outcomes(dice, faces))
+
+
+def clause_chance(game: Game, seat: int, clause, dice: int) -> float:
+    """The probability that ``clause``'s conditions hold for its owner ``seat`` just after
+    ``seat`` rolls ``dice`` dice in the current position (nothing built this turn)."""
+    faces = game.rules.dice_faces
+    g = game.clone(light=True)
+    g.current = seat
+    g.built_this_turn = []
+    chance = 0.0
+    for outcome, p in dice_outcomes(dice, faces):
+        g.dice = outcome
+        g.total = sum(outcome)
+        if clause.holds(g, seat):
+            chance += p
+    return chance
 
 
 def expected_roll_income(game: Game, seat: int, dice: int) -> float:

@@ -9,6 +9,8 @@ internal error).
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import json
 import os
 import random
@@ -43,6 +45,19 @@ def _seed(text: str) -> int:
         return int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+
+
+# commands of the house-rule lab: (name, module in this package, help); each module has
+# add_arguments(parser) and run(args) -> int
+_LAB_COMMANDS = (
+    ("simulate", "simulate", "play many games of a rule set and report statistics"),
+    ("compare", "compare", "compare rule sets on the same seeds (paired games)"),
+    ("analyze", "analyze", "exact numbers for each card, from the dice distribution"),
+)
+
+
+def _lab(module: str):
+    return importlib.import_module(f".{module}", __package__)
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -80,6 +95,12 @@ def _parser() -> argparse.ArgumentParser:
     scenario.add_argument("paths", nargs="+", metavar="PATH", help="rule-case YAML files")
     scenario.add_argument("--json", action="store_true", help="one JSON object per case")
 
+    for name, module, text in _LAB_COMMANDS:
+        if importlib.util.find_spec(f".{module}", __package__) is None:  # TEMP while building
+            continue
+        command = sub.add_parser(name, help=text, description=text)
+        _lab(module).add_arguments(command)
+
     cards = sub.add_parser("cards", help="print the card table of a rule set")
     cards.add_argument("--variant", default=None, help="variant file or rule-set folder")
     cards.add_argument("--json", action="store_true", help="print JSON")
@@ -94,8 +115,12 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     try:
-        return {"play": _play, "validate": _validate, "scenario": _scenario,
-                "cards": _cards}[args.command](args)
+        commands = {"play": _play, "validate": _validate, "scenario": _scenario,
+                    "cards": _cards}
+        for name, module, _ in _LAB_COMMANDS:
+            if name == args.command:
+                commands[name] = _lab(module).run
+        return commands[args.command](args)
     except UsageError as exc:
         print(f"machikoro {args.command}: {exc}", file=sys.stderr)
         return 2
@@ -136,7 +161,7 @@ def _play(args) -> int:
     agent_names += [agent_names[-1]] * (players - len(agent_names))
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     try:
-        agents = [make_agent(name, seed * 1009 + i) for i, name in enumerate(agent_names)]
+        agents = [make_agent(name, seed * 1009 + i, rules) for i, name in enumerate(agent_names)]
     except ValueError as exc:
         raise UsageError(f"--agents: {exc}") from None
     names = [f"P{i + 1}" for i in range(players)]

@@ -47,7 +47,7 @@ def parser() -> Lark:
     grammar = (Path(__file__).parent / "effect.lark").read_text("utf-8")
     return Lark(grammar, parser="lalr", lexer="basic", propagate_positions=True,
                 maybe_placeholders=True,
-                start=["start", "condition"])
+                start=["start", "condition", "tests"])
 
 
 class EffectError(Exception):
@@ -500,7 +500,8 @@ def _syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
         got = str(exc.token)
         expected = _terminal_words(exc.expected)
         span = len(got)
-    before = text[: column - 1].split()
+    before = [w.strip(",;") for w in text[: column - 1].split()]
+    before = [w for w in before if w]
     after = f" after '{' '.join(before[-3:])}'" if before else ""
     literals = [w.strip("'") for w in expected if w.startswith("'")]
     hint = difflib.get_close_matches(got, literals, n=1, cutoff=0.5)
@@ -542,11 +543,10 @@ class _Compiler:
         self.text = text
 
     def names(self, tree: Tree, allow: tuple[str, ...]) -> tuple[int, ...]:
-        out: list[int] = []
+        out: dict[int, None] = {}  # ordered, without repeats
         for token in tree.children:
             for index in self.vocab.cards(str(token), token.column, allow):
-                if index not in out:
-                    out.append(index)
+                out[index] = None
         return tuple(out)
 
     def quantity(self, tree: Tree) -> Quantity:
@@ -657,22 +657,12 @@ def compile_condition(text: str, vocab: Vocabulary) -> tuple:
     left out), into a tuple of condition objects with ``test(game, seat) -> bool``.
 
     The same grammar as effect conditions; used by data-defined strategies. Raises
-    :class:`EffectError` like :func:`compile_effect`.
+    :class:`EffectError` like :func:`compile_effect`, with a 1-based column within ``text``.
     """
-    body = text.strip()
-    shift = 0
-    if not body.startswith("if ") and body != "if":
-        body = "if " + body
-        shift = 3
+    start = "condition" if re.match(r"\s*if\b", text) else "tests"
     try:
-        tree = parser().parse(body, start="condition")
+        tree = parser().parse(text, start=start)
     except UnexpectedInput as exc:
-        err = _syntax_error(body, exc)
-        err.column = max(1, err.column - shift)
-        raise err from None
-    compiler = _Compiler(vocab, body)
-    try:
-        return tuple(compiler.condition(t) for t in tree.children)
-    except EffectError as err:
-        err.column = max(1, err.column - shift)
-        raise
+        raise _syntax_error(text, exc) from None
+    compiler = _Compiler(vocab, text)
+    return tuple(compiler.condition(t) for t in tree.children)

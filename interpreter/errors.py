@@ -19,10 +19,12 @@ class Problem:
 
     ``line`` and ``column`` are 1-based (1:1 for a finding about a whole file); ``span`` is
     how many characters of the source line the finding covers (for the caret line);
-    ``severity`` is ``"error"`` or ``"warning"``; ``code`` is stable across versions
-    (``file``, ``encoding``, ``limits``, ``yaml``, ``kind``, ``schema``, ``effect-syntax``,
-    ``effect-range``, ``effect-placement``, ``unknown-name``, ``wrong-kind``, ``duplicate``,
-    ``variant``, ...).
+    ``severity`` is ``"error"`` or ``"warning"``; ``code`` is stable across versions:
+    reading (``file``, ``no-yaml``, ``encoding``, ``limits``, ``yaml``), the file's kind and
+    schema (``kind``, ``schema``), names (``unknown-name``, ``wrong-kind``, ``duplicate``,
+    ``variant``), the rules (``players``, ``victory``), effects (``effect-syntax``,
+    ``effect-range``, ``effect-placement``), warnings (``colour-income``, ``unreachable``)
+    and ``too-many`` for the note that a file's further problems are left out.
     """
 
     file: str
@@ -63,7 +65,7 @@ class Problem:
             # wide (CJK) characters take two cells on a terminal
             pad = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1
                       for c in line[:column - 1])
-            caret = " " * pad + "^" * max(1, min(self.span, 60))
+            caret = " " * pad + "^" * max(1, min(self.span, 60, len(line) - column + 1))
             text += f"\n    {line}\n    {caret}"
         return text
 

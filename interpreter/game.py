@@ -68,7 +68,8 @@ class Game:
     names, or ``max_turns`` below 1.
     Public state (read it, don't change it during play): ``coins`` (coins per seat),
     ``owned`` (per seat, copies per card index, landmarks 0/1), ``supply`` (market pile per
-    card index), ``current`` (seat whose turn it is), ``turn`` (turns completed), ``dice``
+    card index), ``current`` (seat whose turn it is), ``turn`` (turns completed, of which
+    ``extra_turns`` were extra turns), ``dice``
     (faces of the current roll), ``total`` (the roll total), ``winner`` (seat or None),
     ``over``.
     """
@@ -77,7 +78,7 @@ class Game:
         "rules", "names", "n", "coins", "owned", "supply", "current", "turn", "phase",
         "dice", "total", "dice_count", "rerolls_used", "built_this_turn", "builds_left",
         "extra_turn", "winner", "queue", "qpos", "pending", "pending_item", "events",
-        "history", "rng", "max_turns", "seed", "_roll", "_order", "_others",
+        "history", "rng", "max_turns", "seed", "_roll", "_order", "_others", "extra_turns",
     )
 
     def __init__(self, rules: RuleSet, players: int | list[str] = 2, seed: int | None = None,
@@ -109,6 +110,7 @@ class Game:
         self.built_this_turn: list = []
         self.builds_left = 0
         self.extra_turn = False
+        self.extra_turns = 0
         self.winner: int | None = None
         self.queue: list = []
         self.qpos = 0
@@ -162,8 +164,14 @@ class Game:
         random generator shared with this game (so rolls in the copy change this game's).
         """
         new = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(new, name, getattr(self, name))
+        (new.rules, new.names, new.n, new.current, new.turn, new.phase, new.dice,
+         new.total, new.dice_count, new.builds_left, new.extra_turn, new.extra_turns,
+         new.winner, new.qpos, new.pending, new.pending_item, new.rng, new.max_turns,
+         new.seed, new._roll, new._order, new._others) = (
+            self.rules, self.names, self.n, self.current, self.turn, self.phase, self.dice,
+            self.total, self.dice_count, self.builds_left, self.extra_turn,
+            self.extra_turns, self.winner, self.qpos, self.pending, self.pending_item,
+            self.rng, self.max_turns, self.seed, self._roll, self._order, self._others)
         new.coins = list(self.coins)
         new.owned = [list(t) for t in self.owned]
         new.supply = list(self.supply)
@@ -435,7 +443,9 @@ class Game:
 
     def _end_turn(self) -> None:
         self.turn += 1
-        if not self.extra_turn:
+        if self.extra_turn:
+            self.extra_turns += 1
+        else:
             self.current = (self.current + 1) % self.n
         self.phase = START
         if self.max_turns is not None and self.turn >= self.max_turns:

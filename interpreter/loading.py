@@ -28,7 +28,7 @@ from .errors import DataError, Problem
 MAX_BYTES = 256 * 1024
 MAX_NODES = 100_000
 MAX_DEPTH = 64
-MAX_ITEMS = 10_000
+MAX_ITEMS = 2_000
 
 PathKey = tuple  # a JSON path as a tuple of str keys and int indices
 
@@ -44,7 +44,8 @@ def json_path(path: PathKey) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            out += f".{part}" if out else str(part)
+            part = str(part) if len(str(part)) <= 40 else str(part)[:37] + "..."
+            out += f".{part}" if out else part
     return out
 
 
@@ -104,9 +105,9 @@ class Document:
         ``path``, whatever its style (plain, quoted, block ``|`` or folded ``>``, one line or
         several, CRLF or LF). Falls back to the value's own position.
 
-        YAML only changes whitespace (indentation, line folding) between the file and the
-        value, so the n-th non-blank character of the value is the n-th non-blank character
-        of its source text; escapes in double-quoted text may shift the column slightly.
+        YAML only changes whitespace (indentation, line folding) and escapes between the
+        file and the value, so the n-th non-blank character of the value is the n-th
+        non-blank character of its source text, escapes read as one character.
         """
         path = tuple(path)
         span = self.spans.get(path)
@@ -128,20 +129,13 @@ class Document:
             skip = 1
         offset = max(0, min(offset, len(value)))
         wanted = sum(1 for ch in value[:offset] if not ch.isspace())
-        at_end = not value[offset:].strip()
-        seen = 0
-        last = None
-        for i in range(skip, len(raw)):
-            if raw[i].isspace():
-                continue
-            if seen == wanted and not at_end:
-                return self._position(start + i)
-            seen += 1
-            last = i
-        if last is not None and at_end:  # just after the last non-blank character
-            line, column = self._position(start + last)
-            return line, column + 1
-        return self.where(path)
+        visible = _visible(raw, skip, style)
+        if not visible:
+            return self.where(path)
+        if value[offset:].strip() and wanted < len(visible):
+            return self._position(start + visible[wanted])
+        line, column = self._position(start + visible[-1])
+        return line, column + 1  # just after the last non-blank character
 
     def _position(self, index: int) -> tuple[int, int]:
         """The 1-based (line, column) of character ``index`` of ``text``."""
@@ -149,6 +143,40 @@ class Document:
             self._starts = [0] + [m.end() for m in _BREAK.finditer(self.text)]
         line = bisect.bisect_right(self._starts, index)
         return line, index - self._starts[line - 1] + 1
+
+
+_WHITE_ESCAPES = set(" \t\tnrN_LP")
+_HEX_ESCAPES = {"x": 2, "u": 4, "U": 8}
+
+
+def _visible(raw: str, skip: int, style: str) -> list[int]:
+    """The index in ``raw`` (a scalar's source text) of each non-blank character of its
+    value, in order; an escape (``\\x41``, ``''``) counts once, at its first character."""
+    out: list[int] = []
+    i, n = skip, len(raw)
+    while i < n:
+        c = raw[i]
+        if style == '"' and c == "\\" and i + 1 < n:
+            nxt = raw[i + 1]
+            if nxt in "\r\n":  # an escaped line break joins the lines
+                i += 2
+                continue
+            width = _HEX_ESCAPES.get(nxt, 0)
+            try:
+                blank = chr(int(raw[i + 2:i + 2 + width], 16)).isspace() if width else \
+                    nxt in _WHITE_ESCAPES
+            except ValueError:
+                blank = False
+            if not blank:
+                out.append(i)
+            i += 2 + width
+            continue
+        if (style == '"' and c == '"') or (style == "'" and c == "'" and raw[i + 1:i + 2] != "'"):
+            break  # the closing quote
+        if not c.isspace():
+            out.append(i)
+        i += 2 if style == "'" and c == "'" else 1
+    return out
 
 
 def _fail(file: str, message: str, code: str, line: int = 1, column: int = 1,
@@ -280,8 +308,7 @@ def parse_yaml(raw: bytes | str, name: str) -> Document:
                         [s.rstrip("\r") for s in lines]) from None
     else:
         text = raw
-    if text.startswith("\ufeff"):
-        text = text[1:]
+    text = text.removeprefix("\ufeff")
     lines = _BREAK.split(text)
     if lines and lines[-1] == "":
         lines.pop()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import os
 import re
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -31,11 +32,12 @@ from .effects import (
     compile_effect,
 )
 from .errors import DataError, Problem
-from .loading import Document, json_path, read_yaml
+from .loading import MAX_BYTES, Document, json_path, read_yaml
 from .resources import data_dir
 
 ACTIVATED_BY = {"anyone": 0, "owner": 1, "others": 2}
 MAX_VARIANT_DEPTH = 16
+MAX_PROBLEMS_PER_FILE = 100
 
 
 @dataclass(frozen=True)
@@ -139,6 +141,7 @@ class _Entry:
     data: dict
     origin: dict  # field -> (Document, path tuple)
     base: tuple  # (Document, path) of the card as a whole
+    partial: bool = False  # some fields were left out: the card must not be built
 
     def where(self, name: str) -> tuple[Document, tuple]:
         return self.origin.get(name, (self.base[0], self.base[1] + (name,)))
@@ -148,9 +151,9 @@ class _Entry:
 class _Raw:
     """A rule set before building: the merged rules, the cards, every problem so far.
 
-    ``unread`` holds the ids (or file stems) of cards that could not be read, so that a
-    reference to them is not reported as unknown too; ``has_rules`` is False when the folder
-    has no rules file.
+    ``unread`` holds the ids and icons (or file stems) of cards that could not be read, so
+    that a reference to them is not reported as unknown too; ``has_rules`` is False when
+    the folder has no rules file.
     """
 
     rules: dict
@@ -193,8 +196,13 @@ def _card_kinds() -> tuple[str, ...]:
 
 @lru_cache(maxsize=1)
 def _file_kinds() -> tuple[str, ...]:
-    return _card_kinds() + tuple(schemas.schema_of(k)["properties"]["kind"]["const"]
-                                 for k in ("rules", "variant"))
+    """Every ``kind:`` a file may have: the card kinds, then each schema's own kind."""
+    kinds = list(_card_kinds())
+    for name in schemas.KINDS:
+        const = schemas.schema_of(name).get("properties", {}).get("kind", {}).get("const")
+        if const and const not in kinds:
+            kinds.append(const)
+    return tuple(kinds)
 
 
 def _is_case(data: dict) -> bool:
@@ -210,9 +218,9 @@ def _read(path: Path, problems: list[Problem], display: str | None = None) -> Do
 
 
 def _kind(doc: Document, problems: list[Problem]) -> str | None:
-    """What a file holds: a card kind, ``rules``, ``variant``, ``case``, or ``card`` for a
-    file without ``kind`` that looks like a card (it has an ``id``). None, with a problem
-    reported, for anything else."""
+    """What a file holds: a card kind, ``rules``, ``variant``, ``strategy``, ``case``, or
+    ``card`` for a file that looks like a card (it has an ``id``) but has no kind or an
+    unknown one (reported here). None, with a problem reported, for anything else."""
     data = doc.data
     kinds = _file_kinds()
     if not isinstance(data, dict):
@@ -234,8 +242,33 @@ def _kind(doc: Document, problems: list[Problem]) -> str | None:
         problems.append(doc.problem(("kind",), f"unknown kind {schemas._describe(kind)}{more} "
                                     f"(expected {', '.join(kinds[:-1])} or {kinds[-1]})",
                                     "kind"))
-        return None
+        return "card" if "id" in data else None
     return kind
+
+
+def _card_findings(doc: Document, problems: list[Problem]) -> schemas.Findings:
+    """The schema findings of a card file, reported to ``problems`` (but not a wrong kind,
+    which :func:`_kind` has reported already)."""
+    found = schemas.findings(doc.data, "card")
+    told = "kind" in doc.data and doc.data["kind"] not in _card_kinds()
+    problems.extend(schemas.problems_of(doc, [f for f in found
+                                              if not (told and f.path[:1] == ("kind",))]))
+    return found
+
+
+def _salvage(path: Path) -> set[str]:
+    """The names a card file that cannot be read probably defines (its file name, and its
+    ``id`` and ``icon`` lines read as text), so that uses of them elsewhere are not also
+    reported as unknown."""
+    names = {path.stem}
+    try:
+        if path.stat().st_size <= MAX_BYTES:
+            text = path.read_bytes().decode("utf-8", "replace")
+            names.update(m.group(1) for m in re.finditer(
+                r"^(?:id|icon)\s*:\s*\[?\s*[\"']?([a-z][a-z0-9_]*)", text, re.MULTILINE))
+    except OSError:
+        pass
+    return names
 
 
 def _bad_paths(found: list, prefix: tuple = ()) -> list[tuple]:
@@ -250,9 +283,11 @@ def _card_entry(doc: Document, path: tuple, data: Any, found: list,
     fields that failed the schema (``found``, findings relative to the document)."""
     bad = _bad_paths(found, path)
     card_id = data.get("id") if isinstance(data, dict) else None
-    if not isinstance(data, dict) or () in bad or any(p[:1] == ("id",) for p in bad) \
-            or not isinstance(card_id, str):
+    if not found.complete or not isinstance(data, dict) or () in bad \
+            or any(p[:1] == ("id",) for p in bad) or not isinstance(card_id, str):
         unread.add(card_id if isinstance(card_id, str) else Path(doc.file).stem)
+        if isinstance(data, dict) and isinstance(data.get("icon"), str):
+            unread.add(data["icon"])
         return
     top = {p[0] for p in bad}
     if card_id in raw_cards and raw_cards[card_id].base[0] is not doc and not path:
@@ -260,7 +295,7 @@ def _card_entry(doc: Document, path: tuple, data: Any, found: list,
                                     f"{raw_cards[card_id].base[0].file}", "duplicate"))
         return
     raw_cards[card_id] = _Entry({k: v for k, v in data.items() if k not in top}, {},
-                                (doc, path))
+                                (doc, path), partial=bool(top) or not found.complete)
 
 
 def _read_folder(folder: Path, problems: list[Problem]) -> _Raw | None:
@@ -271,13 +306,13 @@ def _read_folder(folder: Path, problems: list[Problem]) -> _Raw | None:
                    if p.suffix in (".yaml", ".yml") and not p.is_dir())
     if not files:
         problems.append(Problem(_display(folder), 1, 1, "", "no YAML files in this folder",
-                                "file"))
+                                "no-yaml"))
         return None
     for path in files:
         doc = _read(path, problems)
         kind = _kind(doc, problems) if doc is not None else None
         if kind is None:
-            unread.add(path.stem)
+            unread.update(_salvage(path))
             continue
         if kind == "rules":
             if rules is not None:
@@ -286,10 +321,9 @@ def _read_folder(folder: Path, problems: list[Problem]) -> _Raw | None:
             else:
                 rules = doc
         elif kind in _card_kinds() or kind == "card":
-            found = schemas.findings(doc.data, "card")
-            problems.extend(schemas.problems_of(doc, found))
+            found = _card_findings(doc, problems)
             _card_entry(doc, (), doc.data, found, cards, unread, problems)
-        # variants and rule cases in the folder are not part of the rule set
+        # variants, strategies and rule cases in the folder are not part of the rule set
     if rules is None:
         if not unread:  # else an unreadable file may be the rules file
             problems.append(Problem(_display(folder), 1, 1, "", "no rules file in this folder "
@@ -310,9 +344,11 @@ def _merge(base: dict, patch: dict) -> dict:
     return out
 
 
-def _apply_variant(path: Path, problems: list[Problem], chain: tuple = ()) -> _Raw | None:
+def _apply_variant(path: Path, problems: list[Problem], chain: tuple = (),
+                   via: Document | None = None) -> _Raw | None:
     """The rule set a variant file makes, every problem of the file reported (an unknown
-    card id as well as a bad field); ``chain`` is the files extending it, for loops."""
+    card id as well as a bad field); ``chain`` is the files extending it, for loops, and
+    ``via`` the variant whose ``extends`` names it."""
     doc = _read(path, problems)
     if doc is None:
         return None
@@ -322,13 +358,22 @@ def _apply_variant(path: Path, problems: list[Problem], chain: tuple = ()) -> _R
     if kind == "rules":  # a rules file stands for its folder's rule set
         return _read_folder(path.parent, problems)
     if kind != "variant":
-        problems.append(doc.problem(("kind",) if "kind" in doc.data else (),
-                                    f"this is {_article(kind)} file, not a variant or a rule "
-                                    "set: give a variant file or a rule-set folder", "kind"))
+        if via is not None:
+            problems.append(via.problem(("extends",), f"'{via.data['extends']}' is "
+                                        f"{_article(kind)} file, not a variant: extend "
+                                        "'base', a variant file or a rule-set folder",
+                                        "variant"))
+        else:
+            problems.append(doc.problem(("kind",) if "kind" in doc.data else (),
+                                        f"this is {_article(kind)} file, not a variant or a "
+                                        "rule set: give a variant file or a rule-set folder",
+                                        "kind"))
         return None
     data = doc.data
     found = schemas.findings(data, "variant")
     problems.extend(schemas.problems_of(doc, found))
+    if not found.complete:
+        return None
     bad = _bad_paths(found)
 
     def broken(prefix: tuple) -> bool:  # the value at prefix, or a part of it, is bad
@@ -346,12 +391,13 @@ def _apply_variant(path: Path, problems: list[Problem], chain: tuple = ()) -> _R
         raw = _read_folder(data_dir("cards"), problems)
     else:
         parent_path = path.parent / parent
-        loop = [name for resolved, name in chain + (here,)
-                if parent_path.exists() and resolved == parent_path.resolve()]
-        if loop:
-            names = " -> ".join(name for _, name in chain + (here,)) + f" -> {loop[0]}"
-            problems.append(doc.problem(("extends",), f"variants extend each other in a "
-                                        f"loop: {names}", "variant"))
+        steps = chain + (here,)
+        if parent_path.exists() and parent_path.resolve() in [r for r, _ in steps]:
+            top = steps[0][0].parent  # names relative to the first variant's folder
+            names = [os.path.relpath(r, top) for r, _ in steps]
+            names.append(os.path.relpath(parent_path.resolve(), top))
+            problems.append(doc.problem(("extends",), "variants extend each other in a "
+                                        f"loop: {' -> '.join(names)}", "variant"))
             return None
         if len(chain) >= MAX_VARIANT_DEPTH:
             problems.append(doc.problem(("extends",), f"more than {MAX_VARIANT_DEPTH} "
@@ -365,7 +411,7 @@ def _apply_variant(path: Path, problems: list[Problem], chain: tuple = ()) -> _R
                                         "variant"))
             return None
         else:
-            raw = _apply_variant(parent_path, problems, chain + (here,))
+            raw = _apply_variant(parent_path, problems, chain + (here,), doc)
     if raw is None:
         return None
     raw.source = doc.file
@@ -377,6 +423,8 @@ def _apply_variant(path: Path, problems: list[Problem], chain: tuple = ()) -> _R
     removed = data.get("remove")
     if isinstance(removed, list) and not whole_broken(("remove",)):
         for i, name in enumerate(removed):
+            if len(problems) > MAX_PROBLEMS_PER_FILE * 2:
+                break
             if broken(("remove", i)) or name in raw.unread:
                 continue
             if name not in raw.cards:
@@ -386,6 +434,8 @@ def _apply_variant(path: Path, problems: list[Problem], chain: tuple = ()) -> _R
     changes = data.get("change")
     if isinstance(changes, dict) and not whole_broken(("change",)):
         for name, fields in changes.items():
+            if len(problems) > MAX_PROBLEMS_PER_FILE * 2:
+                break  # a hostile file: enough said
             if not re.fullmatch(schemas.ID_PATTERN, name) or name in raw.unread:
                 continue
             entry = raw.cards.get(name)
@@ -437,10 +487,13 @@ def _build(raw: _Raw) -> RuleSet | None:
     rules = raw.rules
     bad: set = set()  # top-level rules sections that failed the schema
     if raw.has_rules:
-        for finding in schemas.findings(rules, "rules"):
+        found = schemas.findings(rules, "rules")
+        for finding in found[:schemas.MAX_PROBLEMS]:
             doc, full = raw.rules_where(finding.path)
             problems.append(doc.problem(full, finding.message, "schema", key=finding.at_key))
             bad.update(p[0] if p else "" for p in finding.fields)
+        if not found.complete or len(found) > schemas.MAX_PROBLEMS:
+            bad.add("")
 
     def ok(section: str) -> bool:
         return raw.has_rules and section in rules and section not in bad and "" not in bad
@@ -468,7 +521,7 @@ def _build(raw: _Raw) -> RuleSet | None:
     def clause_problem(entry: _Entry, clause: Clause, message: str, code: str,
                        severity: str = "error") -> None:
         doc, path = entry.where("effect")
-        offset = max(0, entry.data["effect"].find(clause.text))
+        offset = max(0, entry.data["effect"].replace("\n", " ").find(clause.text))
         line, column = doc.locate(path, offset)
         problems.append(Problem(doc.file, line, column, json_path(path), message, code,
                                 severity, doc.source(line), len(clause.text)))
@@ -543,6 +596,13 @@ def _build(raw: _Raw) -> RuleSet | None:
             by_colour.setdefault(entry.data["colour"], []).append(i)
     for name in colours or ():
         by_colour.setdefault(name, [])
+    for name, holders in icons.items():
+        # icons are open-ended, so a misspelt one makes a new icon: flag a lone near miss
+        others = [icon for icon, cards in icons.items() if icon != name and len(cards) > 1]
+        hint = difflib.get_close_matches(name, others, n=1, cutoff=0.75)
+        if len(holders) == 1 and hint:
+            problem_at(entries[holders[0]], "icon", f"icon '{name}' is on no other card - "
+                       f"did you mean '{hint[0]}'?", "unknown-name", severity="warning")
     vocab = Vocabulary(names, {k: tuple(v) for k, v in icons.items()},
                        {k: tuple(v) for k, v in by_colour.items()}, landmarks, victory,
                        establishments)
@@ -556,7 +616,9 @@ def _build(raw: _Raw) -> RuleSet | None:
         clauses: tuple = ()
         if isinstance(d.get("effect"), str):
             try:
-                clauses = compile_effect(d["effect"], vocab)
+                # a block scalar (effect: |) keeps its line breaks; the language reads them
+                # as spaces, and one-line text keeps error columns offsets into the text
+                clauses = compile_effect(d["effect"].replace("\n", " "), vocab)
             except EffectError as exc:
                 problems.append(_effect_problem(entry, exc))
         compiled.append(clauses)
@@ -583,7 +645,7 @@ def _build(raw: _Raw) -> RuleSet | None:
                 problem_at(entry, "activation", f"{number} can never be rolled with "
                            f"{rules['dice']['faces']}-sided dice", "unreachable",
                            severity="warning")
-    if any(p.severity == "error" for p in problems):
+    if any(p.severity == "error" for p in problems) or any(e.partial for e in entries):
         return None
 
     cards: list[Card] = []
@@ -674,7 +736,7 @@ def load_ruleset(variant: str | Path | None = None) -> RuleSet:
     """
     problems: list[Problem] = []
     ruleset = _load(variant, problems)
-    errors = [p for p in problems if p.severity == "error"]
+    errors = _in_order([p for p in problems if p.severity == "error"])
     if ruleset is None or errors:
         raise DataError(errors or [Problem(str(variant), 1, 1, "", "cannot load", "file")])
     return ruleset
@@ -711,8 +773,8 @@ def check_files(paths: list[str | Path]) -> list[Problem]:
             _load(path, problems)
         elif kind == "rules":
             problems += folder_problems(path.parent)
-        elif kind == "case":
-            problems += _check_case(doc)
+        elif kind in ("case", "strategy"):
+            problems += _check_other(doc, kind)
         else:
             problems += _check_card(path, doc, folder_problems)
     seen: set = set()
@@ -722,9 +784,37 @@ def check_files(paths: list[str | Path]) -> list[Problem]:
         if key not in seen:
             seen.add(key)
             unique.append(p)
-    # file order, then line order, for a stable output
-    files = {name: i for i, name in enumerate(dict.fromkeys(p.file for p in unique))}
-    return sorted(unique, key=lambda p: (files[p.file], p.line, p.column))
+    # a file with hundreds of problems (a generated or hostile one) shows the first
+    # MAX_PROBLEMS_PER_FILE
+    unique = _in_order(unique)
+    shown: list[Problem] = []
+    count: dict[str, int] = {}
+    for p in unique:
+        count[p.file] = count.get(p.file, 0) + 1
+        if count[p.file] <= MAX_PROBLEMS_PER_FILE:
+            shown.append(p)
+    for name, n in count.items():
+        if n > MAX_PROBLEMS_PER_FILE:
+            at = max(i for i, p in enumerate(shown) if p.file == name)
+            shown.insert(at + 1, Problem(name, shown[at].line, 1, "", f"... and "
+                                         f"{n - MAX_PROBLEMS_PER_FILE} more problems in this "
+                                         "file", "too-many"))
+    return shown
+
+
+def _in_order(problems: list[Problem]) -> list[Problem]:
+    """``problems`` by file name, then line and column: a stable order for output whatever
+    the order of the checks."""
+    return sorted(problems, key=lambda p: (p.file, p.line, p.column))
+
+
+def _check_other(doc: Document, kind: str) -> list[Problem]:
+    """The problems of a file checked on its own: a rule case or a strategy."""
+    if kind == "case":
+        return _check_case(doc)
+    from .strategy import check_strategy_file  # strategies load rule sets through here
+
+    return check_strategy_file(doc)
 
 
 def _check_case(doc: Document) -> list[Problem]:
@@ -733,10 +823,17 @@ def _check_case(doc: Document) -> list[Problem]:
     return check_case_file(doc)
 
 
-def _check_folder(folder: Path, folder_problems) -> list[Problem]:
+def _check_folder(folder: Path, folder_problems, depth: int = 0) -> list[Problem]:
     files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
-    if not files:
-        return [Problem(_display(folder), 1, 1, "", "no YAML files in this folder", "file")]
+    if not files:  # a folder of folders (variants/house, variants/strategies): each of them
+        subfolders = sorted(p for p in folder.iterdir() if p.is_dir()
+                            and not p.name.startswith(".")) if depth < 4 else []
+        found = [_check_folder(sub, folder_problems, depth + 1) for sub in subfolders]
+        found = [f for f in found if not (len(f) == 1 and f[0].code == "no-yaml")]
+        if not found:
+            return [Problem(_display(folder), 1, 1, "", "no YAML files in this folder",
+                            "no-yaml")]
+        return [p for f in found for p in f]
     problems: list[Problem] = []
     ruleset = False
     for path in files:
@@ -745,8 +842,8 @@ def _check_folder(folder: Path, folder_problems) -> list[Problem]:
         kind = _kind(doc, quiet) if doc is not None else None
         if kind == "variant":
             _load(path, problems)
-        elif kind == "case":
-            problems += _check_case(doc)
+        elif kind in ("case", "strategy"):
+            problems += _check_other(doc, kind)
         else:
             ruleset = True
     if ruleset:
@@ -769,8 +866,7 @@ def _check_card(path: Path, doc: Document, folder_problems) -> list[Problem]:
     raw = _read_folder(data_dir("cards"), problems)
     if raw is None or problems:  # the bundled set itself is broken
         return problems
-    found = schemas.findings(doc.data, "card")
-    problems.extend(schemas.problems_of(doc, found))
+    found = _card_findings(doc, problems)
     _card_entry(doc, (), doc.data, found, raw.cards, raw.unread, problems)
     _build(raw)  # raw.problems is `problems`
     return [p for p in problems if p.file == doc.file]

@@ -13,7 +13,7 @@ import difflib
 import json
 import re
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache, lru_cache
 from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
@@ -24,12 +24,12 @@ from .errors import Problem
 from .loading import Document, json_path
 from .resources import data_dir
 
-KINDS = ("card", "rules", "variant", "case")
+KINDS = ("card", "rules", "variant", "case", "strategy")
 MAX_PROBLEMS = 50
 ID_PATTERN = "^[a-z][a-z0-9_]*$"
 
 
-@lru_cache(maxsize=None)
+@cache
 def _registry() -> Registry:
     resources = []
     for kind in KINDS:
@@ -69,7 +69,7 @@ def _unique_items(validator, unique, instance, schema):
 _Validator = extend(Draft202012Validator, {"uniqueItems": _unique_items})
 
 
-@lru_cache(maxsize=None)
+@cache
 def validator(kind: str) -> Draft202012Validator:
     """The cached validator of one file kind: ``card``, ``rules``, ``variant`` or ``case``."""
     schema = _registry().contents(f"{kind}.schema.json")
@@ -183,10 +183,11 @@ def _messages(error, root: Any) -> list[Finding]:
             error.instance, dict) else []
         out = []
         for extra in extras:
-            hint = difflib.get_close_matches(extra, allowed, n=1)
+            hint = difflib.get_close_matches(extra, allowed, n=1) if len(extra) < 100 else []
             more = f" - did you mean '{hint[0]}'?" if hint else (
                 f" (allowed: {', '.join(allowed)})" if allowed else "")
-            out.append(Finding(path + (extra,), f"unknown field '{extra}'{more}", True,
+            name = extra if len(extra) <= 40 else extra[:37] + "..."
+            out.append(Finding(path + (extra,), f"unknown field '{name}'{more}", True,
                                (path + (extra,),)))
         if out:
             return out
@@ -295,18 +296,27 @@ def _alternatives(error, root: Any, path: tuple) -> list[Finding]:
                     fields=(path,))]
 
 
-def findings(data: Any, kind: str) -> list[Finding]:
-    """Every schema violation of ``data`` as :class:`Finding` records (at most
-    :data:`MAX_PROBLEMS`, in file order of their paths)."""
-    out: list[Finding] = []
+class Findings(list):
+    """A list of :class:`Finding`; ``complete`` is False when the search stopped early (too
+    many problems): then nothing else in the document should be trusted."""
+
+    complete = True
+
+
+def findings(data: Any, kind: str) -> Findings:
+    """Every schema violation of ``data`` as :class:`Finding` records, stopping after
+    ``4 * MAX_PROBLEMS`` (a hostile file can hold thousands)."""
+    out = Findings()
     for count, error in enumerate(validator(kind).iter_errors(data)):
         if count >= MAX_PROBLEMS * 4:
+            out.complete = False
             break
         out += _messages(error, data)
     # an unknown field that is a near miss of a missing one says it all
     hinted = {f.path[:-1] + (m.group(1),) for f in out
               if (m := re.search(r"did you mean '([^']+)'", f.message)) and f.at_key}
-    cleaned = []
+    cleaned = Findings()
+    cleaned.complete = out.complete
     for f in out:
         if f.message.startswith("missing field"):
             left = [p for p in f.fields if p not in hinted]
@@ -350,5 +360,14 @@ def problems_of(doc: Document, found: list[Finding], base_path: tuple = ()) -> l
     return problems
 
 
-__all__ = ["Finding", "KINDS", "check", "findings", "json_path", "problems_of", "schema_of",
-           "validator"]
+__all__ = [
+    "KINDS",
+    "Finding",
+    "Findings",
+    "check",
+    "findings",
+    "json_path",
+    "problems_of",
+    "schema_of",
+    "validator",
+]
