@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.util
 import json
 import os
 import random
 import sys
 from pathlib import Path
 
-from .agents import AGENTS, make_agent
+from .agents import agent_names, make_agent
 from .errors import DataError, MachikoroError
 from .game import Game
 from .report import card_table, describe_event, turn_header
@@ -70,8 +69,9 @@ def _parser() -> argparse.ArgumentParser:
     play.add_argument("--players", type=_positive, default=None,
                       help="number of players (default: the number of --agents, else 2)")
     play.add_argument("--agents", default=None,
-                      help=f"comma-separated agents by seat ({', '.join(AGENTS)}); "
-                           "the last one fills the remaining seats (default: greedy)")
+                      help=f"comma-separated agents by seat ({', '.join(agent_names())}, "
+                           "or a strategy file); the last one fills the remaining seats "
+                           "(default: greedy)")
     play.add_argument("--seed", type=_seed, default=None,
                       help="random seed (default: a random one, printed)")
     play.add_argument("--variant", default=None, help="variant file or rule-set folder")
@@ -96,8 +96,6 @@ def _parser() -> argparse.ArgumentParser:
     scenario.add_argument("--json", action="store_true", help="one JSON object per case")
 
     for name, module, text in _LAB_COMMANDS:
-        if importlib.util.find_spec(f".{module}", __package__) is None:  # TEMP while building
-            continue
         command = sub.add_parser(name, help=text, description=text)
         _lab(module).add_arguments(command)
 
@@ -136,7 +134,7 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as exc:  # noqa: BLE001 - the CLI must not show a traceback
+    except Exception as exc:
         if os.environ.get("MACHIKORO_DEBUG"):
             raise
         print(f"machikoro {args.command}: internal error: {type(exc).__name__}: {exc} "
@@ -168,7 +166,7 @@ def _play(args) -> int:
     log_file = None
     if args.log:
         try:
-            log_file = open(args.log, "w", encoding="utf-8")
+            log_file = open(args.log, "w", encoding="utf-8")  # noqa: SIM115 - open for the game
         except OSError as exc:
             raise UsageError(f"--log: cannot write {args.log}: {exc.strerror}") from None
     game = Game(rules, names, seed=seed, max_turns=args.max_turns, record=True)

@@ -19,7 +19,6 @@ from .simulate import (
     add_common,
     agents_for,
     check_players,
-    play_games,
     positive,
     progress,
     report,
@@ -191,10 +190,10 @@ def render(result: dict) -> str:
     labels = result["rulesets"]
     width = max(14, *(len(label) for label in labels))
     head = "".join(f"{label:>{width + 2}}" for label in labels)
-    lines = [f"Paired comparison: {result['games']} games per rule set, "
+    title = (f"Paired comparison: {result['games']} games per rule set, "
              f"{reports[0]['players']} players ({', '.join(reports[0]['agents'])}), "
-             f"seed {reports[0]['seed']}; stopped by {result['stopped_by']}", "",
-             f"{'':<22}{head}"]
+             f"seed {reports[0]['seed']}; stopped by {result['stopped_by']}")
+    lines = [title, "", f"{'':<22}{head}"]
 
     def row(name: str, values: list[str]) -> None:
         lines.append(f"{name:<22}" + "".join(f"{v:>{width + 2}}" for v in values))

@@ -498,7 +498,11 @@ def _syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
         span = len(got)
     else:
         got = str(exc.token)
-        expected = _terminal_words(exc.expected)
+        try:  # exact: the terminals the parser state really accepts
+            accepted = exc.interactive_parser.accepts()
+        except Exception:  # noqa: BLE001 - fall back to LALR's (wider) expected set
+            accepted = exc.expected
+        expected = _terminal_words(accepted or exc.expected)
         span = len(got)
     before = [w.strip(",;") for w in text[: column - 1].split()]
     before = [w for w in before if w]

@@ -23,7 +23,8 @@ is cheap. Events (dicts) are recorded only when asked (``record=True``).
 from __future__ import annotations
 
 import random
-from typing import Any, Callable, NamedTuple
+from collections.abc import Callable
+from typing import Any, NamedTuple
 
 from .errors import GameOver, IllegalChoice
 from .ruleset import RuleSet
@@ -75,10 +76,36 @@ class Game:
     """
 
     __slots__ = (
-        "rules", "names", "n", "coins", "owned", "supply", "current", "turn", "phase",
-        "dice", "total", "dice_count", "rerolls_used", "built_this_turn", "builds_left",
-        "extra_turn", "winner", "queue", "qpos", "pending", "pending_item", "events",
-        "history", "rng", "max_turns", "seed", "_roll", "_order", "_others", "extra_turns",
+        "_order",
+        "_others",
+        "_roll",
+        "builds_left",
+        "built_this_turn",
+        "coins",
+        "current",
+        "dice",
+        "dice_count",
+        "events",
+        "extra_turn",
+        "extra_turns",
+        "history",
+        "max_turns",
+        "n",
+        "names",
+        "owned",
+        "pending",
+        "pending_item",
+        "phase",
+        "qpos",
+        "queue",
+        "rerolls_used",
+        "rng",
+        "rules",
+        "seed",
+        "supply",
+        "total",
+        "turn",
+        "winner",
     )
 
     def __init__(self, rules: RuleSet, players: int | list[str] = 2, seed: int | None = None,
@@ -157,7 +184,7 @@ class Game:
         """The other seats, in payment order starting next to ``seat``."""
         return self._others[seat]
 
-    def clone(self, light: bool = False) -> "Game":
+    def clone(self, light: bool = False) -> Game:
         """An independent copy of this game (the random generator's state included).
 
         ``light=True`` makes a cheaper copy for look-ahead: no events, no history, and the
@@ -479,7 +506,7 @@ class Game:
     def transfer(self, payer: int, payee: int, owed: int, card: int) -> None:
         """``payer`` pays ``payee`` ``owed`` coins, or all it has; the rest is waived."""
         have = self.coins[payer]
-        paid = owed if owed <= have else have
+        paid = min(owed, have)
         self.coins[payer] = have - paid
         self.coins[payee] += paid
         if self.events is not None:

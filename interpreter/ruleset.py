@@ -163,6 +163,7 @@ class _Raw:
     problems: list
     unread: set = field(default_factory=set)
     has_rules: bool = True
+    name: str | None = None  # a variant's name, which names the rule set it makes
 
     def rules_where(self, path: tuple) -> tuple[Document, tuple]:
         """The layer (rules file or variant) that gave the value at ``path`` of the merged
@@ -415,6 +416,8 @@ def _apply_variant(path: Path, problems: list[Problem], chain: tuple = (),
     if raw is None:
         return None
     raw.source = doc.file
+    if isinstance(data.get("name"), str):
+        raw.name = data["name"]
     patch = data.get("rules")
     if isinstance(patch, dict) and not whole_broken(("rules",)):
         raw.rules = _merge(raw.rules, {k: v for k, v in patch.items()
@@ -693,7 +696,7 @@ def _build(raw: _Raw) -> RuleSet | None:
     options = {"landmark_active_on_build_turn": True, "reroll_same_dice": True}
     options.update(rules.get("options", {}))
     return RuleSet(
-        name=rules.get("name", raw.source), cards=tuple(cards), colours=colours,
+        name=raw.name or rules.get("name", raw.source), cards=tuple(cards), colours=colours,
         min_players=rules["players"]["min"], max_players=rules["players"]["max"],
         start_coins=setup["coins"], start_town=tuple(start_town),
         dice_faces=rules["dice"]["faces"], dice_count=rules["dice"]["count"],
@@ -730,12 +733,15 @@ def load_ruleset(variant: str | Path | None = None) -> RuleSet:
     """Load, check and compile a rule set.
 
     ``variant`` is None or ``"base"`` for the bundled base set, the path of a variant file
-    (``kind: variant``), or the path of a folder holding a rules file and card files.
+    (``kind: variant``), the path of a folder holding a rules file and card files, or the
+    name of a bundled variant such as ``"house/radio-tower-18"``.
     Raises :class:`~machikoro.errors.DataError` listing every error found (warnings are in
     the returned rule set's ``warnings``).
     """
+    from .resources import resolve_variant
+
     problems: list[Problem] = []
-    ruleset = _load(variant, problems)
+    ruleset = _load(resolve_variant(variant), problems)
     errors = _in_order([p for p in problems if p.severity == "error"])
     if ruleset is None or errors:
         raise DataError(errors or [Problem(str(variant), 1, 1, "", "cannot load", "file")])

@@ -193,8 +193,8 @@ def _ci(ci) -> str:
 
 def render(rep: dict, rules: RuleSet) -> str:
     """The readable text of a report."""
-    lines = [f"{rep['ruleset']}: {rep['games']} games, {rep['players']} players "
-             f"({', '.join(rep['agents'])}), seed {rep['seed']}"]
+    lines = [(f"{rep['ruleset']}: {rep['games']} games, {rep['players']} players "
+              f"({', '.join(rep['agents'])}), seed {rep['seed']}")]
     if rep.get("interrupted"):
         lines.append(f"INTERRUPTED: partial results for the {rep['games']} games finished")
     lines += ["", "Win rate by seat           wins    rate   95% CI"]
@@ -214,8 +214,8 @@ def render(rep: dict, rules: RuleSet) -> str:
                          f"{st['p90']:5.0f}")
     lines.append(f"  turn cap reached in {rep['capped']['games']} games "
                  f"({_pct(rep['capped']['rate']).strip()})")
-    lines += ["", "Cards                        built/game  built by  first turn  "
-                  "builders' win rate  95% CI"]
+    lines += ["", ("Cards                        built/game  built by  first turn  "
+                   "builders' win rate  95% CI")]
     for c in rep["cards"]:
         first = "-" if c["mean_first_turn"] is None else f"{c['mean_first_turn']:6.1f}"
         lines.append(f"  {c['id']:<28} {c['built_per_game']:8.2f}  {_pct(c['built_by'])}  "
@@ -244,7 +244,7 @@ def run(args) -> int:
     out = None
     if args.out:
         try:
-            out = open(args.out, "w", encoding="utf-8")
+            out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 - open for the run
         except OSError as exc:
             print(f"machikoro simulate: --out: cannot write {args.out}: {exc.strerror}",
                   file=sys.stderr)

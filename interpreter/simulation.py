@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator
+from typing import Any
 
 import numpy as np
 
@@ -129,7 +130,7 @@ class Summary:
             for rank, card in enumerate(cards):
                 self.landmark_rank.setdefault(card, Counter())[rank] += 1
 
-    def merge(self, other: "Summary") -> None:
+    def merge(self, other: Summary) -> None:
         """Add another summary of games of the same run."""
         self.games += other.games
         self.capped += other.capped
@@ -183,7 +184,7 @@ class Executor:
     workers: int = 1
     _pool: Any = field(default=None, repr=False)
 
-    def __enter__(self) -> "Executor":
+    def __enter__(self) -> Executor:  # noqa: PYI034 - a plain class, no subclasses
         if self.kind == "ray":
             try:
                 import ray
