@@ -160,6 +160,8 @@ def _play(args) -> int:
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     try:
         agents = [make_agent(name, seed * 1009 + i, rules) for i, name in enumerate(agent_names)]
+    except DataError:
+        raise  # a strategy file with problems: located messages, exit 1
     except ValueError as exc:
         raise UsageError(f"--agents: {exc}") from None
     names = [f"P{i + 1}" for i in range(players)]
@@ -219,7 +221,7 @@ def _play(args) -> int:
                       f"landmarks: {marks}; town: {town}\n")
         if game.winner is not None:
             out.write(f"Winner: {names[game.winner]} ({agent_names[game.winner]}) after "
-                      f"{game.turn + 1} turns.\n")
+                      f"{game.turn} turns.\n")
         else:
             out.write(f"No winner: the game stopped at the turn limit of {args.max_turns}.\n")
     return 0

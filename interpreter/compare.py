@@ -14,17 +14,20 @@ import math
 import sys
 from pathlib import Path
 
+from . import simulate
 from .simulate import (
     LabUsageError,
     add_common,
     agents_for,
     check_players,
+    check_plot,
     positive,
     progress,
     report,
     variant_spec,
+    write_plot,
 )
-from .simulation import Executor, RunSpec, Summary, chunks
+from .simulation import Executor, RunSpec, Summary, chunks, deferred_interrupts
 
 
 def add_arguments(parser) -> None:
@@ -84,16 +87,12 @@ def run(args) -> int:
         for _, rules in loaded:
             check_players(args.players, rules)
         agents = agents_for(args.agents, args.players, loaded[0][1])
+        for _, rules in loaded[1:]:  # a strategy is compiled against each rule set it plays
+            agents_for(args.agents, args.players, rules)
+        check_plot(args.plot)
     except LabUsageError as exc:
         print(f"machikoro compare: {exc}", file=sys.stderr)
         return 2
-    if args.plot:
-        from .plots import require_matplotlib
-
-        problem = require_matplotlib()
-        if problem:
-            print(f"machikoro compare: --plot: {problem}", file=sys.stderr)
-            return 2
     specs = [RunSpec(variant, args.players, agents, args.seed, args.max_turns, records=True)
              for variant, _ in loaded]
     summaries = [Summary(args.players, agents) for _ in specs]
@@ -107,19 +106,14 @@ def run(args) -> int:
                 progress(target * len(specs), "compare") as bar:
             while played < target:
                 stop = min(played + args.games, target)
-                pieces = chunks(played, stop, 250)
-                streams = [executor.map(spec, pieces) for spec in specs]
-                for parts in zip(*streams):
-                    for summary, (part, _) in zip(summaries, parts):
-                        summary.merge(part)
-                    base_records = parts[0][1]
-                    for k, (_, records) in enumerate(parts[1:]):
-                        for a, b in zip(base_records, records):
-                            for seat in range(args.players):
-                                seat_diffs[k][seat].add((b["winner"] == seat)
-                                                        - (a["winner"] == seat))
-                            turn_diffs[k].add(b["turns"] - a["turns"])
-                            round_diffs[k].add(b["rounds"] - a["rounds"])
+                # one stream, the rule sets interleaved piece by piece: the pairs of a piece
+                # arrive together, so no rule set's records pile up waiting for another's
+                jobs = ((spec, a, b) for a, b in chunks(played, stop, simulate.CHUNK)
+                        for spec in specs)
+                results = executor.run(jobs)
+                for parts in zip(*[results] * len(specs)):
+                    with deferred_interrupts():  # a piece counts for every rule set or none
+                        _take(parts, summaries, seat_diffs, turn_diffs, round_diffs)
                     bar.update(sum(p[0].games for p in parts))
                 played = stop
                 if args.until_ci is None:
@@ -132,6 +126,8 @@ def run(args) -> int:
                 if args.until_ci is not None:
                     stopped_by = f"--max-games cap ({args.max_games})"
     except KeyboardInterrupt:
+        # a chunk cut short in this process is dropped (unlike simulate): only whole pieces
+        # were merged, so every rule set holds the same games and the pairs stay paired
         interrupted = True
         stopped_by = "interrupted"
     except RuntimeError as exc:
@@ -156,15 +152,29 @@ def run(args) -> int:
     else:
         print(render(result))
     if args.plot and result["games"]:
-        from .plots import plot_simulation
-
-        plot_simulation(reports, args.plot, labels)
+        if not write_plot("compare", reports, args.plot, labels):
+            return 2
         if not args.json:
             print(f"\nplot written to {args.plot}")
     if interrupted:
         print("machikoro compare: interrupted (partial results above)", file=sys.stderr)
         return 130
     return 0
+
+
+def _take(parts: tuple, summaries: list, seat_diffs: list, turn_diffs: list,
+          round_diffs: list) -> None:
+    """Count one piece of games of every rule set: ``parts`` holds ``(summary, records)``
+    per rule set, the first one the reference the others are paired with."""
+    for summary, (part, _) in zip(summaries, parts):
+        summary.merge(part)
+    base_records = parts[0][1]
+    for k, (_, records) in enumerate(parts[1:]):
+        for a, b in zip(base_records, records):
+            for seat, paired in enumerate(seat_diffs[k]):
+                paired.add((b["winner"] == seat) - (a["winner"] == seat))
+            turn_diffs[k].add(b["turns"] - a["turns"])
+            round_diffs[k].add(b["rounds"] - a["rounds"])
 
 
 def _label(name: str, rep: dict) -> str:

@@ -69,8 +69,8 @@ class Game:
     names, or ``max_turns`` below 1.
     Public state (read it, don't change it during play): ``coins`` (coins per seat),
     ``owned`` (per seat, copies per card index, landmarks 0/1), ``supply`` (market pile per
-    card index), ``current`` (seat whose turn it is), ``turn`` (turns completed, of which
-    ``extra_turns`` were extra turns), ``dice``
+    card index), ``current`` (seat whose turn it is), ``turn`` (turns played, the winning
+    turn included; ``extra_turns`` of them were extra turns), ``dice``
     (faces of the current roll), ``total`` (the roll total), ``winner`` (seat or None),
     ``over``.
     """
@@ -462,7 +462,8 @@ class Game:
             else:
                 self.winner = p
                 self.phase = OVER
-                self._log({"type": "win", "player": p, "turn": self.turn + 1})
+                self.turn += 1  # the winning turn ends here, and counts as played
+                self._log({"type": "win", "player": p, "turn": self.turn})
                 return
         if self.builds_left <= 0:
             self._queue_hooks("end_of_turn")

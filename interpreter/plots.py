@@ -36,9 +36,9 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
         if hist:
             top = max(hist)
             edges = range(0, top + 2, max(1, (top + 1) // 40))
-            values = [t for t, n in hist.items() for _ in range(n)]
-            length_ax.hist(values, bins=list(edges), histtype="step", linewidth=1.8,
-                           label=label, density=True)
+            # the histogram as weights: one point per game length, not one per game
+            length_ax.hist(list(hist), bins=list(edges), weights=list(hist.values()),
+                           histtype="step", linewidth=1.8, label=label, density=True)
         points = [(c["built_by"] * 100, c["builder_win_rate"] * 100, c["id"])
                   for c in rep["cards"] if c["builder_win_rate"] is not None]
         if points:

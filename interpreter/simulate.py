@@ -10,13 +10,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 
 from .agents import agent_factory
+from .errors import DataError
 from .resources import resolve_variant
 from .ruleset import RuleSet, load_ruleset
-from .simulation import Executor, RunSpec, Summary, chunks, histogram_stats, wilson
+from .simulation import (
+    Executor,
+    Interrupted,
+    RunSpec,
+    Summary,
+    chunks,
+    deferred_interrupts,
+    histogram_stats,
+    wilson,
+)
 
 CHUNK = 250
 
@@ -37,11 +48,14 @@ def positive(text: str) -> int:
 
 
 def whole(text: str) -> int:
-    """argparse type: any whole number."""
+    """argparse type: a whole number >= 0 (a seed: ``SeedSequence`` takes no negative)."""
     try:
-        return int(text)
+        value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
 
 
 def add_common(parser: argparse.ArgumentParser) -> None:
@@ -75,7 +89,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def agents_for(text: str, players: int, rules: RuleSet) -> tuple:
     """The agent name of each seat from ``--agents``; checks every name (and strategy
-    file) now. Raises :class:`LabUsageError`."""
+    file) now. Raises :class:`LabUsageError` for an unknown name and
+    :class:`~machikoro.errors.DataError` (located problems) for a bad strategy file."""
     names = [a.strip() for a in text.split(",")]
     if any(not n for n in names):
         raise LabUsageError("--agents: empty agent name")
@@ -85,6 +100,8 @@ def agents_for(text: str, players: int, rules: RuleSet) -> tuple:
     for name in set(names):
         try:
             agent_factory(name, rules)
+        except DataError:
+            raise
         except ValueError as exc:
             raise LabUsageError(f"--agents: {exc}") from None
     return tuple(str(Path(n).resolve()) if Path(n).is_file() else n for n in names)
@@ -106,6 +123,34 @@ def check_players(players: int, rules: RuleSet) -> None:
                             f"{rules.max_players} players, not {players}")
 
 
+def check_plot(path: str | None) -> None:
+    """Raises :class:`LabUsageError` when ``--plot`` cannot be drawn or written (checked
+    before the games, not after them)."""
+    if not path:
+        return
+    from .plots import require_matplotlib
+
+    problem = require_matplotlib()
+    if problem:
+        raise LabUsageError(f"--plot: {problem}")
+    folder = Path(path).parent
+    if not folder.is_dir() or not os.access(folder, os.W_OK) or Path(path).is_dir():
+        raise LabUsageError(f"--plot: cannot write {path}: no such writable folder")
+
+
+def write_plot(command: str, reports: list[dict], path: str, labels=None) -> bool:
+    """Draw ``reports`` into ``path``; False (and a message) when it cannot be written."""
+    from .plots import plot_simulation
+
+    try:
+        plot_simulation(reports, path, labels)
+    except OSError as exc:
+        print(f"machikoro {command}: --plot: cannot write {path}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return False
+    return True
+
+
 def progress(total: int, label: str):
     """A tqdm progress bar on stderr, silent when stderr is not a terminal."""
     from tqdm import tqdm
@@ -119,13 +164,21 @@ def play_games(spec: RunSpec, start: int, stop: int, executor: Executor, bar,
     """Play games ``start..stop-1``; returns their summary and whether Ctrl-C stopped it
     (the summary then holds the games finished before)."""
     summary = Summary(spec.players, spec.agents)
-    try:
-        for part, records in executor.map(spec, chunks(start, stop, CHUNK)):
+
+    def take(part: Summary, records: list | None) -> None:
+        with deferred_interrupts():  # the summary and --out hold the same games
             summary.merge(part)
             if out is not None and records is not None:
-                for record in records:
-                    out.write(json.dumps(record) + "\n")
-            bar.update(part.games)
+                out.write("".join(json.dumps(record) + "\n" for record in records))
+        bar.update(part.games)
+
+    try:
+        for part, records in executor.map(spec, chunks(start, stop, CHUNK)):
+            take(part, records)
+    except Interrupted as exc:  # in this process: the chunk's finished games count
+        take(*exc.partial)
+        executor.abort()
+        return summary, True
     except KeyboardInterrupt:
         executor.abort()
         return summary, True
@@ -238,6 +291,7 @@ def run(args) -> int:
         variant, rules = variant_spec(args.variant)
         check_players(args.players, rules)
         agents = agents_for(args.agents, args.players, rules)
+        check_plot(args.plot)
     except LabUsageError as exc:
         print(f"machikoro simulate: {exc}", file=sys.stderr)
         return 2
@@ -246,15 +300,8 @@ def run(args) -> int:
         try:
             out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 - open for the run
         except OSError as exc:
-            print(f"machikoro simulate: --out: cannot write {args.out}: {exc.strerror}",
-                  file=sys.stderr)
-            return 2
-    if args.plot:
-        from .plots import require_matplotlib
-
-        problem = require_matplotlib()
-        if problem:
-            print(f"machikoro simulate: --plot: {problem}", file=sys.stderr)
+            print(f"machikoro simulate: --out: cannot write {args.out}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
             return 2
     spec = RunSpec(variant, args.players, agents, args.seed, args.max_turns,
                    records=out is not None)
@@ -277,9 +324,8 @@ def run(args) -> int:
     else:
         print(render(rep, rules))
     if args.plot and summary.games:
-        from .plots import plot_simulation
-
-        plot_simulation([rep], args.plot)
+        if not write_plot("simulate", [rep], args.plot):
+            return 2
         if not args.json:
             print(f"\nplot written to {args.plot}")
     if interrupted:

@@ -11,8 +11,10 @@ memory does not grow with the number of games.
 from __future__ import annotations
 
 import math
+import signal
 from collections import Counter
 from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -73,10 +75,14 @@ def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: list) -> dic
         if choice is not None and d.name == "build" and d.card is None:
             builds.append([game.turn + 1, d.player, choice])
         answer(choice)
-    normal = game.turn - game.extra_turns
-    return {"game": index, "seed": seed, "winner": game.winner, "turns": game.turn,
-            "rounds": max(1, math.ceil(normal / spec.players)),
-            "capped": game.winner is None, "builds": builds}
+    # game.turn counts the turns played, the winning one included; an extra turn granted
+    # by the last turn of a capped game was counted in extra_turns but never begun
+    won = game.winner is not None
+    turns = game.turn
+    extra = game.extra_turns - (not won and game.extra_turn)
+    return {"game": index, "seed": seed, "winner": game.winner, "turns": turns,
+            "rounds": max(1, math.ceil((turns - extra) / spec.players)),
+            "capped": not won, "builds": builds}
 
 
 class Summary:
@@ -150,12 +156,48 @@ def run_chunk(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | Non
     landmarks = frozenset(rules.ids[i] for i in rules.landmarks)
     summary = Summary(spec.players, spec.agents)
     records = [] if spec.records else None
-    for index in range(start, stop):
-        record = play_game(rules, spec, index, factories)
-        summary.add(record, landmarks)
-        if records is not None:
-            records.append(record)
+    try:
+        for index in range(start, stop):
+            record = play_game(rules, spec, index, factories)
+            with deferred_interrupts():
+                summary.add(record, landmarks)
+                if records is not None:
+                    records.append(record)
+    except KeyboardInterrupt:
+        # only in the main process (workers ignore Ctrl-C): keep the games finished
+        raise Interrupted(summary, records) from None
     return summary, records
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C inside :func:`run_chunk`: ``partial`` is ``(summary, records)`` of the
+    chunk's games finished before it."""
+
+    def __init__(self, summary: Summary, records: list | None):
+        super().__init__()
+        self.partial = (summary, records)
+
+
+@contextmanager
+def deferred_interrupts() -> Iterator[None]:
+    """Ctrl-C during the block waits for its end, then raises :class:`KeyboardInterrupt`:
+    the bookkeeping of finished games (counts, records, lines written) is all or nothing.
+    Only in the main thread (elsewhere a plain block); a process ignoring Ctrl-C still
+    ignores it."""
+    received: list = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda *_: received.append(True))
+    except ValueError:  # not the main thread: signals cannot be handled here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if received and previous is signal.default_int_handler:
+            raise KeyboardInterrupt
+        if received and callable(previous):
+            previous(signal.SIGINT, None)
 
 
 def chunks(start: int, stop: int, size: int) -> list[tuple[int, int]]:
@@ -183,6 +225,7 @@ class Executor:
     kind: str = "local"
     workers: int = 1
     _pool: Any = field(default=None, repr=False)
+    _futures: list = field(default_factory=list, repr=False)
 
     def __enter__(self) -> Executor:  # noqa: PYI034 - a plain class, no subclasses
         if self.kind == "ray":
@@ -211,31 +254,49 @@ class Executor:
             self._pool.join()
             self._pool = None
         elif self.kind == "ray":
-            self._pool = None
+            import ray
+
+            for future in self._futures:
+                ray.cancel(future, force=True)
+            self._futures = []
 
     def __exit__(self, *exc) -> None:
-        if self.kind == "local" and self._pool is not None:
-            if exc[0] is not None:
-                self._pool.terminate()
-            else:
-                self._pool.close()
+        if exc[0] is not None:
+            self.abort()
+        elif self.kind == "local" and self._pool is not None:
+            self._pool.close()
             self._pool.join()
         self._pool = None
 
     def map(self, spec: RunSpec, pieces: Iterable[tuple[int, int]]) -> Iterator[tuple]:
-        jobs = [(spec, a, b) for a, b in pieces]
-        if self.kind == "ray":
-            import ray
+        """Run ``spec``'s games in each ``(start, stop)`` piece; yields ``run_chunk``'s
+        results in piece order."""
+        return self.run((spec, a, b) for a, b in pieces)
 
-            remote = self._pool
-            futures = [remote.remote(job) for job in jobs]
-            for future in futures:
-                yield ray.get(future)
+    def run(self, jobs: Iterable[tuple]) -> Iterator[tuple]:
+        """Run ``(spec, start, stop)`` jobs (specs may differ, as in a comparison); yields
+        ``run_chunk``'s results in job order. Results finished ahead of an earlier job wait
+        in memory, so jobs should be of a similar size (chunks); on Ray at most two jobs per
+        CPU are in flight, so the object store does not fill with a long run's results."""
+        if self.kind == "ray":
+            yield from self._run_ray(jobs)
         elif self._pool is not None:
             yield from self._pool.imap(_star, jobs)
         else:
             for job in jobs:
                 yield _star(job)
+
+    def _run_ray(self, jobs: Iterable[tuple]) -> Iterator[tuple]:
+        import ray
+
+        window = max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))
+        self._futures = []
+        for job in jobs:
+            self._futures.append(self._pool.remote(job))
+            if len(self._futures) >= window:
+                yield ray.get(self._futures.pop(0))
+        while self._futures:
+            yield ray.get(self._futures.pop(0))
 
 
 def wilson(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
@@ -250,11 +311,25 @@ def wilson(successes: int, trials: int, level: float = 0.95) -> tuple[float, flo
 
 
 def histogram_stats(hist: Counter) -> dict:
-    """Mean, median, 10th and 90th percentile of a histogram (value -> count)."""
-    if not hist:
+    """Mean, median, 10th and 90th percentile of a histogram (value -> count), as
+    ``numpy.percentile`` (linear interpolation) gives them for the expanded values, but
+    computed on the histogram: memory stays the number of distinct values."""
+    counts = {value: n for value, n in hist.items() if n > 0}
+    if not counts:
         return {"mean": None, "median": None, "p10": None, "p90": None}
-    values = np.repeat(np.fromiter(hist.keys(), dtype=np.int64, count=len(hist)),
-                       np.fromiter(hist.values(), dtype=np.int64, count=len(hist)))
-    p10, median, p90 = np.percentile(values, [10, 50, 90])
-    return {"mean": float(values.mean()), "median": float(median), "p10": float(p10),
-            "p90": float(p90)}
+    values = np.array(sorted(counts), dtype=np.float64)
+    weights = np.array([counts[v] for v in sorted(counts)], dtype=np.int64)
+    ends = np.cumsum(weights)  # the sorted expansion holds values[j] at ends[j-1]..ends[j]-1
+    total = int(ends[-1])
+
+    def at(k: int) -> float:
+        return float(values[np.searchsorted(ends, k, side="right")])
+
+    def percentile(q: float) -> float:
+        position = q / 100 * (total - 1)
+        low = math.floor(position)
+        a, b = at(low), at(min(low + 1, total - 1))
+        return a + (b - a) * (position - low)
+
+    return {"mean": float((values * weights).sum() / total), "median": percentile(50),
+            "p10": percentile(10), "p90": percentile(90)}

@@ -7,6 +7,7 @@ The vocabulary is hand-made (six cards), so these tests do not depend on the bun
 from __future__ import annotations
 
 import pytest
+
 from machikoro.effects import (
     AddToRoll,
     Boost,

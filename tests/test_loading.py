@@ -9,6 +9,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
+
 from machikoro import DataError, MachikoroError, load_ruleset
 from machikoro.loading import parse_yaml
 from machikoro.resources import data_dir

@@ -91,7 +91,7 @@ def check_end(game: Game, max_turns: int) -> None:
         others = [s for s in range(game.n) if s != game.winner]
         assert not any(all(game.owned[s][v] for v in VICTORY) for s in others)
         assert game.events[-1] == {"type": "win", "player": game.winner,
-                                   "turn": game.turn + 1}
+                                   "turn": game.turn}
 
 
 def play_checked(seed: int, players: int, max_turns: int) -> Game:

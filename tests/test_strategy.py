@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from machikoro import DataError, Decision, Game, load_ruleset, make_agent, play
 from machikoro.agents import GreedyAgent, agent_names
 from machikoro.effects import EffectError, compile_condition

@@ -14,6 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from machikoro.cli import main
 from machikoro.resources import data_dir
 
