@@ -229,7 +229,14 @@ def render(result: dict) -> str:
     for r in reports:
         for c in r["cards"]:
             cards.setdefault(c["id"], []).append(c)
-    lines += ["", f"{'built per game':<22}{head}"]
+    lines += ["", f"{'built per game':<30}{head}"]
+    idle = []
     for card_id, rows in cards.items():
-        row(f"  {card_id}"[:22], [f"{c['built_per_game']:.2f}" for c in rows])
+        if not any(c["built_per_game"] for c in rows):
+            idle.append(card_id)
+            continue
+        lines.append(f"  {card_id:<28}" + "".join(f"{c['built_per_game']:>{width + 2}.2f}"
+                                                   for c in rows))
+    if idle:
+        lines.append(f"  never built: {', '.join(idle)}")
     return "\n".join(lines)

@@ -32,10 +32,11 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
         errors = [[100 * (s["rate"] - s["ci95"][0]) for s in seats],
                   [100 * (s["ci95"][1] - s["rate"]) for s in seats]]
         seat_ax.bar(xs, rates, width=width, yerr=errors, capsize=4, label=label, alpha=0.85)
-        hist = {int(t): n for t, n in rep["turns_histogram"].items()}
+        # rounds, not turns: with N players the winner's turns make turn counts jagged
+        hist = {int(t): n for t, n in rep["rounds_histogram"].items()}
         if hist:
-            top = max(hist)
-            edges = range(0, top + 2, max(1, (top + 1) // 40))
+            low, top = min(hist), max(hist)
+            edges = range(low, top + 2, max(1, (top + 1 - low) // 40))
             # the histogram as weights: one point per game length, not one per game
             length_ax.hist(list(hist), bins=list(edges), weights=list(hist.values()),
                            histtype="step", linewidth=1.8, label=label, density=True)
@@ -54,7 +55,7 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
     seat_ax.set_xlabel("seat (turn order)")
     seat_ax.set_ylabel("win rate, % (95% Wilson interval)")
     seat_ax.set_title("Win rate by seat")
-    length_ax.set_xlabel("game length, turns")
+    length_ax.set_xlabel("game length, rounds (one turn of every player)")
     length_ax.set_ylabel("share of games")
     length_ax.set_title("Game length")
     card_ax.axhline(100 / players, color="grey", linestyle=":", linewidth=1)

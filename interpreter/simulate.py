@@ -228,6 +228,7 @@ def report(summary: Summary, rules: RuleSet, variant: str | None, seed: int) -> 
         "seats": seats, "by_agent": agents,
         "turns": histogram_stats(summary.turns), "rounds": histogram_stats(summary.rounds),
         "turns_histogram": {str(k): v for k, v in sorted(summary.turns.items())},
+        "rounds_histogram": {str(k): v for k, v in sorted(summary.rounds.items())},
         "cards": cards, "landmarks": landmarks,
     }
 
