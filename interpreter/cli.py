@@ -88,11 +88,16 @@ def _parser() -> argparse.ArgumentParser:
                                "variants)")
     validate.add_argument("--format", choices=("text", "json", "github"), default="text",
                           help="output format (default text)")
+    validate.add_argument("--variant", default=None,
+                          help="the rule set a lone card file or a rule case is checked "
+                               "in (default: the base set)")
     validate.add_argument("--strict", action="store_true",
                           help="exit 1 on warnings too")
 
     scenario = sub.add_parser("scenario", help="run rule-case files")
     scenario.add_argument("paths", nargs="+", metavar="PATH", help="rule-case YAML files")
+    scenario.add_argument("--variant", default=None,
+                          help="the rule set of cases that name none (default: base)")
     scenario.add_argument("--json", action="store_true", help="one JSON object per case")
 
     for name, module, text in _LAB_COMMANDS:
@@ -235,7 +240,7 @@ def _validate(args) -> int:
     paths = list(args.paths)
     if not paths:
         paths = [data_dir("cards")] + sorted(data_dir("variants").rglob("*.yaml"))
-    problems = check_files(paths)
+    problems = check_files(paths, args.variant)
     errors = [p for p in problems if p.severity == "error"]
     warnings = [p for p in problems if p.severity == "warning"]
     code = 1 if errors or (args.strict and warnings) else 0
@@ -280,7 +285,7 @@ def _scenario(args) -> int:
         else:
             files = [Path(path)]
         for file in files:
-            result = run_case(file)
+            result = run_case(file, resolve_variant(args.variant))
             failed += not result.passed
             if args.json:
                 print(json.dumps({"file": result.file, "name": result.name,
@@ -288,10 +293,7 @@ def _scenario(args) -> int:
             else:
                 print(result)
     if not args.json:
-        total = sum(1 for _ in args.paths)
-        print(f"{'all cases pass' if not failed else f'{failed} case(s) failed'}",
-              file=sys.stderr if failed else sys.stdout)
-        del total
+        print("all cases pass" if not failed else f"{failed} case(s) failed")
     return 1 if failed else 0
 
 

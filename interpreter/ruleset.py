@@ -748,14 +748,18 @@ def load_ruleset(variant: str | Path | None = None) -> RuleSet:
     return ruleset
 
 
-def check_files(paths: list[str | Path]) -> list[Problem]:
+def check_files(paths: list[str | Path], variant: str | Path | None = None) -> list[Problem]:
     """Every problem (errors and warnings) in the given files or folders, as for
     ``machikoro validate``: a folder is checked as a rule set (when it holds a rules or card
     file) and each variant and rule case in it on its own; a rules file as its folder's rule
-    set; a variant as the rule set it makes; a card file within its folder's rule set (or
-    the base set when its folder has none); a rule-case file against its schema and rule
-    set. A problem found twice (two files of one folder) is listed once.
+    set; a variant as the rule set it makes; a card file within its folder's rule set (or,
+    when its folder has none, as an addition to the rule set ``variant``, default the base
+    set); a rule-case file against its schema and its rule set (``variant`` when it names
+    none). A problem found twice (two files of one folder) is listed once.
     """
+    from .resources import resolve_variant
+
+    context = resolve_variant(variant)
     problems: list[Problem] = []
     folders: dict[Path, list[Problem]] = {}
 
@@ -780,9 +784,9 @@ def check_files(paths: list[str | Path]) -> list[Problem]:
         elif kind == "rules":
             problems += folder_problems(path.parent)
         elif kind in ("case", "strategy"):
-            problems += _check_other(doc, kind)
+            problems += _check_other(doc, kind, context)
         else:
-            problems += _check_card(path, doc, folder_problems)
+            problems += _check_card(path, doc, folder_problems, context)
     seen: set = set()
     unique = []
     for p in problems:
@@ -814,19 +818,20 @@ def _in_order(problems: list[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda p: (p.file, p.line, p.column))
 
 
-def _check_other(doc: Document, kind: str) -> list[Problem]:
-    """The problems of a file checked on its own: a rule case or a strategy."""
+def _check_other(doc: Document, kind: str, context=None) -> list[Problem]:
+    """The problems of a file checked on its own: a rule case (against its own variant,
+    else ``context``) or a strategy."""
     if kind == "case":
-        return _check_case(doc)
+        return _check_case(doc, context)
     from .strategy import check_strategy_file  # strategies load rule sets through here
 
     return check_strategy_file(doc)
 
 
-def _check_case(doc: Document) -> list[Problem]:
+def _check_case(doc: Document, context=None) -> list[Problem]:
     from .scenario import check_case_file  # the scenario runner imports this module
 
-    return check_case_file(doc)
+    return check_case_file(doc, context)
 
 
 def _check_folder(folder: Path, folder_problems, depth: int = 0) -> list[Problem]:
@@ -857,7 +862,7 @@ def _check_folder(folder: Path, folder_problems, depth: int = 0) -> list[Problem
     return problems
 
 
-def _check_card(path: Path, doc: Document, folder_problems) -> list[Problem]:
+def _check_card(path: Path, doc: Document, folder_problems, context=None) -> list[Problem]:
     folder = path.parent
     rules_file = re.compile(r"^kind:\s*[\"']?rules[\"']?\s*(#.*)?$", re.MULTILINE)
     has_rules = any(
@@ -867,11 +872,21 @@ def _check_card(path: Path, doc: Document, folder_problems) -> list[Problem]:
         problems = folder_problems(folder)
         own = [p for p in problems if Path(p.file).resolve() == path.resolve()]
         return own if own or not problems else problems
-    # a lone card: check it as an addition to (or replacement in) the base set
+    # a lone card: an addition to (or replacement in) the base set, or the context rule set
     problems: list[Problem] = []
-    raw = _read_folder(data_dir("cards"), problems)
-    if raw is None or problems:  # the bundled set itself is broken
-        return problems
+    if context is None or str(context) == "base":
+        raw = _read_folder(data_dir("cards"), problems)
+    elif Path(context).is_dir():
+        raw = _read_folder(Path(context), problems)
+    elif Path(context).is_file():
+        raw = _apply_variant(Path(context), problems)
+    else:
+        return [Problem(str(context), 1, 1, "", "--variant: no such file or folder", "file")]
+    if raw is None or any(p.severity == "error" for p in problems):
+        return problems  # the context rule set itself is broken
+    problems.clear()
+    if isinstance(doc.data, dict) and isinstance(doc.data.get("id"), str):
+        raw.cards.pop(doc.data["id"], None)  # a lone card replaces the card of its id
     found = _card_findings(doc, problems)
     _card_entry(doc, (), doc.data, found, raw.cards, raw.unread, problems)
     _build(raw)  # raw.problems is `problems`

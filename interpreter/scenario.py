@@ -63,13 +63,14 @@ def _ruleset(variant: str) -> RuleSet:
     return _ruleset_cache[key]
 
 
-def check_case_file(doc: Document) -> list[Problem]:
-    """Schema and name problems of a rule-case document (for ``machikoro validate``)."""
+def check_case_file(doc: Document, variant: str | Path | None = None) -> list[Problem]:
+    """Schema and name problems of a rule-case document (for ``machikoro validate``);
+    ``variant`` is the rule set of a case that names none (default: the base set)."""
     problems = schemas.check(doc, "case")
     if problems:
         return problems
     try:
-        rules = _ruleset(doc.data.get("variant", "base"))
+        rules = _ruleset(doc.data.get("variant", str(variant or "base")))
     except DataError as exc:
         return [doc.problem(("variant",), f"the variant does not load: {exc.problems[0]}",
                             "variant")]
@@ -91,9 +92,10 @@ def check_case_file(doc: Document) -> list[Problem]:
     return problems
 
 
-def run_case(path: str | Path) -> CaseResult:
+def run_case(path: str | Path, variant: str | Path | None = None) -> CaseResult:
     """Play one rule-case file and compare the outcome with its ``expect`` section.
 
+    ``variant`` is the rule set of a case that names none (default: the base set).
     Never raises for a wrong case or engine: every problem becomes a failed
     :class:`CaseResult` with the reason in ``details``.
     """
@@ -104,18 +106,19 @@ def run_case(path: str | Path) -> CaseResult:
         return CaseResult(display, "(unreadable)", False, tuple(str(p) for p in exc.problems))
     data = doc.data
     name = data.get("name", Path(display).stem) if isinstance(data, dict) else display
-    problems = check_case_file(doc) if isinstance(data, dict) else schemas.check(doc, "case")
+    problems = check_case_file(doc, variant) if isinstance(data, dict) \
+        else schemas.check(doc, "case")
     if problems:
         return CaseResult(display, str(name), False, tuple(str(p) for p in problems))
     try:
-        details = _play(data)
+        details = _play(data, variant)
     except _CaseFailure as exc:
         details = [str(exc)]
     return CaseResult(display, str(name), not details, tuple(details))
 
 
-def _play(data: dict) -> list[str]:
-    rules = _ruleset(data.get("variant", "base"))
+def _play(data: dict, variant: str | Path | None = None) -> list[str]:
+    rules = _ruleset(data.get("variant", str(variant or "base")))
     players = data["players"]
     names = [str(p["name"]) for p in players]
     seat_of = {n: i for i, n in enumerate(names)}

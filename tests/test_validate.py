@@ -486,3 +486,42 @@ def test_the_installed_command(here):
     module = subprocess.run([sys.executable, "-m", "machikoro", "validate", "card.yaml"],
                             capture_output=True, text=True, timeout=30, check=False)
     assert (module.returncode, module.stdout) == (1, result.stdout)
+
+
+def test_a_lone_copy_of_a_base_card_replaces_it_rather_than_duplicating(capsys, tmp_path,
+                                                                        monkeypatch):
+    """Editing a copy of cafe.yaml outside a rule set checks it as the Cafe's replacement."""
+    monkeypatch.chdir(tmp_path)
+    copy = (data_dir("cards") / "cafe.yaml").read_text("utf-8").replace("cost: 2", "cost: 3")
+    (tmp_path / "cafe.yaml").write_text(copy, "utf-8")
+    assert main(["validate", "cafe.yaml"]) == 0
+    assert "also defined" not in capsys.readouterr().out
+
+
+def test_validate_variant_gives_the_rule_set_of_a_lone_card(capsys, tmp_path, monkeypatch):
+    """--variant: a lone card is checked in that rule set, names and all."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "extra.yaml").write_text(
+        "kind: variant\nname: Extra icon\nextends: base\ncards:\n"
+        "  - {id: pier, kind: establishment, name: Pier, colour: blue, icon: boat, cost: 2,\n"
+        "     activation: [8], supply: 6, effect: gain 1}\n", "utf-8")
+    (tmp_path / "boat_shop.yaml").write_text(CARD.replace("id: inn", "id: boat_shop")
+                                             .replace("take 1 from roller", "gain 1 per boat")
+                                             .replace("colour: red", "colour: green"), "utf-8")
+    assert main(["validate", "boat_shop.yaml"]) == 1  # 'boat' is no icon of the base set
+    assert "unknown icon or card id 'boat'" in capsys.readouterr().out
+    assert main(["validate", "--variant", "extra.yaml", "boat_shop.yaml"]) == 0
+    assert main(["validate", "--variant", "missing.yaml", "boat_shop.yaml"]) == 1
+    assert "missing.yaml:1:1: --variant: no such file or folder" in capsys.readouterr().out
+
+
+def test_scenario_variant_is_the_rule_set_of_cases_naming_none(capsys, tmp_path):
+    """scenario --variant: a case without 'variant' plays under the given rule set."""
+    case = tmp_path / "station.yaml"
+    case.write_text("name: the Train Station at 2 coins\nplayers:\n  - {name: A, coins: 2}\n"
+                    "  - {name: B}\nturns:\n  - player: A\n    rolls: [[4]]\n"
+                    "    choices: {build: train_station}\n"
+                    "expect:\n  coins: {A: 0}\n  landmarks: {A: [train_station]}\n", "utf-8")
+    assert main(["scenario", str(case)]) == 1  # base: it costs 4
+    assert "costs 4 coins" in capsys.readouterr().out
+    assert main(["scenario", "--variant", "house/station-costs-2", str(case)]) == 0
