@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any, Protocol
 
+from .errors import MachikoroError
 from .game import Decision, Game
 
 
@@ -35,8 +36,12 @@ class RandomAgent:
 def play(game: Game, agents: list, max_decisions: int | None = None) -> Game:
     """Play ``game`` to the end, asking ``agents[seat]`` every decision of that seat.
 
-    Returns the game (over, unless ``max_decisions`` stopped it first).
+    Returns the game (over, unless ``max_decisions`` stopped it first). Raises
+    :class:`~machikoro.errors.MachikoroError` when ``agents`` does not give one per seat.
     """
+    if len(agents) != game.n:
+        raise MachikoroError(f"play needs one agent per seat: {game.n} seats, "
+                             f"{len(agents)} agents")
     decide = [agent.choose for agent in agents]
     answer = game.answer
     next_decision = game.decision

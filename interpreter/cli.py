@@ -16,7 +16,7 @@ import random
 import sys
 from pathlib import Path
 
-from .agents import agent_names, make_agent
+from .agents import agent_factory, agent_names
 from .errors import DataError, MachikoroError
 from .game import Game
 from .report import card_table, describe_event, turn_header
@@ -39,11 +39,14 @@ def _positive(text: str) -> int:
     return value
 
 
-def _seed(text: str) -> int:
+def _seed_value(text: str) -> int:
     try:
-        return int(text)
+        value = int(text)
     except ValueError:
         raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
+    return value
 
 
 # commands of the house-rule lab: (name, module in this package, help); each module has
@@ -72,9 +75,11 @@ def _parser() -> argparse.ArgumentParser:
                       help=f"comma-separated agents by seat ({', '.join(agent_names())}, "
                            "or a strategy file); the last one fills the remaining seats "
                            "(default: greedy)")
-    play.add_argument("--seed", type=_seed, default=None,
+    play.add_argument("--seed", type=_seed_value, default=None,
                       help="random seed (default: a random one, printed)")
-    play.add_argument("--variant", default=None, help="variant file or rule-set folder")
+    play.add_argument("--variant", default=None,
+                      help="variant file, bundled variant name (house/radio-tower-18) or "
+                           "rule-set folder")
     play.add_argument("--max-turns", type=_positive, default=1000,
                       help="end the game with no winner after this many turns (default 1000)")
     play.add_argument("--log", default=None, metavar="FILE.jsonl",
@@ -105,7 +110,8 @@ def _parser() -> argparse.ArgumentParser:
         _lab(module).add_arguments(command)
 
     cards = sub.add_parser("cards", help="print the card table of a rule set")
-    cards.add_argument("--variant", default=None, help="variant file or rule-set folder")
+    cards.add_argument("--variant", default=None,
+                       help="variant file, bundled variant name or rule-set folder")
     cards.add_argument("--json", action="store_true", help="print JSON")
     return parser
 
@@ -155,7 +161,14 @@ def _play(args) -> int:
     agent_names = [a.strip() for a in args.agents.split(",")] if args.agents else ["greedy"]
     if any(not a for a in agent_names):
         raise UsageError("--agents: empty agent name")
-    players = args.players or (len(agent_names) if args.agents else 2)
+    try:  # every name checked first: an unknown agent is the message, not a count
+        makers = {name: agent_factory(name, rules) for name in agent_names}
+    except DataError:
+        raise  # a strategy file with problems: located messages, exit 1
+    except ValueError as exc:
+        raise UsageError(f"--agents: {exc}") from None
+    # without --players: one seat per agent named, at least the rule set's minimum
+    players = args.players or max(len(agent_names), rules.min_players)
     if not rules.min_players <= players <= rules.max_players:
         raise UsageError(f"--players: {rules.name} is for {rules.min_players}-"
                          f"{rules.max_players} players, not {players}")
@@ -163,12 +176,8 @@ def _play(args) -> int:
         raise UsageError(f"--agents names {len(agent_names)} agents for {players} players")
     agent_names += [agent_names[-1]] * (players - len(agent_names))
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
-    try:
-        agents = [make_agent(name, seed * 1009 + i, rules) for i, name in enumerate(agent_names)]
-    except DataError:
-        raise  # a strategy file with problems: located messages, exit 1
-    except ValueError as exc:
-        raise UsageError(f"--agents: {exc}") from None
+    agents = [makers[name](seed * 1009 + i) for i, name in enumerate(agent_names)]
+    agent_names = [Path(n).stem if n.endswith((".yaml", ".yml")) else n for n in agent_names]
     names = [f"P{i + 1}" for i in range(players)]
     log_file = None
     if args.log:
@@ -188,7 +197,6 @@ def _play(args) -> int:
     if log_file:
         log_file.write(json.dumps(header) + "\n")
     shown = 0
-    coins_at_start = list(game.coins)
     decide = [a.choose for a in agents]
     try:
         while True:
@@ -203,26 +211,29 @@ def _play(args) -> int:
                     out.write(json.dumps(event) + "\n")
                     continue
                 if event["type"] == "turn":
-                    out.write("\n" + turn_header(event, names, coins_at_start) + "\n")
+                    out.write("\n" + turn_header(event, names) + "\n")
                 else:
                     text = describe_event(event, game)
                     if text:
                         out.write(text + "\n")
-            coins_at_start = list(game.coins)
             if decision is None:
                 break
             game.answer(decide[decision.player](game, decision))
     finally:
+        end = json.dumps({"type": "end", "winner": game.winner, "turns": game.turn,
+                          "answers": game.history})
         if log_file:
-            log_file.write(json.dumps({"type": "end", "winner": game.winner,
-                                       "turns": game.turn, "answers": game.history}) + "\n")
+            log_file.write(end + "\n")
             log_file.close()
+    if args.json:
+        out.write(end + "\n")
     if not args.json:
         out.write("\nFinal position:\n")
         for seat, name in enumerate(names):
             marks = ", ".join(rules.card(i).name for i in game.built_landmarks(seat)) or "none"
             town = ", ".join(f"{rules.card(k).name} x{v}" for k, v in game.town(seat).items())
-            out.write(f"  {name} ({agent_names[seat]}): {game.coins[seat]} coins; "
+            coins = game.coins[seat]
+            out.write(f"  {name} ({agent_names[seat]}): {coins} coin{'s' * (coins != 1)}; "
                       f"landmarks: {marks}; town: {town}\n")
         if game.winner is not None:
             out.write(f"Winner: {names[game.winner]} ({agent_names[game.winner]}) after "
@@ -282,6 +293,8 @@ def _scenario(args) -> int:
     for path in args.paths:
         if Path(path).is_dir():
             files = sorted(Path(path).glob("*.yaml"))
+            if not files:
+                raise UsageError(f"{path}: no rule-case files (*.yaml) in this folder")
         else:
             files = [Path(path)]
         for file in files:

@@ -129,7 +129,7 @@ def run(args) -> int:
         # a chunk cut short in this process is dropped (unlike simulate): only whole pieces
         # were merged, so every rule set holds the same games and the pairs stay paired
         interrupted = True
-        stopped_by = "interrupted"
+        stopped_by = "Ctrl-C"
     except RuntimeError as exc:
         print(f"machikoro compare: {exc}", file=sys.stderr)
         return 2

@@ -504,7 +504,8 @@ def _syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
             accepted = exc.expected
         expected = _terminal_words(accepted or exc.expected)
         span = len(got)
-    before = [w.strip(",;") for w in text[: column - 1].split()]
+    clause_start = text.rfind(";", 0, max(column - 1, 0)) + 1  # words of this clause only
+    before = [w.strip(",;") for w in text[clause_start: column - 1].split()]
     before = [w for w in before if w]
     after = f" after '{' '.join(before[-3:])}'" if before else ""
     literals = [w.strip("'") for w in expected if w.startswith("'")]
@@ -520,8 +521,7 @@ def _syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
         # the word before may be a misspelt keyword read as a name ("gainx 1")
         near = difflib.get_close_matches(before[-1], _keywords(), n=1, cutoff=0.75)
         if near:
-            start = len(" ".join(text[: column - 1].split()[:-1]))
-            start = text.find(before[-1], start) + 1
+            start = text.rfind(before[-1], clause_start, column - 1) + 1
             return EffectError(f"unknown word '{before[-1]}' (did you mean '{near[0]}'?)",
                                start, len(before[-1]))
     return EffectError(message, max(column, 1), max(span, 1))

@@ -26,7 +26,7 @@ import random
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from .errors import GameOver, IllegalChoice
+from .errors import GameOver, IllegalChoice, MachikoroError
 from .ruleset import RuleSet
 
 START, ROLL, AFTER_ROLL, INCOME, BEFORE_BUILD, BUILD, END, OVER = range(8)
@@ -65,7 +65,7 @@ class Game:
     ``record`` keeps a list of events in ``events``; ``dice`` replaces the generator for
     rolls: a callable ``(count) -> tuple of faces`` (scripted positions).
 
-    Raises :class:`ValueError` for a player count outside the rule set's range, repeated
+    Raises :class:`~machikoro.errors.MachikoroError` (a ValueError) for a player count outside the rule set's range, repeated
     names, or ``max_turns`` below 1.
     Public state (read it, don't change it during play): ``coins`` (coins per seat),
     ``owned`` (per seat, copies per card index, landmarks 0/1), ``supply`` (market pile per
@@ -115,12 +115,12 @@ class Game:
             else [str(p) for p in players]
         n = len(names)
         if not rules.min_players <= n <= rules.max_players:
-            raise ValueError(f"{rules.name} is for {rules.min_players}-{rules.max_players} "
+            raise MachikoroError(f"{rules.name} is for {rules.min_players}-{rules.max_players} "
                              f"players, not {n}")
         if len(set(names)) != n:
-            raise ValueError("player names must differ")
+            raise MachikoroError("player names must differ")
         if max_turns is not None and max_turns < 1:
-            raise ValueError(f"max_turns must be at least 1, not {max_turns}")
+            raise MachikoroError(f"max_turns must be at least 1, not {max_turns}")
         self.rules = rules
         self.names = names
         self.n = n
@@ -300,7 +300,8 @@ class Game:
         self.built_this_turn = []
         self.extra_turn = False
         if self.events is not None:
-            self._log({"type": "turn", "turn": self.turn + 1, "player": p})
+            self._log({"type": "turn", "turn": self.turn + 1, "player": p,
+                       "coins": self.coins[p]})
         counts = self.dice_counts(p) if self.rules.dice_options else (self.rules.dice_count,)
         if len(counts) > 1:
             self.pending = Decision("dice", p, counts)

@@ -74,10 +74,9 @@ def describe_event(event: dict, game: Game) -> str | None:
     return None
 
 
-def turn_header(event: dict, game_names: list[str], coins: list[int]) -> str:
-    """``Turn 12 - P3 (7 coins)``."""
-    p = event["player"]
-    return f"Turn {event['turn']} - {game_names[p]} ({_coins(coins[p])})"
+def turn_header(event: dict, game_names: list[str]) -> str:
+    """``Turn 12 - P3 (7 coins)``: the turn event, with the player's coins at its start."""
+    return f"Turn {event['turn']} - {game_names[event['player']]} ({_coins(event['coins'])})"
 
 
 def card_table(rules: RuleSet) -> str:

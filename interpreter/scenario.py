@@ -18,7 +18,7 @@ from . import schemas
 from .errors import DataError, IllegalChoice, Problem
 from .game import Game
 from .loading import Document, read_yaml
-from .resources import data_dir
+from .resources import data_dir, resolve_variant
 from .ruleset import RuleSet, load_ruleset
 
 
@@ -44,22 +44,30 @@ class _Illegal(Exception):
     pass
 
 
-def _variant_path(name: str) -> str | Path:
+def _variant_path(name: str, near: Path | None = None) -> str | Path:
+    """Where a case's ``variant`` points: ``base``; a path relative to the project root
+    (the case format's rule: ``variants/house/radio-tower-18.yaml``), to the case file's
+    folder or to the current folder; or a bundled variant name (``house/radio-tower-18``).
+    An unknown name is returned as given, so that loading reports it."""
     if name in ("", "base"):
         return "base"
     given = Path(name)
-    if given.is_absolute() or given.exists():
+    if given.is_absolute():
         return given
-    return data_dir("variants").parent / name
+    for folder in (data_dir("variants").parent, near, Path.cwd()):
+        if folder is not None and (folder / given).exists():
+            return folder / given
+    return resolve_variant(name)
 
 
 _ruleset_cache: dict = {}
 
 
-def _ruleset(variant: str) -> RuleSet:
-    key = str(_variant_path(variant))
+def _ruleset(variant: str, near: Path | None = None) -> RuleSet:
+    path = _variant_path(variant, near)
+    key = str(Path(path).resolve()) if path != "base" else path
     if key not in _ruleset_cache:
-        _ruleset_cache[key] = load_ruleset(_variant_path(variant))
+        _ruleset_cache[key] = load_ruleset(path)
     return _ruleset_cache[key]
 
 
@@ -70,7 +78,8 @@ def check_case_file(doc: Document, variant: str | Path | None = None) -> list[Pr
     if problems:
         return problems
     try:
-        rules = _ruleset(doc.data.get("variant", str(variant or "base")))
+        rules = _ruleset(doc.data.get("variant", str(variant or "base")),
+                         Path(doc.file).parent)
     except DataError as exc:
         return [doc.problem(("variant",), f"the variant does not load: {exc.problems[0]}",
                             "variant")]
@@ -111,14 +120,14 @@ def run_case(path: str | Path, variant: str | Path | None = None) -> CaseResult:
     if problems:
         return CaseResult(display, str(name), False, tuple(str(p) for p in problems))
     try:
-        details = _play(data, variant)
+        details = _play(data, variant, Path(display).parent)
     except _CaseFailure as exc:
         details = [str(exc)]
     return CaseResult(display, str(name), not details, tuple(details))
 
 
-def _play(data: dict, variant: str | Path | None = None) -> list[str]:
-    rules = _ruleset(data.get("variant", str(variant or "base")))
+def _play(data: dict, variant: str | Path | None = None, near: Path | None = None) -> list[str]:
+    rules = _ruleset(data.get("variant", str(variant or "base")), near)
     players = data["players"]
     names = [str(p["name"]) for p in players]
     seat_of = {n: i for i, n in enumerate(names)}

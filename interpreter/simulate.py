@@ -134,8 +134,18 @@ def check_plot(path: str | None) -> None:
     if problem:
         raise LabUsageError(f"--plot: {problem}")
     folder = Path(path).parent
-    if not folder.is_dir() or not os.access(folder, os.W_OK) or Path(path).is_dir():
+    if Path(path).is_dir():
+        raise LabUsageError(f"--plot: {path} is a folder; give a file name such as "
+                            "results.png")
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
         raise LabUsageError(f"--plot: cannot write {path}: no such writable folder")
+    from matplotlib.figure import Figure
+
+    formats = Figure().canvas.get_supported_filetypes()
+    suffix = Path(path).suffix.lstrip(".").lower()
+    if suffix not in formats:
+        raise LabUsageError(f"--plot: cannot draw a '.{suffix}' file; use one of "
+                            f"{', '.join('.' + f for f in sorted(formats))}")
 
 
 def write_plot(command: str, reports: list[dict], path: str, labels=None) -> bool:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import math
 import signal
-from collections import Counter
+from collections import Counter, deque
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -281,10 +281,22 @@ class Executor:
         if self.kind == "ray":
             yield from self._run_ray(jobs)
         elif self._pool is not None:
-            yield from self._pool.imap(_star, jobs)
+            yield from self._run_pool(jobs)
         else:
             for job in jobs:
                 yield _star(job)
+
+    def _run_pool(self, jobs: Iterable[tuple]) -> Iterator[tuple]:
+        # a few jobs in flight, not all of them: the pool's task pipe never fills, so
+        # stopping the pool (Ctrl-C) can never wait on a blocked task-feeding thread
+        window = 2 * self.workers
+        pending: deque = deque()
+        for job in jobs:
+            pending.append(self._pool.apply_async(_star, (job,)))
+            if len(pending) >= window:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
 
     def _run_ray(self, jobs: Iterable[tuple]) -> Iterator[tuple]:
         import ray

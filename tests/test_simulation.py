@@ -485,7 +485,7 @@ def test_ctrl_c_in_compare_keeps_whole_pairs_only(capsys, monkeypatch):
                          "random", "--json")
     assert code == 130
     result = json.loads(out)
-    assert result["interrupted"] is True and result["stopped_by"] == "interrupted"
+    assert result["interrupted"] is True and result["stopped_by"] == "Ctrl-C"
     assert result["games"] == 20
     assert [r["games"] for r in result["reports"]] == [20, 20]
     assert "interrupted (partial results above)" in err
