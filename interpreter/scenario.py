@@ -10,6 +10,7 @@ rules do not allow the player, ends the case as ``illegal_choice``.
 
 from __future__ import annotations
 
+import difflib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,29 +74,46 @@ def _ruleset(variant: str, near: Path | None = None) -> RuleSet:
 
 def check_case_file(doc: Document, variant: str | Path | None = None) -> list[Problem]:
     """Schema and name problems of a rule-case document (for ``machikoro validate``);
-    ``variant`` is the rule set of a case that names none (default: the base set)."""
+    ``variant`` is the rule set of a case that names none (default: the base set). Names
+    are checked in every part that has the right shape, even when other parts fail the
+    schema, so that one run reports them all."""
     problems = schemas.check(doc, "case")
-    if problems:
+    data = doc.data if isinstance(doc.data, dict) else {}
+    chosen = data.get("variant", str(variant or "base"))
+    if not isinstance(chosen, str):
         return problems
     try:
-        rules = _ruleset(doc.data.get("variant", str(variant or "base")),
-                         Path(doc.file).parent)
+        rules = _ruleset(chosen, Path(doc.file).parent)
     except DataError as exc:
-        return [doc.problem(("variant",), f"the variant does not load: {exc.problems[0]}",
-                            "variant")]
-    names = [str(p["name"]) for p in doc.data["players"]]
-    for i, player in enumerate(doc.data["players"]):
-        for card_id in player.get("establishments", {}):
+        return problems + [doc.problem(("variant",), "the variant does not load: "
+                                       f"{exc.problems[0]}", "variant")]
+
+    def unknown(path: tuple, card_id: str, key: bool = False) -> None:
+        hint = difflib.get_close_matches(card_id, rules.ids, n=1)
+        more = f" - did you mean '{hint[0]}'?" if hint else ""
+        problems.append(doc.problem(path, f"unknown card id '{card_id}'{more}",
+                                    "unknown-name", key=key))
+
+    players = data.get("players") if isinstance(data.get("players"), list) else []
+    names = [str(p["name"]) for p in players if isinstance(p, dict) and "name" in p]
+    for i, player in enumerate(players):
+        if not isinstance(player, dict):
+            continue
+        town = player.get("establishments")
+        for card_id in town if isinstance(town, dict) else ():
             if card_id not in rules.index:
-                problems.append(doc.problem(("players", i, "establishments", card_id),
-                                            f"unknown card id '{card_id}'", "unknown-name",
-                                            key=True))
-        for j, card_id in enumerate(player.get("landmarks", [])):
-            if card_id not in rules.index:
-                problems.append(doc.problem(("players", i, "landmarks", j),
-                                            f"unknown card id '{card_id}'", "unknown-name"))
-    for i, turn in enumerate(doc.data["turns"]):
-        if str(turn["player"]) not in names:
+                unknown(("players", i, "establishments", card_id), card_id, key=True)
+        marks = player.get("landmarks")
+        for j, card_id in enumerate(marks if isinstance(marks, list) else ()):
+            if isinstance(card_id, str) and card_id not in rules.index:
+                unknown(("players", i, "landmarks", j), card_id)
+    supply = data.get("supply")
+    for card_id in supply if isinstance(supply, dict) else ():
+        if card_id not in rules.index:
+            unknown(("supply", card_id), card_id, key=True)
+    turns = data.get("turns") if isinstance(data.get("turns"), list) else []
+    for i, turn in enumerate(turns):
+        if isinstance(turn, dict) and "player" in turn and str(turn["player"]) not in names:
             problems.append(doc.problem(("turns", i, "player"),
                                         f"no player named '{turn['player']}'", "unknown-name"))
     return problems
