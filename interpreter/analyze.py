@@ -27,6 +27,7 @@ import sys
 from . import analysis
 from .effects import AddToRoll, Boost, DiceChoice, ExtraTurn, PerCard, Reroll
 from .game import Game
+from .options import whole_number
 from .resources import resolve_variant
 from .ruleset import RuleSet, load_ruleset
 
@@ -566,29 +567,12 @@ def _landmark_lines(c: dict, counts: tuple, owner: str) -> list[str]:
 # --------------------------------------------------------------------------- command
 
 
-def _coins(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if not 0 <= value <= 10**6:
-        raise argparse.ArgumentTypeError(f"must be 0 to 1000000, got {value}")
-    return value
-
-
-def _players(text: str) -> int:
-    try:
-        return int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The analyze command's options."""
     parser.add_argument("--variant", default=None, help="variant file or rule-set folder")
-    parser.add_argument("--players", type=_players, default=2,
+    parser.add_argument("--players", type=whole_number(), default=2,
                         help="players in the reference position (default 2)")
-    parser.add_argument("--coins", type=_coins, default=None,
+    parser.add_argument("--coins", type=whole_number(0, 10**6), default=None,
                         help="coins every player holds in the reference position (default: "
                              "the rule set's starting coins)")
     parser.add_argument("--json", action="store_true", help="print JSON")

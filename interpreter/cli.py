@@ -19,6 +19,7 @@ from pathlib import Path
 from .agents import agent_factory, agent_names
 from .errors import DataError, MachikoroError
 from .game import Game
+from .options import positive, seed_value
 from .report import card_table, describe_event, turn_header
 from .resources import data_dir, resolve_variant
 from .ruleset import check_files, load_ruleset
@@ -27,26 +28,6 @@ from .scenario import run_case
 
 class UsageError(MachikoroError):
     """Bad command usage (exit 2)."""
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def _seed_value(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
 
 
 # commands of the house-rule lab: (name, module in this package, help); each module has
@@ -69,18 +50,18 @@ def _parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     play = sub.add_parser("play", help="play one game and print it turn by turn")
-    play.add_argument("--players", type=_positive, default=None,
+    play.add_argument("--players", type=positive, default=None,
                       help="number of players (default: the number of --agents, else 2)")
     play.add_argument("--agents", default=None,
                       help=f"comma-separated agents by seat ({', '.join(agent_names())}, "
                            "or a strategy file); the last one fills the remaining seats "
                            "(default: greedy)")
-    play.add_argument("--seed", type=_seed_value, default=None,
+    play.add_argument("--seed", type=seed_value, default=None,
                       help="random seed (default: a random one, printed)")
     play.add_argument("--variant", default=None,
                       help="variant file, bundled variant name (house/radio-tower-18) or "
                            "rule-set folder")
-    play.add_argument("--max-turns", type=_positive, default=1000,
+    play.add_argument("--max-turns", type=positive, default=1000,
                       help="end the game with no winner after this many turns (default 1000)")
     play.add_argument("--log", default=None, metavar="FILE.jsonl",
                       help="write every event as a JSON line to this file")

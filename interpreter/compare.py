@@ -15,13 +15,13 @@ import sys
 from pathlib import Path
 
 from . import simulate
+from .options import positive
 from .simulate import (
     LabUsageError,
     add_common,
     agents_for,
     check_players,
     check_plot,
-    positive,
     progress,
     report,
     variant_spec,

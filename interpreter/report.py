@@ -10,6 +10,14 @@ def _coins(n: int) -> str:
     return f"{n} coin" if n == 1 else f"{n} coins"
 
 
+def _faces(event: dict) -> str:
+    """``4`` for one die, ``3 + 4 = 7`` for several."""
+    dice = event["dice"]
+    if len(dice) == 1:
+        return str(dice[0])
+    return " + ".join(map(str, dice)) + f" = {event['total']}"
+
+
 def describe_event(event: dict, game: Game) -> str | None:
     """One line of text for one event dict, or None for events shown elsewhere."""
     names = game.names
@@ -25,15 +33,9 @@ def describe_event(event: dict, game: Game) -> str | None:
         count = event["count"]
         return f"  {names[event['player']]} rolls {count} {'die' if count == 1 else 'dice'}"
     if kind == "roll":
-        dice = event["dice"]
-        shown = str(dice[0]) if len(dice) == 1 else " + ".join(map(str, dice)) + \
-            f" = {event['total']}"
-        return f"  rolls {shown}"
+        return f"  rolls {_faces(event)}"
     if kind == "reroll":
-        dice = event["dice"]
-        shown = str(dice[0]) if len(dice) == 1 else " + ".join(map(str, dice)) + \
-            f" = {event['total']}"
-        return f"  rerolls with the {card(event['card'])}: {shown}"
+        return f"  rerolls with the {card(event['card'])}: {_faces(event)}"
     if kind == "add_to_roll":
         return f"  adds {event['added']} to the roll with the {card(event['card'])}: " \
                f"{event['total']}"

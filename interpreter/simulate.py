@@ -16,6 +16,7 @@ from pathlib import Path
 
 from .agents import agent_factory
 from .errors import DataError
+from .options import positive, seed_value
 from .resources import resolve_variant
 from .ruleset import RuleSet, load_ruleset
 from .simulation import (
@@ -36,28 +37,6 @@ class LabUsageError(Exception):
     """A bad option value for a lab command (exit 2)."""
 
 
-def positive(text: str) -> int:
-    """argparse type: a whole number >= 1."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
-    return value
-
-
-def whole(text: str) -> int:
-    """argparse type: a whole number >= 0 (a seed: ``SeedSequence`` takes no negative)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be 0 or more, got {value}")
-    return value
-
-
 def add_common(parser: argparse.ArgumentParser) -> None:
     """Options shared by simulate and compare."""
     parser.add_argument("--players", type=positive, default=2, help="players (default 2)")
@@ -66,7 +45,7 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                              "strategy or a strategy file; the last fills the remaining "
                              "seats (default greedy)")
     parser.add_argument("--games", type=positive, required=True, help="number of games")
-    parser.add_argument("--seed", type=whole, default=0, help="run seed (default 0)")
+    parser.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0)")
     parser.add_argument("--workers", type=positive, default=1,
                         help="worker processes (default 1)")
     parser.add_argument("--executor", choices=("local", "ray"), default="local",
