@@ -31,7 +31,8 @@ def describe_event(event: dict, game: Game) -> str | None:
         return None
     if kind == "dice":
         count = event["count"]
-        return f"  {names[event['player']]} rolls {count} {'die' if count == 1 else 'dice'}"
+        return f"  {names[event['player']]} chooses to roll {count} " \
+               f"{'die' if count == 1 else 'dice'}"
     if kind == "roll":
         return f"  rolls {_faces(event)}"
     if kind == "reroll":
