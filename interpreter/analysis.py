@@ -87,7 +87,7 @@ def outcome_income(game: Game, roller: int, dice: tuple, total: int | None = Non
     g.current = roller
     g.dice = tuple(dice)
     g.total = sum(dice) if total is None else total
-    g._queue_income()
+    g._queue_income(run_now=False)
     _run(g, g.queue)
     return [after - before for after, before in zip(g.coins, game.coins)]
 
@@ -120,7 +120,7 @@ def card_income(game: Game, seat: int, card: int, roller: int, dice: tuple,
     g.current = roller
     g.dice = tuple(dice)
     g.total = sum(dice)
-    g._queue_income()
+    g._queue_income(run_now=False)
     own_items = [item for item in g.queue if item[0] == card and item[1] == seat]
     if not own_items:
         return 0

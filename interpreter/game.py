@@ -357,7 +357,10 @@ class Game:
         self.queue = queue
         self.qpos = 0
 
-    def _queue_income(self) -> None:
+    def _queue_income(self, run_now: bool = True) -> None:
+        """Resolve this roll's income in order; from the first clause that asks a decision
+        on, queue the rest for :meth:`_run_queue` (it resumes after the answer). With
+        ``run_now=False`` nothing runs: every item is queued (look-ahead reads the queue)."""
         queue: list = []
         groups = self.rules.by_roll.get(self.total)
         if groups:
@@ -375,8 +378,11 @@ class Game:
                         for clause in clauses:
                             if clause.asks:
                                 queue.extend([(card, owner, 1, clause)] * copies)
-                            else:
+                            elif queue or not run_now:  # after a decision: all wait
                                 queue.append((card, owner, copies, clause))
+                            elif not clause.conditions or clause.holds(self, owner):
+                                # nothing pending before it: resolve now, in order
+                                clause.action.run(self, card, owner, copies)
         self.queue = queue
         self.qpos = 0
 
