@@ -893,15 +893,4 @@ def _check_card(path: Path, doc: Document, folder_problems, context=None) -> lis
     return [p for p in problems if p.file == doc.file]
 
 
-def describe_rules(ruleset: RuleSet) -> dict[str, Any]:
-    """A JSON-ready summary of a rule set's rules (for ``machikoro cards --json``)."""
-    return {
-        "name": ruleset.name,
-        "players": [ruleset.min_players, ruleset.max_players],
-        "start_coins": ruleset.start_coins,
-        "dice": {"faces": ruleset.dice_faces, "count": ruleset.dice_count},
-        "victory": [ruleset.ids[i] for i in ruleset.victory],
-    }
-
-
 __all__ = ["Card", "Clause", "Colour", "RuleSet", "check_files", "load_ruleset"]
