@@ -90,9 +90,13 @@ class GreedyAgent:
         if name == "reroll" and decision.card is not None:
             now = analysis.roll_income(game, seat, game.total, game.dice_count)[seat]
             fresh = analysis.expected_roll_income(game, seat, game.dice_count)
-            wants = fresh > now
-            if True in options or False in options:
-                return wants
+            if fresh <= now:
+                return False
+            # options are False/True, or False and dice counts (rules option
+            # reroll_same_dice: false): then reroll as many dice as now
+            if any(o is True for o in options):
+                return True
+            return game.dice_count if game.dice_count in options else options[-1]
         seats = [o for o in options if type(o) is int]
         if seats and len(seats) == len(options):
             return max(seats, key=lambda s: (game.coins[s], -s))

@@ -505,3 +505,36 @@ def test_stop_at_turn_end_returns_between_turns() -> None:
     game.answer(None)
     assert game.decision(stop_at_turn_end=True) is None
     assert game.turn == 1 and game.phase_name == "start"
+
+
+def test_reroll_may_choose_the_dice_again_when_the_rules_option_says_so(tmp_path):
+    """rules option reroll_same_dice: false - the reroll decision offers False or a count of
+    dice, and the new roll uses that count (the default rerolls as many dice as before)."""
+    from machikoro import GreedyAgent, load_ruleset
+
+    variant = tmp_path / "reroll.yaml"
+    variant.write_text("kind: variant\nname: reroll choosing dice\nextends: base\n"
+                       "rules:\n  options:\n    reroll_same_dice: false\n", "utf-8")
+    rules = load_ruleset(variant)
+    faces = iter([(3, 4), (5,)])
+    game = Game(rules, 2, seed=0, dice=lambda n: next(faces)[:n] if n else ())
+    for landmark in ("train_station", "radio_tower"):
+        game.owned[0][rules.index[landmark]] = 1
+    decision = game.decision()
+    assert decision.name == "dice"
+    game.answer(2)
+    decision = game.decision()
+    assert decision.name == "reroll" and decision.options == (False, 1, 2)
+    game.answer(1)
+    assert game.dice == (5,) and game.total == 5
+    assert game.decision().name == "build"
+    # the greedy agent answers such a decision with a legal option
+    again = Game(rules, 2, seed=3)
+    for landmark in ("train_station", "radio_tower"):
+        again.owned[0][rules.index[landmark]] = 1
+    agent = GreedyAgent(seed=1)
+    for _ in range(20):
+        d = again.decision()
+        if d is None:
+            break
+        again.answer(agent.choose(again, d))
