@@ -9,7 +9,6 @@ first seat's win-rate difference is narrower than +/-W, or ``--max-games`` is re
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 from pathlib import Path
@@ -22,10 +21,10 @@ from .simulate import (
     agents_for,
     check_players,
     check_plot,
+    finish,
     progress,
     report,
     variant_spec,
-    write_plot,
 )
 from .simulation import Executor, RunSpec, Summary, chunks, deferred_interrupts
 
@@ -147,19 +146,8 @@ def run(args) -> int:
     result = {"rulesets": labels, "games": min(s.games for s in summaries),
               "stopped_by": stopped_by, "interrupted": interrupted,
               "reports": reports, "differences": differences}
-    if args.json:
-        print(json.dumps(result, indent=2))
-    else:
-        print(render(result))
-    if args.plot and result["games"]:
-        if not write_plot("compare", reports, args.plot, labels):
-            return 2
-        if not args.json:
-            print(f"\nplot written to {args.plot}")
-    if interrupted:
-        print("machikoro compare: interrupted (partial results above)", file=sys.stderr)
-        return 130
-    return 0
+    text = "" if args.json else render(result)
+    return finish("compare", result, text, reports, args, result["games"], interrupted, labels)
 
 
 def _take(parts: tuple, summaries: list, seat_diffs: list, turn_diffs: list,

@@ -315,6 +315,7 @@ class TakeFromChosen:
     amount: object
     source: str = "players"
     decision: str | None = None
+    chooses_player: bool = True  # the answer is a seat (for event text)
 
     def options(self, game, card: int, owner: int) -> tuple:
         return tuple(game.others(owner))

@@ -268,8 +268,11 @@ class Game:
         else:
             card, owner, copies, clause = self.pending_item
             self.pending_item = None
-            self._log({"type": "choice", "player": owner, "card": self.rules.ids[card],
-                       "decision": name, "answer": value})
+            if self.events is not None:
+                self._log({"type": "choice", "player": owner, "card": self.rules.ids[card],
+                           "decision": name, "answer": value,
+                           "target": value if getattr(clause.action, "chooses_player", False)
+                           else None})
             clause.action.resolve(self, card, owner, copies, value)
 
     def _why_illegal(self, decision: Decision, value: Any) -> str:

@@ -92,14 +92,6 @@ class Document:
         return Problem(self.file, line, column, json_path(path), message, code, severity,
                        self.source(line), span)
 
-    def value_column(self, path: PathKey) -> tuple[int, int] | None:
-        """For a one-line string value: (line, column of its first character), else None."""
-        style = self.styles.get(tuple(path))
-        if style not in ("", "'", '"'):
-            return None
-        line, column = self.where(path)
-        return line, column + (1 if style else 0)
-
     def locate(self, path: PathKey, offset: int) -> tuple[int, int]:
         """The file ``(line, column)`` of character ``offset`` (0-based) of the string value at
         ``path``, whatever its style (plain, quoted, block ``|`` or folded ``>``, one line or

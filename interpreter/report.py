@@ -53,9 +53,8 @@ def describe_event(event: dict, game: Game) -> str | None:
                f"{names[event['other']]}'s {card(event['take'])} ({card(event['card'])})"
     if kind == "choice":
         answer = event["answer"]
-        if isinstance(answer, int) and not isinstance(answer, bool) and event["decision"] \
-                not in ("dice",):
-            return f"  {names[event['player']]} chooses {names[answer]} " \
+        if event.get("target") is not None:
+            return f"  {names[event['player']]} chooses {names[event['target']]} " \
                    f"({card(event['card'])})"
         if answer is None:
             return f"  {names[event['player']]} declines ({card(event['card'])})"
@@ -66,7 +65,7 @@ def describe_event(event: dict, game: Game) -> str | None:
     if kind == "pass":
         return f"  {names[event['player']]} builds nothing"
     if kind == "extra_turn":
-        return f"  doubles: {names[event['player']]} takes another turn " \
+        return f"  {names[event['player']]} will take another turn " \
                f"({card(event['card'])})"
     if kind == "win":
         return f"{names[event['player']]} wins on turn {event['turn']}: every landmark " \

@@ -127,6 +127,22 @@ def check_plot(path: str | None) -> None:
                             f"{', '.join('.' + f for f in sorted(formats))}")
 
 
+def finish(command: str, result: dict, text: str, reports: list[dict], args,
+           games: int, interrupted: bool, labels=None) -> int:
+    """Print a lab command's result (JSON or ``text``), draw its plot, and return the exit
+    code: 130 after Ctrl-C, 2 when the plot cannot be written, else 0."""
+    print(json.dumps(result, indent=2) if args.json else text)
+    if args.plot and games:
+        if not write_plot(command, reports, args.plot, labels):
+            return 2
+        if not args.json:
+            print(f"\nplot written to {args.plot}")
+    if interrupted:
+        print(f"machikoro {command}: interrupted (partial results above)", file=sys.stderr)
+        return 130
+    return 0
+
+
 def write_plot(command: str, reports: list[dict], path: str, labels=None) -> bool:
     """Draw ``reports`` into ``path``; False (and a message) when it cannot be written."""
     from .plots import plot_simulation
@@ -309,16 +325,5 @@ def run(args) -> int:
             out.close()
     rep = report(summary, rules, variant, args.seed)
     rep["interrupted"] = interrupted
-    if args.json:
-        print(json.dumps(rep, indent=2))
-    else:
-        print(render(rep, rules))
-    if args.plot and summary.games:
-        if not write_plot("simulate", [rep], args.plot):
-            return 2
-        if not args.json:
-            print(f"\nplot written to {args.plot}")
-    if interrupted:
-        print("machikoro simulate: interrupted (partial results above)", file=sys.stderr)
-        return 130
-    return 0
+    text = "" if args.json else render(rep, rules)
+    return finish("simulate", rep, text, [rep], args, summary.games, interrupted)

@@ -46,7 +46,7 @@ def test_play_header_after_an_extra_turn_shows_current_coins(capsys):
     """Every 'Turn N - P (C coins)' header equals the coins recomputed from the events."""
     assert main(["play", "--agents", "cheese-factory", "--seed", "5"]) == 0
     out = capsys.readouterr().out
-    assert "takes another turn" in out  # this seed has an extra turn
+    assert "will take another turn" in out  # this seed has an extra turn
     headers = [(int(t), p, int(c)) for t, p, c in
                re.findall(r"^Turn (\d+) - (P\d) \((\d+) coins?\)", out, re.MULTILINE)]
     game = Game(RULES, ["P1", "P2"], seed=5, record=True)

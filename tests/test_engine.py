@@ -538,3 +538,17 @@ def test_reroll_may_choose_the_dice_again_when_the_rules_option_says_so(tmp_path
         if d is None:
             break
         again.answer(agent.choose(again, d))
+
+
+def test_a_choice_of_player_is_logged_with_its_target_and_other_choices_without():
+    """The event of a card's decision names the chosen seat only when the card chooses a
+    player (TV Station); a swap declined or a yes/no answer carries no target."""
+    rules = RULES
+    game = Game(rules, 3, seed=0, record=True, dice=lambda n: (6,) * n)
+    game.owned[0][rules.index["tv_station"]] = 1
+    game.owned[0][rules.index["business_center"]] = 1
+    while (d := game.decision()).name != "build":
+        game.answer(2 if d.name == "tv_station" else None)
+    choices = {e["decision"]: e for e in game.events if e["type"] == "choice"}
+    assert choices["tv_station"]["target"] == 2
+    assert choices["business_center"]["target"] is None
