@@ -8,16 +8,25 @@ Typical use::
     game = Game(rules, players=4, seed=1)
     play(game, [RandomAgent(seed=i) for i in range(4)])
     print(game.winner)
+
+The package is built in layers, each importing only the layers below it (the README's
+Layout section draws them): ``cli`` on top; ``lab`` and ``checks``; ``agents``; ``engine``;
+``rules``; ``language``; ``data``; and ``errors`` at the bottom.
 """
 
-from .agents import Agent, GreedyAgent, RandomAgent, make_agent, play
+from .agents.greedy import GreedyAgent
+from .agents.protocol import Agent, play
+from .agents.random_agent import RandomAgent
+from .agents.registry import make_agent
+from .engine.decision import Decision
+from .engine.game import Game
 from .errors import DataError, GameOver, IllegalChoice, MachikoroError, Problem
-from .game import Decision, Game
-from .ruleset import Card, RuleSet, load_ruleset
+from .rules.loader import load_ruleset
+from .rules.ruleset import Card, RuleSet
 
 __all__ = [
-    "Agent", "Card", "DataError", "Decision", "Game", "GameOver", "GreedyAgent", 
-    "IllegalChoice", "MachikoroError", "Problem", "RandomAgent", "RuleSet", "load_ruleset", "make_agent",
-    "play",
+    "Agent", "Card", "DataError", "Decision", "Game", "GameOver", "GreedyAgent",
+    "IllegalChoice", "MachikoroError", "Problem", "RandomAgent", "RuleSet", "load_ruleset",
+    "make_agent", "play",
 ]
 __version__ = "0.1.0"

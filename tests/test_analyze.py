@@ -11,8 +11,9 @@ import json
 
 import pytest
 
-from machikoro import analysis, load_ruleset
+from machikoro import load_ruleset
 from machikoro.cli import main
+from machikoro.engine import chance
 
 EPS = 1e-6
 
@@ -260,7 +261,7 @@ def test_json_round_trips(capsys):
 
 
 def test_dice_outcomes_are_exact():
-    outcomes = analysis.dice_outcomes(2, 6)
+    outcomes = chance.dice_outcomes(2, 6)
     assert len(outcomes) == 21  # unordered pairs of two dice
     assert sum(p for _, p in outcomes) == pytest.approx(1.0)
     assert dict(outcomes)[(6, 1)] == pytest.approx(2 / 36)

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from machikoro import load_ruleset
-from machikoro.scenario import run_case
+from machikoro.checks.rule_cases import run_case
 
 ROOT = Path(__file__).resolve().parents[1]
 OWN_CASES = ROOT / "tests" / "cases"

@@ -8,33 +8,34 @@ from __future__ import annotations
 
 import pytest
 
-from machikoro.effects import (
+from machikoro.language.actions import (
     AddToRoll,
     Boost,
-    BuiltNothing,
-    Clause,
     DiceChoice,
-    Doubles,
-    EffectError,
     ExtraTurn,
-    Fixed,
     Gain,
-    HasCard,
-    HasCoins,
-    HasCount,
-    HasLandmarks,
     PayBank,
-    PerCard,
-    Quantity,
     Reroll,
-    RollIs,
     Swap,
     TakeFromChosen,
     TakeFromEach,
     TakeFromRoller,
-    Vocabulary,
-    compile_effect,
 )
+from machikoro.language.amounts import Fixed, PerCard
+from machikoro.language.clauses import Clause
+from machikoro.language.compiler import compile_effect
+from machikoro.language.conditions import (
+    BuiltNothing,
+    Doubles,
+    HasCard,
+    HasCoins,
+    HasCount,
+    HasLandmarks,
+    Quantity,
+    RollIs,
+)
+from machikoro.language.parser import EffectError
+from machikoro.language.vocabulary import Vocabulary
 
 # card index: 0 farm (grain, blue), 1 oven (loaf, green), 2 diner (mug, red),
 # 3 tower (spire, purple), 4 depot (landmark), 5 fair (landmark)

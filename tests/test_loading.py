@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from machikoro import DataError, MachikoroError, load_ruleset
-from machikoro.loading import parse_yaml
-from machikoro.resources import data_dir
+from machikoro.data.bundled import data_dir
+from machikoro.data.yaml_reader import parse_yaml
 
 BASE = load_ruleset()
 

@@ -8,7 +8,7 @@ import json
 import pytest
 from jsonschema import Draft202012Validator
 
-from machikoro.resources import data_dir
+from machikoro.data.bundled import data_dir
 
 SCHEMAS = sorted(data_dir("schema").glob("*.schema.json"))
 

@@ -1,5 +1,5 @@
-"""The house-rule lab: ``machikoro simulate`` and ``machikoro compare`` (``machikoro.simulation``,
-``machikoro.simulate``, ``machikoro.compare``).
+"""The house-rule lab: ``machikoro simulate`` and ``machikoro compare`` (``machikoro.lab``
+and the commands in ``machikoro.cli``).
 
 Seeds come from (run seed, game index) alone, so results do not depend on workers, chunk
 size or executor; the statistics are checked on hand-made records; a comparison pairs
@@ -22,16 +22,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from machikoro import load_ruleset, simulate, simulation
+from machikoro import load_ruleset
 from machikoro.cli import main
-from machikoro.simulation import (
-    RunSpec,
-    Summary,
-    game_seed,
-    histogram_stats,
-    run_chunk,
-    wilson,
-)
+from machikoro.lab import runs, simulation
+from machikoro.lab.runs import RunSpec, game_seed, run_chunk
+from machikoro.lab.statistics import histogram_stats, wilson
+from machikoro.lab.summary import Summary
 
 RULES = load_ruleset()
 PNG = b"\x89PNG\r\n\x1a\n"
@@ -79,7 +75,7 @@ def write(tmp_path: Path, name: str, text: str) -> str:
 
 def interrupt_after(monkeypatch, games: int) -> None:
     """Ctrl-C while game ``games + 1`` is being played (in this process)."""
-    real = simulation.play_game
+    real = runs.play_game
     played = [0]
 
     def play_game(*args, **kwargs):
@@ -88,7 +84,7 @@ def interrupt_after(monkeypatch, games: int) -> None:
         played[0] += 1
         return real(*args, **kwargs)
 
-    monkeypatch.setattr(simulation, "play_game", play_game)
+    monkeypatch.setattr(runs, "play_game", play_game)
 
 
 # --------------------------------------------------------------------------- seeds
@@ -104,7 +100,7 @@ def test_a_game_seed_depends_only_on_the_run_seed_the_game_and_the_seat():
 
 
 def test_the_report_is_the_same_for_one_worker_and_two(capsys, monkeypatch):
-    monkeypatch.setattr(simulate, "CHUNK", 100)
+    monkeypatch.setattr(simulation, "CHUNK", 100)
     one = simulate_json(capsys, "--games", "500", "--seed", "3", "--workers", "1")
     two = simulate_json(capsys, "--games", "500", "--seed", "3", "--workers", "2")
     assert one == two
@@ -114,7 +110,7 @@ def test_the_report_is_the_same_for_one_worker_and_two(capsys, monkeypatch):
 @pytest.mark.parametrize("chunk", [7, 1000])
 def test_the_report_is_the_same_whatever_the_chunk_size(capsys, monkeypatch, chunk):
     reference = simulate_json(capsys, "--games", "300", "--seed", "5")
-    monkeypatch.setattr(simulate, "CHUNK", chunk)
+    monkeypatch.setattr(simulation, "CHUNK", chunk)
     assert simulate_json(capsys, "--games", "300", "--seed", "5") == reference
 
 
@@ -126,7 +122,7 @@ def test_another_run_seed_plays_other_games(capsys):
 
 def test_out_writes_one_line_per_game_in_game_order_whatever_the_workers(
         capsys, monkeypatch, tmp_path):
-    monkeypatch.setattr(simulate, "CHUNK", 30)
+    monkeypatch.setattr(simulation, "CHUNK", 30)
     texts = []
     for workers in ("1", "2"):
         path = tmp_path / f"games-{workers}.jsonl"
@@ -211,7 +207,7 @@ def test_merging_summaries_gives_the_same_counts_in_any_order():
 
 
 def test_the_report_of_hand_made_records():
-    rep = simulate.report(summary_of(RECORDS), RULES, None, 0)
+    rep = simulation.report(summary_of(RECORDS), RULES, None, 0)
     assert [s["rate"] for s in rep["seats"]] == [pytest.approx(1 / 3)] * 2
     assert sum(s["rate"] for s in rep["seats"]) == pytest.approx((3 - 1) / 3)
     assert rep["capped"] == {"games": 1, "rate": pytest.approx(1 / 3)}
@@ -348,7 +344,7 @@ def test_a_comparison_is_the_same_whatever_the_workers_and_chunks(capsys, tmp_pa
                                                                   monkeypatch):
     rich = write(tmp_path, "rich.yaml", RICH_START)
     one = compare_json(capsys, "base", rich, "--games", "120", "--workers", "1")
-    monkeypatch.setattr(simulate, "CHUNK", 25)
+    monkeypatch.setattr(simulation, "CHUNK", 25)
     two = compare_json(capsys, "base", rich, "--games", "120", "--workers", "2")
     assert one == two
 
@@ -469,7 +465,7 @@ def test_ctrl_c_prints_the_games_finished_and_exits_130(capsys, monkeypatch, tmp
 
 
 def test_ctrl_c_in_text_mode_says_the_results_are_partial(capsys, monkeypatch):
-    monkeypatch.setattr(simulate, "CHUNK", 10)
+    monkeypatch.setattr(simulation, "CHUNK", 10)
     interrupt_after(monkeypatch, 25)
     code, out, err = cli(capsys, "simulate", "--games", "100", "--agents", "random")
     assert code == 130
@@ -478,7 +474,7 @@ def test_ctrl_c_in_text_mode_says_the_results_are_partial(capsys, monkeypatch):
 
 
 def test_ctrl_c_in_compare_keeps_whole_pairs_only(capsys, monkeypatch):
-    monkeypatch.setattr(simulate, "CHUNK", 20)
+    monkeypatch.setattr(simulation, "CHUNK", 20)
     # pieces alternate base, copy, base...: game 51 is in base's second piece
     interrupt_after(monkeypatch, 50)
     code, out, err = cli(capsys, "compare", "base", "base", "--games", "100", "--agents",
@@ -494,7 +490,7 @@ def test_ctrl_c_in_compare_keeps_whole_pairs_only(capsys, monkeypatch):
 def test_ctrl_c_during_the_bookkeeping_of_finished_games_waits_for_its_end():
     previous = signal.getsignal(signal.SIGINT)
     counted = []
-    with pytest.raises(KeyboardInterrupt), simulation.deferred_interrupts():
+    with pytest.raises(KeyboardInterrupt), runs.deferred_interrupts():
         os.kill(os.getpid(), signal.SIGINT)
         time.sleep(0.01)
         counted.append(1)
@@ -546,7 +542,7 @@ def test_a_summary_does_not_grow_with_the_number_of_games():
     small, records = run_chunk(spec, 0, 300)
     assert records is None  # no per-game records unless asked
     big = Summary(2, spec.agents)
-    for a, b in simulation.chunks(0, 3000, 250):
+    for a, b in runs.chunks(0, 3000, 250):
         part, records = run_chunk(spec, a, b)
         assert records is None
         big.merge(part)

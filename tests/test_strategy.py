@@ -1,6 +1,6 @@
-"""Strategies as data (``variants/strategies/*.yaml``, ``machikoro.strategy``): build
+"""Strategies as data (``variants/strategies/*.yaml``, ``machikoro.agents.strategy``): build
 priorities with conditions in the effect language, a dice rule and a fallback, played by
-:class:`~machikoro.strategy.StrategyAgent` and usable wherever an agent name is."""
+:class:`~machikoro.agents.strategy.StrategyAgent` and usable wherever an agent name is."""
 
 from __future__ import annotations
 
@@ -9,18 +9,19 @@ from pathlib import Path
 import pytest
 
 from machikoro import DataError, Decision, Game, load_ruleset, make_agent, play
-from machikoro.agents import GreedyAgent, agent_names
-from machikoro.effects import EffectError, compile_condition
-from machikoro.loading import read_yaml
-from machikoro.resources import data_dir
-from machikoro.strategy import (
-    StrategyAgent,
+from machikoro.agents.greedy import GreedyAgent
+from machikoro.agents.registry import agent_names
+from machikoro.agents.strategy import StrategyAgent
+from machikoro.agents.strategy_files import (
     bundled_strategies,
     check_strategy_file,
     find_strategy,
     load_strategy,
-    vocabulary,
 )
+from machikoro.data.bundled import data_dir
+from machikoro.data.yaml_reader import read_yaml
+from machikoro.language.compiler import compile_condition
+from machikoro.language.parser import EffectError
 
 RULES = load_ruleset()
 BUNDLED = ("cheese-factory", "bakery", "one-die-spread", "landmark-rush")
@@ -332,7 +333,7 @@ cards:
 
 
 def test_compile_condition_columns_are_within_the_given_text():
-    vocab = vocabulary(RULES)
+    vocab = RULES.vocabulary
     with pytest.raises(EffectError) as caught:
         compile_condition("  owner has 2 or more ranchs", vocab)
     assert caught.value.column == 23

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from machikoro.cli import main
-from machikoro.resources import data_dir
+from machikoro.data.bundled import data_dir
 
 CARD = """\
 id: inn

@@ -1,0 +1,39 @@
+"""The agent interface (anything with ``choose(game, decision) -> answer``) and the loop
+that plays a game with agents."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from ..engine.decision import Decision
+from ..engine.game import Game
+from ..errors import MachikoroError
+
+
+class Agent(Protocol):
+    """The agent interface: answer one decision of ``game`` with one of its options."""
+
+    def choose(self, game: Game, decision: Decision) -> Any: ...
+
+
+def play(game: Game, agents: list, max_decisions: int | None = None) -> Game:
+    """Play ``game`` to the end, asking ``agents[seat]`` every decision of that seat.
+
+    Returns the game (over, unless ``max_decisions`` stopped it first). Raises
+    :class:`~machikoro.errors.MachikoroError` when ``agents`` does not give one per seat.
+    """
+    if len(agents) != game.n:
+        raise MachikoroError(f"play needs one agent per seat: {game.n} seats, "
+                             f"{len(agents)} agents")
+    decide = [agent.choose for agent in agents]
+    answer = game.answer
+    next_decision = game.decision
+    count = 0
+    while True:
+        decision = next_decision()
+        if decision is None:
+            return game
+        answer(decide[decision.player](game, decision))
+        count += 1
+        if max_decisions is not None and count >= max_decisions:
+            return game

@@ -1,0 +1,43 @@
+"""``machikoro analyze``: exact numbers for each card, from the dice distribution
+(:mod:`machikoro.lab.card_analysis`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from ..data.bundled import resolve_variant
+from ..lab.analysis_text import jsonable, render
+from ..lab.card_analysis import analyze
+from ..rules.loader import load_ruleset
+from .arguments import whole_number
+
+HELP = "exact numbers for each card, from the dice distribution"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The analyze command's options."""
+    parser.add_argument("--variant", default=None, help="variant file or rule-set folder")
+    parser.add_argument("--players", type=whole_number(), default=2,
+                        help="players in the reference position (default 2)")
+    parser.add_argument("--coins", type=whole_number(0, 10**6), default=None,
+                        help="coins every player holds in the reference position (default: "
+                             "the rule set's starting coins)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+
+
+def run(args) -> int:
+    """Run ``machikoro analyze``; returns the exit code (2 for a player count the rule set
+    does not allow; a data error propagates as :class:`~machikoro.errors.DataError`)."""
+    rules = load_ruleset(resolve_variant(args.variant))
+    if not rules.min_players <= args.players <= rules.max_players:
+        print(f"machikoro analyze: --players: {rules.name} is for {rules.min_players}-"
+              f"{rules.max_players} players, not {args.players}", file=sys.stderr)
+        return 2
+    report = analyze(rules, args.players, args.coins)
+    if args.json:
+        print(json.dumps(jsonable(report), indent=2, ensure_ascii=False))
+    else:
+        print(render(report))
+    return 0

@@ -1,0 +1,95 @@
+"""``machikoro compare``: rule sets side by side on the same seeds (paired games,
+:mod:`machikoro.lab.comparison`)."""
+
+from __future__ import annotations
+
+import sys
+
+from ..lab.comparison import Comparison, label, play_pairs, render
+from ..lab.executors import Executor
+from ..lab.runs import RunSpec
+from ..lab.simulation import report
+from .arguments import positive
+from .lab_options import (
+    LabUsageError,
+    add_common,
+    agents_for,
+    check_players,
+    check_plot,
+    finish,
+    progress,
+    variant_spec,
+)
+
+HELP = "compare rule sets on the same seeds (paired games)"
+
+
+def add_arguments(parser) -> None:
+    """The compare command's options."""
+    parser.add_argument("rulesets", nargs="+", metavar="RULESET",
+                        help="'base' (the bundled set), a variant file, a bundled variant "
+                             "name or a rule-set folder; two or more")
+    add_common(parser)
+    parser.add_argument("--until-ci", type=float, default=None, metavar="W",
+                        help="play batches until the first seat's win-rate difference is "
+                             "known within +/-W (e.g. 0.01)")
+    parser.add_argument("--max-games", type=positive, default=200_000,
+                        help="with --until-ci: stop after this many games (default 200000)")
+
+
+def _usage(args) -> str | None:
+    """What is wrong with the command's own options, before anything is loaded."""
+    if len(args.rulesets) < 2:
+        return ("give at least two rule sets (e.g. base "
+                "variants/house/station-costs-2.yaml)")
+    if args.until_ci is not None and not 0 < args.until_ci < 1:
+        return ("--until-ci must be between 0 and 1 (a win-rate difference, e.g. 0.01)")
+    return None
+
+
+def _load(args) -> tuple[list, tuple]:
+    """The rule sets (``(variant, rules)`` each) and the agents of every seat, all checked
+    before any game is played. Raises :class:`LabUsageError`."""
+    loaded = [variant_spec(None if r == "base" else r) for r in args.rulesets]
+    for _, rules in loaded:
+        check_players(args.players, rules)
+    agents = agents_for(args.agents, args.players, loaded[0][1])
+    for _, rules in loaded[1:]:  # a strategy is compiled against each rule set it plays
+        agents_for(args.agents, args.players, rules)
+    check_plot(args.plot)
+    return loaded, agents
+
+
+def run(args) -> int:
+    """Run ``machikoro compare``; returns the exit code."""
+    problem = _usage(args)
+    if problem:
+        print(f"machikoro compare: {problem}", file=sys.stderr)
+        return 2
+    try:
+        loaded, agents = _load(args)
+    except LabUsageError as exc:
+        print(f"machikoro compare: {exc}", file=sys.stderr)
+        return 2
+    specs = [RunSpec(variant, args.players, agents, args.seed, args.max_turns, records=True)
+             for variant, _ in loaded]
+    comparison = Comparison(specs)
+    target = args.games if args.until_ci is None else args.max_games
+    try:
+        with Executor(args.executor, args.workers) as executor, \
+                progress(target * len(specs), "compare") as bar:
+            stopped_by, interrupted = play_pairs(comparison, executor, bar, args.games,
+                                                 args.until_ci, args.max_games)
+    except KeyboardInterrupt:
+        stopped_by, interrupted = "Ctrl-C", True
+    except RuntimeError as exc:
+        print(f"machikoro compare: {exc}", file=sys.stderr)
+        return 2
+    reports = [report(s, rules, variant, args.seed) for s, (variant, rules)
+               in zip(comparison.summaries, loaded)]
+    labels = [label(name) for name in args.rulesets]
+    result = {"rulesets": labels, "games": min(s.games for s in comparison.summaries),
+              "stopped_by": stopped_by, "interrupted": interrupted,
+              "reports": reports, "differences": comparison.differences(labels)}
+    text = "" if args.json else render(result)
+    return finish("compare", result, text, reports, args, result["games"], interrupted, labels)

@@ -1,0 +1,100 @@
+"""Readable text for game events (the ``machikoro play`` account) and the card table."""
+
+from __future__ import annotations
+
+from ..engine.game import Game
+from ..rules.ruleset import RuleSet
+
+
+def _coins(n: int) -> str:
+    return f"{n} coin" if n == 1 else f"{n} coins"
+
+
+def _faces(event: dict) -> str:
+    """``4`` for one die, ``3 + 4 = 7`` for several."""
+    dice = event["dice"]
+    if len(dice) == 1:
+        return str(dice[0])
+    return " + ".join(map(str, dice)) + f" = {event['total']}"
+
+
+def _name(game: Game, card_id: str | None) -> str:
+    return game.rules.card(card_id).name if card_id else "?"
+
+
+def _dice_text(e: dict, g: Game) -> str:
+    count = e["count"]
+    return f"  {g.names[e['player']]} chooses to roll {count} {'die' if count == 1 else 'dice'}"
+
+
+def _payment_text(e: dict, g: Game) -> str:
+    short = f" of {e['owed']} owed" if e["coins"] < e["owed"] else ""
+    payee = "the bank" if e["to"] is None else g.names[e["to"]]
+    return f"  {g.names[e['from']]} pays {payee} {_coins(e['coins'])}{short} " \
+           f"({_name(g, e['card'])})"
+
+
+def _choice_text(e: dict, g: Game) -> str | None:
+    if e.get("target") is not None:
+        return f"  {g.names[e['player']]} chooses {g.names[e['target']]} ({_name(g, e['card'])})"
+    if e["answer"] is None:
+        return f"  {g.names[e['player']]} declines ({_name(g, e['card'])})"
+    return None
+
+
+_TEXTS = {
+    "dice": _dice_text,
+    "roll": lambda e, g: f"  rolls {_faces(e)}",
+    "reroll": lambda e, g: f"  rerolls with the {_name(g, e['card'])}: {_faces(e)}",
+    "add_to_roll": lambda e, g: f"  adds {e['added']} to the roll with the "
+                                f"{_name(g, e['card'])}: {e['total']}",
+    "income": lambda e, g: f"  {g.names[e['player']]} gets {_coins(e['coins'])} from the "
+                           f"bank ({_name(g, e['card'])})",
+    "payment": _payment_text,
+    "swap": lambda e, g: f"  {g.names[e['player']]} swaps its {_name(g, e['give'])} for "
+                         f"{g.names[e['other']]}'s {_name(g, e['take'])} "
+                         f"({_name(g, e['card'])})",
+    "choice": _choice_text,
+    "build": lambda e, g: f"  {g.names[e['player']]} builds the {_name(g, e['card'])} for "
+                          f"{_coins(e['cost'])}",
+    "pass": lambda e, g: f"  {g.names[e['player']]} builds nothing",
+    "extra_turn": lambda e, g: f"  {g.names[e['player']]} will take another turn "
+                               f"({_name(g, e['card'])})",
+    "win": lambda e, g: f"{g.names[e['player']]} wins on turn {e['turn']}: every landmark "
+                        "is built.",
+    "turn_limit": lambda e, g: f"The turn limit ({e['turns']} turns) is reached: the game "
+                               "ends with no winner.",
+}
+"""One line of text per event type; ``turn`` events are shown by :func:`turn_header`."""
+
+
+def describe_event(event: dict, game: Game) -> str | None:
+    """One line of text for one event dict, or None for events shown elsewhere."""
+    text = _TEXTS.get(event["type"])
+    return text(event, game) if text else None
+
+
+def turn_header(event: dict, game_names: list[str]) -> str:
+    """``Turn 12 - P3 (7 coins)``: the turn event, with the player's coins at its start."""
+    return f"Turn {event['turn']} - {game_names[event['player']]} ({_coins(event['coins'])})"
+
+
+def card_table(rules: RuleSet) -> str:
+    """The rule set's cards as a fixed-width text table."""
+    rows = [("id", "name", "colour", "icon", "cost", "roll", "supply", "effect")]
+    for c in rules.cards:
+        roll = ",".join(map(str, c.activation)) if c.activation else "-"
+        rows.append((c.id, c.name, c.colour or "landmark", c.icon or "-", str(c.cost), roll,
+                     str(c.supply) if not c.is_landmark else "-", c.effect))
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    lines = []
+    for n, r in enumerate(rows):
+        lines.append("  ".join(v.ljust(w) for v, w in zip(r, widths)) + "  " + r[-1])
+        if n == 0:
+            lines.append("  ".join("-" * w for w in widths) + "  " + "-" * 6)
+    victory = ", ".join(rules.cards[i].name for i in rules.victory)
+    lines.append("")
+    lines.append(f"{rules.name}: {rules.min_players}-{rules.max_players} players, "
+                 f"{rules.start_coins} starting coins, {rules.dice_count} die of "
+                 f"{rules.dice_faces} faces; win by building {victory}.")
+    return "\n".join(lines)

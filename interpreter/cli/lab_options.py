@@ -1,0 +1,137 @@
+"""What the house-rule lab's commands (simulate, compare) share: their options, the checks
+of those options before any game is played, the progress bar, and printing the result."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from ..agents.registry import agent_factory
+from ..data.bundled import resolve_variant
+from ..errors import DataError
+from ..lab.plots import plot_simulation, require_matplotlib
+from ..rules.loader import load_ruleset
+from ..rules.ruleset import RuleSet
+from .arguments import positive, seed_value
+
+
+class LabUsageError(Exception):
+    """A bad option value for a lab command (exit 2)."""
+
+
+def add_common(parser: argparse.ArgumentParser) -> None:
+    """Options shared by simulate and compare."""
+    parser.add_argument("--players", type=positive, default=2, help="players (default 2)")
+    parser.add_argument("--agents", default="greedy",
+                        help="comma-separated agents by seat: random, greedy, a bundled "
+                             "strategy or a strategy file; the last fills the remaining "
+                             "seats (default greedy)")
+    parser.add_argument("--games", type=positive, required=True, help="number of games")
+    parser.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0)")
+    parser.add_argument("--workers", type=positive, default=1,
+                        help="worker processes (default 1)")
+    parser.add_argument("--executor", choices=("local", "ray"), default="local",
+                        help="local processes, or a Ray cluster (RAY_ADDRESS, else a local "
+                             "Ray); ray needs machikoro[cluster]")
+    parser.add_argument("--max-turns", type=positive, default=1000,
+                        help="turn cap per game (default 1000)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--plot", default=None, metavar="FILE.png",
+                        help="draw the results (needs machikoro[plot])")
+
+
+def agents_for(text: str, players: int, rules: RuleSet) -> tuple:
+    """The agent name of each seat from ``--agents``; checks every name (and strategy
+    file) now. Raises :class:`LabUsageError` for an unknown name and
+    :class:`~machikoro.errors.DataError` (located problems) for a bad strategy file."""
+    names = [a.strip() for a in text.split(",")]
+    if any(not n for n in names):
+        raise LabUsageError("--agents: empty agent name")
+    if len(names) > players:
+        raise LabUsageError(f"--agents names {len(names)} agents for {players} players")
+    names += [names[-1]] * (players - len(names))
+    for name in set(names):
+        try:
+            agent_factory(name, rules)
+        except DataError:
+            raise
+        except ValueError as exc:
+            raise LabUsageError(f"--agents: {exc}") from None
+    return tuple(str(Path(n).resolve()) if Path(n).is_file() else n for n in names)
+
+
+def variant_spec(text: str | None) -> tuple[str | None, RuleSet]:
+    """A variant argument resolved to an absolute path text (None for base) and its rules."""
+    resolved = resolve_variant(text)
+    rules = load_ruleset(resolved)
+    if resolved is None or str(resolved) == "base":
+        return None, rules
+    return str(Path(resolved).resolve()), rules
+
+
+def check_players(players: int, rules: RuleSet) -> None:
+    """Raises :class:`LabUsageError` for a player count the rule set does not allow."""
+    if not rules.min_players <= players <= rules.max_players:
+        raise LabUsageError(f"--players: {rules.name} is for {rules.min_players}-"
+                            f"{rules.max_players} players, not {players}")
+
+
+def check_plot(path: str | None) -> None:
+    """Raises :class:`LabUsageError` when ``--plot`` cannot be drawn or written (checked
+    before the games, not after them)."""
+    if not path:
+        return
+    problem = require_matplotlib()
+    if problem:
+        raise LabUsageError(f"--plot: {problem}")
+    folder = Path(path).parent
+    if Path(path).is_dir():
+        raise LabUsageError(f"--plot: {path} is a folder; give a file name such as "
+                            "results.png")
+    if not folder.is_dir() or not os.access(folder, os.W_OK):
+        raise LabUsageError(f"--plot: cannot write {path}: no such writable folder")
+    from matplotlib.figure import Figure
+
+    formats = Figure().canvas.get_supported_filetypes()
+    suffix = Path(path).suffix.lstrip(".").lower()
+    if suffix not in formats:
+        raise LabUsageError(f"--plot: cannot draw a '.{suffix}' file; use one of "
+                            f"{', '.join('.' + f for f in sorted(formats))}")
+
+
+def finish(command: str, result: dict, text: str, reports: list[dict], args,
+           games: int, interrupted: bool, labels=None) -> int:
+    """Print a lab command's result (JSON or ``text``), draw its plot, and return the exit
+    code: 130 after Ctrl-C, 2 when the plot cannot be written, else 0."""
+    print(json.dumps(result, indent=2) if args.json else text)
+    if args.plot and games:
+        if not write_plot(command, reports, args.plot, labels):
+            return 2
+        if not args.json:
+            print(f"\nplot written to {args.plot}")
+    if interrupted:
+        print(f"machikoro {command}: interrupted (partial results above)", file=sys.stderr)
+        return 130
+    return 0
+
+
+def write_plot(command: str, reports: list[dict], path: str, labels=None) -> bool:
+    """Draw ``reports`` into ``path``; False (and a message) when it cannot be written."""
+    try:
+        plot_simulation(reports, path, labels)
+    except OSError as exc:
+        print(f"machikoro {command}: --plot: cannot write {path}: {exc.strerror or exc}",
+              file=sys.stderr)
+        return False
+    return True
+
+
+def progress(total: int, label: str):
+    """A tqdm progress bar on stderr, silent when stderr is not a terminal."""
+    from tqdm import tqdm
+
+    return tqdm(total=total, unit="game", desc=label, file=sys.stderr, leave=False,
+                disable=not sys.stderr.isatty())

@@ -1,0 +1,149 @@
+"""``machikoro play``: play one game and print it turn by turn (or as JSON lines)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from pathlib import Path
+
+from ..agents.registry import agent_factory, agent_names
+from ..data.bundled import resolve_variant
+from ..engine.game import Game
+from ..errors import DataError
+from ..rules.loader import load_ruleset
+from ..rules.ruleset import RuleSet
+from .arguments import UsageError, positive, seed_value
+from .event_text import describe_event, turn_header
+
+HELP = "play one game and print it turn by turn"
+
+
+def add_arguments(play: argparse.ArgumentParser) -> None:
+    """The play command's options."""
+    play.add_argument("--players", type=positive, default=None,
+                      help="number of players (default: the number of --agents, else 2)")
+    play.add_argument("--agents", default=None,
+                      help=f"comma-separated agents by seat ({', '.join(agent_names())}, "
+                           "or a strategy file); the last one fills the remaining seats "
+                           "(default: greedy)")
+    play.add_argument("--seed", type=seed_value, default=None,
+                      help="random seed (default: a random one, printed)")
+    play.add_argument("--variant", default=None,
+                      help="variant file, bundled variant name (house/radio-tower-18) or "
+                           "rule-set folder")
+    play.add_argument("--max-turns", type=positive, default=1000,
+                      help="end the game with no winner after this many turns (default 1000)")
+    play.add_argument("--log", default=None, metavar="FILE.jsonl",
+                      help="write every event as a JSON line to this file")
+    play.add_argument("--json", action="store_true",
+                      help="print the events as JSON lines instead of text")
+
+
+def _seats(args, rules: RuleSet) -> tuple[list[str], dict]:
+    """The agent name of every seat, and a maker (``seed -> agent``) per name; every name
+    is checked before the game starts. Raises :class:`UsageError`."""
+    names = [a.strip() for a in args.agents.split(",")] if args.agents else ["greedy"]
+    if any(not a for a in names):
+        raise UsageError("--agents: empty agent name")
+    try:  # every name checked first: an unknown agent is the message, not a count
+        makers = {name: agent_factory(name, rules) for name in names}
+    except DataError:
+        raise  # a strategy file with problems: located messages, exit 1
+    except ValueError as exc:
+        raise UsageError(f"--agents: {exc}") from None
+    # without --players: one seat per agent named, at least the rule set's minimum
+    players = args.players or max(len(names), rules.min_players)
+    if not rules.min_players <= players <= rules.max_players:
+        raise UsageError(f"--players: {rules.name} is for {rules.min_players}-"
+                         f"{rules.max_players} players, not {players}")
+    if len(names) > players:
+        raise UsageError(f"--agents names {len(names)} agents for {players} players")
+    return names + [names[-1]] * (players - len(names)), makers
+
+
+def _open_log(path: str | None):
+    if not path:
+        return None
+    try:
+        return open(path, "w", encoding="utf-8")  # the game writes to it as it goes
+    except OSError as exc:
+        raise UsageError(f"--log: cannot write {path}: {exc.strerror}") from None
+
+
+def _narrate(game: Game, decide: list, as_json: bool, log_file, out) -> None:
+    """Play the game to its end, writing each event as it happens: as text or JSON on
+    ``out``, and as JSON to ``log_file``."""
+    shown = 0
+    while True:
+        decision = game.decision()
+        events = game.events
+        while shown < len(events):
+            event = events[shown]
+            shown += 1
+            if log_file:
+                log_file.write(json.dumps(event) + "\n")
+            if as_json:
+                out.write(json.dumps(event) + "\n")
+            elif event["type"] == "turn":
+                out.write("\n" + turn_header(event, game.names) + "\n")
+            else:
+                text = describe_event(event, game)
+                if text:
+                    out.write(text + "\n")
+        if decision is None:
+            return
+        game.answer(decide[decision.player](game, decision))
+
+
+def _final_position(game: Game, labels: list[str], max_turns: int, out) -> None:
+    rules, names = game.rules, game.names
+    out.write("\nFinal position:\n")
+    for seat, name in enumerate(names):
+        marks = ", ".join(rules.card(i).name for i in game.built_landmarks(seat)) or "none"
+        town = ", ".join(f"{rules.card(k).name} x{v}" for k, v in game.town(seat).items())
+        coins = game.coins[seat]
+        out.write(f"  {name} ({labels[seat]}): {coins} coin{'s' * (coins != 1)}; "
+                  f"landmarks: {marks}; town: {town}\n")
+    if game.winner is not None:
+        out.write(f"Winner: {names[game.winner]} ({labels[game.winner]}) after "
+                  f"{game.turn} turns.\n")
+    else:
+        out.write(f"No winner: the game stopped at the turn limit of {max_turns}.\n")
+
+
+def run(args) -> int:
+    """Play one game with the agents asked for; print it; exit 0."""
+    rules = load_ruleset(resolve_variant(args.variant))
+    seat_agents, makers = _seats(args, rules)
+    players = len(seat_agents)
+    seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    agents = [makers[name](seed * 1009 + i) for i, name in enumerate(seat_agents)]
+    labels = [Path(n).stem if n.endswith((".yaml", ".yml")) else n for n in seat_agents]
+    names = [f"P{i + 1}" for i in range(players)]
+    log_file = _open_log(args.log)
+    game = Game(rules, names, seed=seed, max_turns=args.max_turns, record=True)
+    header = {"type": "game", "ruleset": rules.name, "seed": seed, "players": names,
+              "agents": labels, "max_turns": args.max_turns}
+    out = sys.stdout
+    if args.json:
+        out.write(json.dumps(header) + "\n")
+    else:
+        seats = ", ".join(f"{n} ({a})" for n, a in zip(names, labels))
+        out.write(f"{rules.name} - {players} players: {seats} - seed {seed}\n")
+    if log_file:
+        log_file.write(json.dumps(header) + "\n")
+    try:
+        _narrate(game, [a.choose for a in agents], args.json, log_file, out)
+    finally:
+        end = json.dumps({"type": "end", "winner": game.winner, "turns": game.turn,
+                          "answers": game.history})
+        if log_file:
+            log_file.write(end + "\n")
+            log_file.close()
+    if args.json:
+        out.write(end + "\n")
+    else:
+        _final_position(game, labels, args.max_turns, out)
+    return 0

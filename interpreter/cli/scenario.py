@@ -1,0 +1,44 @@
+"""``machikoro scenario``: run rule-case files (:mod:`machikoro.checks.rule_cases`)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from ..checks.rule_cases import run_case
+from ..data.bundled import resolve_variant
+from .arguments import UsageError
+
+HELP = "run rule-case files"
+
+
+def add_arguments(scenario: argparse.ArgumentParser) -> None:
+    """The scenario command's options."""
+    scenario.add_argument("paths", nargs="+", metavar="PATH", help="rule-case YAML files")
+    scenario.add_argument("--variant", default=None,
+                          help="the rule set of cases that name none (default: base)")
+    scenario.add_argument("--json", action="store_true", help="one JSON object per case")
+
+
+def run(args) -> int:
+    """Run every case; exit 1 when any fails."""
+    failed = 0
+    for path in args.paths:
+        if Path(path).is_dir():
+            files = sorted(Path(path).glob("*.yaml"))
+            if not files:
+                raise UsageError(f"{path}: no rule-case files (*.yaml) in this folder")
+        else:
+            files = [Path(path)]
+        for file in files:
+            result = run_case(file, resolve_variant(args.variant))
+            failed += not result.passed
+            if args.json:
+                print(json.dumps({"file": result.file, "name": result.name,
+                                  "passed": result.passed, "details": list(result.details)}))
+            else:
+                print(result)
+    if not args.json:
+        print("all cases pass" if not failed else f"{failed} case(s) failed")
+    return 1 if failed else 0

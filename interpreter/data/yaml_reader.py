@@ -1,0 +1,286 @@
+"""Reading YAML files safely into :class:`~machikoro.data.documents.Document` objects.
+
+Only PyYAML's safe loader composes the file (nothing in a file is ever executed). The node
+tree is then turned into plain Python data by this module, which counts every node it visits,
+so hostile input ends in a :class:`~machikoro.errors.DataError` rather than a hang: files over
+:data:`MAX_BYTES`, more than :data:`MAX_NODES` nodes after alias expansion (an alias bomb),
+nesting deeper than :data:`MAX_DEPTH` (checked while composing, before Python's recursion
+limit is near), lists longer than :data:`MAX_ITEMS`, integers too long to convert,
+non-UTF-8 bytes.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import yaml
+from yaml.composer import Composer
+from yaml.constructor import SafeConstructor
+from yaml.reader import Reader, ReaderError
+from yaml.resolver import Resolver
+
+from ..errors import DataError, Problem
+from .documents import BREAK, Document, PathKey
+
+MAX_BYTES = 256 * 1024
+MAX_NODES = 100_000
+MAX_DEPTH = 64
+MAX_ITEMS = 2_000
+
+def _fail(file: str, message: str, code: str, line: int = 1, column: int = 1,
+          lines: list | None = None) -> DataError:
+    source = lines[line - 1] if lines and 0 < line <= len(lines) else ""
+    return DataError([Problem(file, line, column, "", message, code, "error", source)])
+
+
+def read_yaml(path: str | Path, display: str | None = None) -> Document:
+    """Read one YAML file into a :class:`Document`.
+
+    ``display`` is the file name used in messages (default: ``path`` as given).
+    Raises :class:`~machikoro.errors.DataError` (code ``file``, ``encoding``, ``yaml`` or
+    ``limits``) for a missing, unreadable, oversized, non-UTF-8, malformed or hostile file.
+    """
+    name = display or str(path)
+    p = Path(path)
+    try:
+        if p.is_dir():
+            raise _fail(name, "is a folder, not a YAML file", "file")
+        size = p.stat().st_size
+        if size > MAX_BYTES:
+            raise _fail(name, f"file is {size:,} bytes; the limit is {MAX_BYTES:,}", "limits")
+        with p.open("rb") as handle:  # read at most the limit: the size may change (a pipe)
+            raw = handle.read(MAX_BYTES + 1)
+    except FileNotFoundError:
+        raise _fail(name, "no such file", "file") from None
+    except OSError as exc:
+        raise _fail(name, f"cannot read: {exc.strerror or exc}", "file") from None
+    return parse_yaml(raw, name)
+
+
+try:  # libyaml's parser (C) when PyYAML has it: twice as fast on a big hostile file
+    from yaml._yaml import CParser as _Parser
+except ImportError:  # pragma: no cover - PyYAML without libyaml
+    from yaml.parser import Parser
+    from yaml.scanner import Scanner
+
+    class _Parser(Reader, Scanner, Parser):  # type: ignore[no-redef]
+        def __init__(self, stream: str):
+            Reader.__init__(self, stream)
+            Scanner.__init__(self)
+            Parser.__init__(self)
+
+
+class _Loader(Composer, _Parser, SafeConstructor, Resolver):
+    """A safe loader (events from the parser, nodes from PyYAML's Python composer, values from
+    its safe constructor) that refuses nesting deeper than :data:`MAX_DEPTH` while composing:
+    the composer recurses once per level, so a deep file would otherwise exhaust the stack."""
+
+    depth = 0
+
+    def __init__(self, stream: str):
+        _Parser.__init__(self, stream)
+        Composer.__init__(self)
+        SafeConstructor.__init__(self)
+        Resolver.__init__(self)
+
+    def compose_node(self, parent, index):
+        self.depth += 1
+        try:
+            if self.depth > MAX_DEPTH + 1:
+                raise _TooDeep(self.peek_event().start_mark)
+            return super().compose_node(parent, index)
+        finally:
+            self.depth -= 1
+
+
+class _TooDeep(Exception):
+    def __init__(self, mark):
+        super().__init__("too deep")
+        self.mark = mark
+
+
+_CONTEXT_WORDS = {
+    "flow sequence": "the list [...]",
+    "flow mapping": "the mapping {...}",
+    "block mapping": "the mapping",
+    "block collection": "the list",
+    "quoted scalar": "the quoted text",
+    "block scalar": "the block text",
+    "plain scalar": "the text",
+    "simple key": "the key",
+    "directive": "the directive",
+    "anchor": "the anchor",
+    "alias": "the alias",
+    "tag": "the tag",
+}
+
+
+def _yaml_message(exc: yaml.MarkedYAMLError, tab: bool = False) -> str:
+    """PyYAML's wording, in terms of lists, mappings and text, naming where a bracket or
+    quote was opened when the error is found later (often at the end of the file)."""
+    what = (exc.problem or "malformed YAML").replace("'<stream end>'", "the end of the file")
+    what = what.replace("<stream end>", "the end of the file").replace(
+        "end of stream", "end of the file")
+    if tab or "'\\t'" in what or "tab character" in what:
+        return what + " (indent YAML with spaces, never tabs)"
+    if what.startswith("mapping values are not allowed"):
+        what += " (check the indentation, or put text holding ': ' in quotes)"
+    context, mark, problem_mark = exc.context or "", exc.context_mark, exc.problem_mark
+    if "single document" in context:
+        return "a file holds one YAML document, but this one has a second '---'"
+    match = re.match(r"while (?:parsing|scanning|constructing) (?:an? )?(.+)", context)
+    thing = _CONTEXT_WORDS.get(match.group(1)) if match else None
+    if thing and mark is not None and (problem_mark is None or mark.line != problem_mark.line):
+        what += f" (in {thing} starting at line {mark.line + 1}, column {mark.column + 1})"
+    elif thing:
+        what += f" (in {thing})"
+    elif context and not match:
+        what = f"{context}: {what}"
+    return what
+
+
+def parse_yaml(raw: bytes | str, name: str) -> Document:
+    """Parse YAML text (bytes must be UTF-8) into a :class:`Document`; see :func:`read_yaml`."""
+    if isinstance(raw, bytes):
+        if len(raw) > MAX_BYTES:
+            raise _fail(name, f"file is over {MAX_BYTES:,} bytes, the limit", "limits")
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            before = raw[: exc.start]
+            line = before.count(b"\n") + 1
+            column = len(before[before.rfind(b"\n") + 1:].decode("utf-8", "replace")) + 1
+            lines = raw.decode("utf-8", "replace").split("\n")
+            raise _fail(name, f"not UTF-8 text: byte 0x{raw[exc.start]:02x} cannot be decoded "
+                        "(save the file as UTF-8)", "encoding", line, column,
+                        [s.rstrip("\r") for s in lines]) from None
+    else:
+        text = raw
+    text = text.removeprefix("\ufeff")
+    lines = BREAK.split(text)
+    if lines and lines[-1] == "":
+        lines.pop()
+    loader = None
+    try:
+        loader = _Loader(text)
+        node = loader.get_single_node()
+    except _TooDeep as exc:
+        raise _fail(name, f"nesting is too deep (the limit is {MAX_DEPTH} levels)", "limits",
+                    exc.mark.line + 1, exc.mark.column + 1, lines) from None
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        line, column = (mark.line + 1, mark.column + 1) if mark else (1, 1)
+        tab = mark is not None and text[mark.index:mark.index + 1] == "\t"
+        if line > len(lines) and lines:  # at the end of the file: show its last line
+            line, column = len(lines), len(lines[-1]) + 1
+        if "maximum nesting depth" in str(exc.problem):  # libyaml's own limit (1,000)
+            raise _fail(name, f"nesting is too deep (the limit is {MAX_DEPTH} levels)",
+                        "limits", line, column, lines) from None
+        raise _fail(name, f"YAML syntax: {_yaml_message(exc, tab)}", "yaml", line, column,
+                    lines) from None
+    except ReaderError as exc:
+        before = text[: exc.position]
+        line = len(BREAK.findall(before)) + 1
+        column = len(BREAK.split(before)[-1]) + 1
+        char = exc.character if isinstance(exc.character, int) else ord(str(exc.character)[:1])
+        raise _fail(name, f"the character U+{char:04X} is not allowed in a YAML file",
+                    "encoding", line, column, lines) from None
+    except yaml.YAMLError as exc:
+        raise _fail(name, f"YAML syntax: {' '.join(str(exc).split())}", "yaml") from None
+    except UnicodeError:
+        raise _fail(name, "not UTF-8 text", "encoding") from None
+    except RecursionError:
+        raise _fail(name, f"nesting is too deep (the limit is {MAX_DEPTH} levels)",
+                    "limits") from None
+    finally:
+        if loader is not None:
+            loader.dispose()
+    doc = Document(name, None, lines=lines, text=text)
+    if node is None:
+        raise _fail(name, "the file is empty (expected a mapping of fields, e.g. 'kind: ...')",
+                    "yaml")
+    builder = _Builder(doc, loader)
+    doc.data = builder.build(node, (), 0)
+    return doc
+
+
+class _Builder:
+    """Turns a composed node tree into plain data, recording positions, within limits."""
+
+    def __init__(self, doc: Document, loader: _Loader):
+        self.doc = doc
+        self.loader = loader
+        self.count = 0
+
+    def _limit(self, node, message: str, code: str = "limits") -> DataError:
+        return _fail(self.doc.file, message, code, node.start_mark.line + 1,
+                     node.start_mark.column + 1, self.doc.lines)
+
+    def build(self, node, path: PathKey, depth: int) -> Any:
+        self.count += 1
+        if self.count > MAX_NODES:
+            raise self._limit(node, f"more than {MAX_NODES:,} values after expanding aliases "
+                                    "(an alias bomb?)")
+        if depth > MAX_DEPTH:
+            raise self._limit(node, f"nesting is too deep (the limit is {MAX_DEPTH} levels)")
+        self.doc.marks.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
+        if isinstance(node, yaml.ScalarNode):
+            try:
+                value = self.loader.construct_object(node, deep=True)
+            except (ValueError, OverflowError) as exc:
+                if "digits" in str(exc):
+                    raise self._limit(node, f"number is too long ({len(node.value):,} "
+                                            "characters)") from None
+                raise self._limit(node, f"cannot read this value: {exc}", "yaml") from None
+            except yaml.constructor.ConstructorError as exc:
+                raise self._limit(node, f"cannot read this value: {exc.problem}",
+                                  "yaml") from None
+            if isinstance(value, str):
+                self.doc.styles[path] = node.style or ""
+                self.doc.spans[path] = (node.start_mark.index, node.end_mark.index)
+            elif not isinstance(value, (int, float, bool)) and value is not None:
+                # timestamps, binary: a card file has no use for them; keep the source text
+                value = node.value
+                self.doc.styles[path] = node.style or ""
+                self.doc.spans[path] = (node.start_mark.index, node.end_mark.index)
+            return value
+        if isinstance(node, yaml.SequenceNode):
+            if len(node.value) > MAX_ITEMS:
+                raise self._limit(node, f"a list of {len(node.value):,} items; the limit is "
+                                        f"{MAX_ITEMS:,}")
+            return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
+        if isinstance(node, yaml.MappingNode):
+            if len(node.value) > MAX_ITEMS:
+                raise self._limit(node, f"a mapping of {len(node.value):,} keys; the limit is "
+                                        f"{MAX_ITEMS:,}")
+            out: dict = {}
+            for key_node, value_node in node.value:
+                if key_node.tag == "tag:yaml.org,2002:merge":
+                    merged = self.build(value_node, path, depth + 1)
+                    for part in merged if isinstance(merged, list) else [merged]:
+                        if isinstance(part, dict):
+                            for k, v in part.items():
+                                out.setdefault(k, v)
+                    continue
+                if not isinstance(key_node, yaml.ScalarNode):
+                    raise self._limit(key_node, "a mapping key must be a plain name, not a "
+                                                "list or mapping", "yaml")
+                key = self.build(key_node, path + ("<key>",), depth + 1)
+                if key is None:
+                    key = "null"
+                if isinstance(key, bool):
+                    key = str(key).lower()
+                elif not isinstance(key, str):
+                    key = str(key)
+                if key in out:
+                    raise _fail(self.doc.file, f"duplicate key '{key}'", "yaml",
+                                key_node.start_mark.line + 1, key_node.start_mark.column + 1,
+                                self.doc.lines)
+                sub = path + (key,)
+                self.doc.key_marks[sub] = (key_node.start_mark.line + 1,
+                                           key_node.start_mark.column + 1)
+                out[key] = self.build(value_node, sub, depth + 1)
+            return out
+        raise self._limit(node, "unsupported YAML node", "yaml")

@@ -1,0 +1,29 @@
+"""A decision the game waits for, and how an answer is compared with its options."""
+
+from __future__ import annotations
+
+from typing import Any, NamedTuple
+
+
+class Decision(NamedTuple):
+    """A choice the game waits for.
+
+    ``name``: ``dice``, ``reroll``, ``build``, or the id of the card asking (e.g. a card
+    whose effect takes from a chosen player); ``player``: the seat (0-based) who answers;
+    ``options``: the legal answers (ints for dice counts and player seats, booleans, card
+    ids, None for "nothing", or mappings for swaps); ``card``: the id of the card asking,
+    or None.
+    """
+
+    name: str
+    player: int
+    options: tuple
+    card: str | None = None
+
+
+def same_answer(option: Any, value: Any) -> bool:
+    """True when ``value`` is the option ``option``: equal and of the same type (``1`` is
+    not ``True``), None only for None."""
+    if option is None or value is None:
+        return option is value
+    return type(option) is type(value) and option == value

@@ -1,0 +1,184 @@
+"""Exact expectations computed through the compiled effects (no second formula).
+
+Used by :class:`~machikoro.agents.greedy.GreedyAgent`: what one roll total pays each player
+(by running the income step of a copy of the game), and the expected coins per round that
+one more copy of a card brings a player. Used by ``machikoro analyze``
+(:mod:`machikoro.lab.card_analysis`): what one card brings its owner on one roll (its own
+queued income, nothing else), the chance that a clause's conditions hold, and the expected
+income of a whole town. The dice outcomes themselves are :mod:`machikoro.engine.chance`.
+"""
+
+from __future__ import annotations
+
+from .chance import dice_outcomes, faces_for, total_distribution
+from .game import Game
+
+
+def _auto_answer(game: Game, decision_options: tuple, owner: int):
+    """The default answer while simulating: take from the richest other player, otherwise
+    the first option that does something (not None / False)."""
+    seats = [o for o in decision_options if type(o) is int and 0 <= o < game.n and o != owner]
+    if seats and len(seats) == len(decision_options):
+        return max(seats, key=lambda s: game.coins[s])
+    for option in decision_options:
+        if option is not None and option is not False:
+            if isinstance(option, dict):
+                continue  # town changes are not income; skip them while simulating
+            return option
+    return decision_options[0]
+
+
+def _run(game: Game, queue: list) -> None:
+    for card, owner, copies, clause in queue:
+        if clause.conditions and not clause.holds(game, owner):
+            continue
+        action = clause.action
+        if clause.asks:
+            options = action.options(game, card, owner)
+            choice = _auto_answer(game, options, owner)
+            if choice is None or isinstance(choice, dict):
+                continue
+            action.resolve(game, card, owner, copies, choice)
+        else:
+            action.run(game, card, owner, copies)
+
+
+def run_clause(game: Game, card: int, owner: int, clause) -> None:
+    """Run one clause of ``owner``'s ``card`` on ``game`` (changing it) as the analysis does:
+    skipped unless its conditions hold; a decision answered by the default answer (the
+    richest other player; no town change)."""
+    _run(game, [(card, owner, 1, clause)])
+
+
+def roll_income(game: Game, roller: int, total: int, dice: int = 1) -> list[int]:
+    """Coins each seat gains (negative: pays) if ``roller`` rolls ``total`` on ``dice``
+    dice now: the whole income step, simulated on a copy of ``game``."""
+    return outcome_income(game, roller, faces_for(total, dice, game.rules.dice_faces))
+
+
+def outcome_income(game: Game, roller: int, dice: tuple, total: int | None = None) -> list[int]:
+    """Coins each seat gains (negative: pays) if ``roller`` rolls the faces ``dice`` now
+    (the roll total is their sum unless ``total`` is given, as after adding to the roll):
+    the whole income step, simulated on a copy of ``game``."""
+    g = game.clone(light=True)
+    g.current = roller
+    g.dice = tuple(dice)
+    g.total = sum(dice) if total is None else total
+    g._queue_income(run_now=False)
+    _run(g, g.queue)
+    return [after - before for after, before in zip(g.coins, game.coins)]
+
+
+def card_income(game: Game, seat: int, card: int, roller: int, dice: tuple,
+                short: list | None = None) -> int:
+    """Coins ``seat``'s copies of ``card`` bring it if ``roller`` rolls the faces ``dice``
+    now: the income step queues the roll's cards as in play (colour, whose roll, copies)
+    and only this card's items of ``seat`` run, on a copy of ``game``. When ``short`` is a
+    list, a payment to ``seat`` that the payer could not make in full appends the coins
+    missing."""
+    g = game.clone(light=True)
+    g.current = roller
+    g.dice = tuple(dice)
+    g.total = sum(dice)
+    g._queue_income(run_now=False)
+    own_items = [item for item in g.queue if item[0] == card and item[1] == seat]
+    if not own_items:
+        return 0
+    if short is not None:
+        g.events = []
+    _run(g, own_items)
+    if short is not None:
+        short.extend(e["owed"] - e["coins"] for e in g.events
+                     if e.get("type") == "payment" and e.get("to") == seat
+                     and e["coins"] < e["owed"])
+    return g.coins[seat] - game.coins[seat]
+
+
+def copy_value(game: Game, seat: int, card: int, roller: int, dice: int,
+               short: list | None = None) -> float:
+    """Expected coins one more copy of ``card`` brings ``seat`` when ``roller`` rolls
+    ``dice`` dice once, given everybody's current towns: the exact mean over
+    :func:`dice_outcomes` of :func:`card_income` with the extra copy, less without it.
+    ``short`` collects the coins payers could not pay (see :func:`card_income`)."""
+    more = game.clone(light=True)
+    more.owned[seat][card] += 1
+    faces = game.rules.dice_faces
+    value = 0.0
+    for outcome, p in dice_outcomes(dice, faces):
+        value += p * (card_income(more, seat, card, roller, outcome, short)
+                      - card_income(game, seat, card, roller, outcome))
+    return value
+
+
+def town_income(game: Game, seat: int, roller: int, dice: int) -> float:
+    """Expected coins ``seat`` gains (less what it pays) when ``roller`` rolls ``dice``
+    dice once, from the whole income step over every exact outcome."""
+    faces = game.rules.dice_faces
+    return sum(p * outcome_income(game, roller, outcome)[seat]
+               for outcome, p in dice_outcomes(dice, faces))
+
+
+def clause_chance(game: Game, seat: int, clause, dice: int) -> float:
+    """The probability that ``clause``'s conditions hold for its owner ``seat`` just after
+    ``seat`` rolls ``dice`` dice in the current position (nothing built this turn)."""
+    faces = game.rules.dice_faces
+    g = game.clone(light=True)
+    g.current = seat
+    g.built_this_turn = []
+    chance = 0.0
+    for outcome, p in dice_outcomes(dice, faces):
+        g.dice = outcome
+        g.total = sum(outcome)
+        if clause.holds(g, seat):
+            chance += p
+    return chance
+
+
+def expected_roll_income(game: Game, seat: int, dice: int) -> float:
+    """Expected coins ``seat`` gains from its own roll of ``dice`` dice, now."""
+    faces = game.rules.dice_faces
+    return sum(p * roll_income(game, seat, t, dice)[seat]
+               for t, p in total_distribution(dice, faces))
+
+
+def preferred_dice(game: Game, seat: int) -> int:
+    """The number of dice ``seat`` is assumed to roll: among its choices, the one with the
+    higher expected own income (the rule set's count when it has no choice)."""
+    counts = game.dice_counts(seat)
+    if len(counts) == 1:
+        return counts[0]
+    return max(counts, key=lambda k: expected_roll_income(game, seat, k))
+
+
+def card_value(game: Game, seat: int, card: int, dice_of: dict | None = None) -> float:
+    """Expected coins per round (one turn of every player) that one more copy of the
+    establishment ``card`` brings ``seat``, given everybody's current towns.
+
+    ``dice_of`` maps seat -> dice rolled (default: each seat's :func:`preferred_dice`).
+    """
+    rules = game.rules
+    info = rules.cards[card]
+    if not info.activation:
+        return 0.0
+    mode = rules.colours[info.colour].activated_by
+    clauses = tuple(c for c in info.clauses if c.trigger is None and not c.static)
+    faces = rules.dice_faces
+    value = 0.0
+    for roller in range(game.n):
+        if (mode == "owner" and roller != seat) or (mode == "others" and roller == seat):
+            continue
+        k = dice_of[roller] if dice_of else preferred_dice(game, roller)
+        probability = dict(total_distribution(k, faces))
+        for total in info.activation:
+            p = probability.get(total, 0.0)
+            if not p:
+                continue
+            g = game.clone(light=True)
+            g.owned[seat][card] += 1
+            g.current = roller
+            g.total = total
+            g.dice = faces_for(total, k, faces)
+            queue = [(card, seat, 1, c) for c in clauses]
+            _run(g, queue)
+            value += p * (g.coins[seat] - game.coins[seat])
+    return value

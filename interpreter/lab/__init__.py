@@ -1,0 +1,5 @@
+"""The house-rule lab: the games of a run (:mod:`.runs`), where they are played
+(:mod:`.executors`), streaming statistics (:mod:`.summary`, :mod:`.statistics`),
+simulating one rule set (:mod:`.simulation`), comparing rule sets on paired games
+(:mod:`.comparison`), exact card analysis (:mod:`.card_analysis`, :mod:`.analysis_text`)
+and plots (:mod:`.plots`)."""

@@ -1,0 +1,162 @@
+"""Comparing rule sets side by side on the same seeds (paired games).
+
+Game ``i`` of every rule set uses the same seeds (common random numbers: the same game
+seed and agent seeds), so differences are measured on pairs of games and with less noise.
+Each difference comes with a 95% interval from the paired differences (Student's t).
+With a target width, batches of games are played until the interval of the first seat's
+win-rate difference is narrower than +/-W, or a cap on the games is reached.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from . import simulation
+from .executors import Executor
+from .runs import RunSpec, chunks, deferred_interrupts
+from .statistics import Paired
+from .summary import Summary
+
+
+class Comparison:
+    """The paired statistics of several rule sets played on the same games: a
+    :class:`~machikoro.lab.summary.Summary` per rule set, and for each rule set after the
+    first its paired differences from the first (win rate by seat, turns, rounds)."""
+
+    def __init__(self, specs: list[RunSpec]):
+        players, agents = specs[0].players, specs[0].agents
+        self.specs = specs
+        self.summaries = [Summary(players, agents) for _ in specs]
+        self.seat_diffs = [[Paired() for _ in range(players)] for _ in specs[1:]]
+        self.turn_diffs = [Paired() for _ in specs[1:]]
+        self.round_diffs = [Paired() for _ in specs[1:]]
+
+    def take(self, parts: tuple) -> None:
+        """Count one piece of games of every rule set: ``parts`` holds ``(summary,
+        records)`` per rule set, the first one the reference the others are paired with."""
+        for summary, (part, _) in zip(self.summaries, parts):
+            summary.merge(part)
+        base_records = parts[0][1]
+        for k, (_, records) in enumerate(parts[1:]):
+            for a, b in zip(base_records, records):
+                for seat, paired in enumerate(self.seat_diffs[k]):
+                    paired.add((b["winner"] == seat) - (a["winner"] == seat))
+                self.turn_diffs[k].add(b["turns"] - a["turns"])
+                self.round_diffs[k].add(b["rounds"] - a["rounds"])
+
+    def widest(self) -> float:
+        """The widest half-width of the first seat's win-rate differences."""
+        return max(d[0].interval()["half_width"] for d in self.seat_diffs)
+
+    def differences(self, labels: list[str]) -> list[dict]:
+        """Each rule set after the first minus the first: JSON-ready intervals."""
+        players = self.specs[0].players
+        return [{
+            "ruleset": labels[k + 1], "vs": labels[0],
+            "seat_win_rate": [{"seat": s + 1, **_clean(self.seat_diffs[k][s].interval())}
+                              for s in range(players)],
+            "turns": _clean(self.turn_diffs[k].interval()),
+            "rounds": _clean(self.round_diffs[k].interval())}
+            for k in range(len(self.specs) - 1)]
+
+
+def play_pairs(comparison: Comparison, executor: Executor, bar, games: int,
+               until_ci: float | None, max_games: int) -> tuple[str, bool]:
+    """Play ``games`` pairs (every rule set on the same games), or, with ``until_ci``,
+    batches of ``games`` until the first seat's interval is narrower than +/-``until_ci``
+    or ``max_games`` are played. Returns what stopped it and whether Ctrl-C did: a piece
+    cut short is dropped (unlike simulate), so every rule set holds the same games."""
+    specs = comparison.specs
+    target = games if until_ci is None else max_games
+    played, stopped_by = 0, "--games"
+    try:
+        while played < target:
+            stop = min(played + games, target)
+            # one stream, the rule sets interleaved piece by piece: the pairs of a piece
+            # arrive together, so no rule set's records pile up waiting for another's
+            jobs = ((spec, a, b) for a, b in chunks(played, stop, simulation.CHUNK)
+                    for spec in specs)
+            results = executor.run(jobs)
+            for parts in zip(*[results] * len(specs)):
+                with deferred_interrupts():  # a piece counts for every rule set or none
+                    comparison.take(parts)
+                bar.update(sum(p[0].games for p in parts))
+            played = stop
+            if until_ci is None:
+                break
+            widest = comparison.widest()
+            if widest < until_ci:
+                return f"--until-ci: the interval is +/-{widest:.4f}", False
+        else:
+            if until_ci is not None:
+                stopped_by = f"--max-games cap ({max_games})"
+    except KeyboardInterrupt:
+        executor.abort()
+        return "Ctrl-C", True
+    return stopped_by, False
+
+
+def label(name: str) -> str:
+    """A rule set's label in the output: ``base``, or its file stem."""
+    return "base" if name == "base" else Path(name).stem
+
+
+def _clean(interval: dict) -> dict:
+    return {"diff": interval["diff"], "ci95": interval["ci95"]}
+
+
+def _fmt_diff(d: dict, scale: float = 100.0, unit: str = "") -> str:
+    if d["diff"] is None:
+        return "-"
+    if d["ci95"] is None:
+        return f"{scale * d['diff']:+.2f}{unit}"
+    lo, hi = d["ci95"]
+    return f"{scale * d['diff']:+.2f}{unit} [{scale * lo:+.2f}, {scale * hi:+.2f}]"
+
+
+def render(result: dict) -> str:
+    """The readable side-by-side text of a comparison."""
+    reports = result["reports"]
+    labels = result["rulesets"]
+    width = max(14, *(len(label) for label in labels))
+    head = "".join(f"{label:>{width + 2}}" for label in labels)
+    title = (f"Paired comparison: {result['games']} games per rule set, "
+             f"{reports[0]['players']} players ({', '.join(reports[0]['agents'])}), "
+             f"seed {reports[0]['seed']}; stopped by {result['stopped_by']}")
+    lines = [title, "", f"{'':<22}{head}"]
+
+    def row(name: str, values: list[str]) -> None:
+        lines.append(f"{name:<22}" + "".join(f"{v:>{width + 2}}" for v in values))
+
+    for s in range(reports[0]["players"]):
+        row(f"seat {s + 1} win rate",
+            [f"{100 * r['seats'][s]['rate']:.1f}%" for r in reports])
+    for key in ("turns", "rounds"):
+        row(f"{key} mean", [f"{r[key]['mean']:.2f}" if r[key]["mean"] is not None else "-"
+                            for r in reports])
+        row(f"{key} median", [f"{r[key]['median']:.0f}" if r[key]["median"] is not None
+                              else "-" for r in reports])
+        row(f"{key} p10-p90", [f"{r[key]['p10']:.0f}-{r[key]['p90']:.0f}"
+                               if r[key]["p10"] is not None else "-" for r in reports])
+    row("turn cap reached", [f"{100 * r['capped']['rate']:.1f}%" for r in reports])
+    for d in result["differences"]:
+        lines += ["", f"{d['ruleset']} minus {d['vs']} (paired, 95% interval)"]
+        for s in d["seat_win_rate"]:
+            lines.append(f"  seat {s['seat']} win rate    {_fmt_diff(s, unit=' pts')}")
+        lines.append(f"  turns per game     {_fmt_diff(d['turns'], 1.0)}")
+        lines.append(f"  rounds per game    {_fmt_diff(d['rounds'], 1.0)}")
+    cards = {c["id"]: [] for c in reports[0]["cards"]}
+    for r in reports:
+        for c in r["cards"]:
+            cards.setdefault(c["id"], []).append(c)
+    lines += ["", f"{'built per game':<30}{head}"]
+    idle = []
+    for card_id, rows in cards.items():
+        if not any(c["built_per_game"] for c in rows):
+            idle.append(card_id)
+            continue
+        lines.append(f"  {card_id:<28}" + "".join(f"{c['built_per_game']:>{width + 2}.2f}"
+                                                   for c in rows))
+    if idle:
+        lines.append(f"  never built: {', '.join(idle)}")
+    return "\n".join(lines)

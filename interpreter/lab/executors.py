@@ -1,0 +1,120 @@
+"""Where chunks of games are played: in this process, on worker processes, or on Ray.
+
+Results come back in job order; only a few jobs are in flight at a time, so memory stays
+flat and Ctrl-C can stop the workers at once.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from .runs import RunSpec, run_chunk
+
+
+def _ignore_interrupts() -> None:
+    # workers leave Ctrl-C to the main process, which stops them and reports
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _star(job: tuple) -> tuple:
+    return run_chunk(*job)
+
+
+@dataclass
+class Executor:
+    """Runs chunks of games: ``kind`` is ``local`` (``workers`` processes; 1 = in this
+    process) or ``ray`` (a Ray cluster at ``RAY_ADDRESS``, or a local Ray started here).
+    Use it as a context manager; :meth:`map` yields results in chunk order."""
+
+    kind: str = "local"
+    workers: int = 1
+    _pool: Any = field(default=None, repr=False)
+    _futures: list = field(default_factory=list, repr=False)
+
+    def __enter__(self) -> Executor:  # noqa: PYI034 - a plain class, no subclasses
+        if self.kind == "ray":
+            try:
+                import ray
+            except ImportError:
+                raise RuntimeError("the ray executor needs Ray: "
+                                   "pip install 'machikoro[cluster]'") from None
+            if not ray.is_initialized():
+                ray.init(ignore_reinit_error=True, log_to_driver=False,
+                         include_dashboard=False, logging_level="ERROR",
+                         configure_logging=True)
+            self._pool = ray.remote(_star)
+        elif self.workers > 1:
+            import multiprocessing
+
+            context = multiprocessing.get_context("fork" if hasattr(__import__("os"), "fork")
+                                                  else "spawn")
+            self._pool = context.Pool(self.workers, initializer=_ignore_interrupts)
+        return self
+
+    def abort(self) -> None:
+        """Stop the workers now (after Ctrl-C); unfinished chunks are dropped."""
+        if self.kind == "local" and self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+        elif self.kind == "ray":
+            import ray
+
+            for future in self._futures:
+                ray.cancel(future, force=True)
+            self._futures = []
+
+    def __exit__(self, *exc) -> None:
+        if exc[0] is not None:
+            self.abort()
+        elif self.kind == "local" and self._pool is not None:
+            self._pool.close()
+            self._pool.join()
+        self._pool = None
+
+    def map(self, spec: RunSpec, pieces: Iterable[tuple[int, int]]) -> Iterator[tuple]:
+        """Run ``spec``'s games in each ``(start, stop)`` piece; yields ``run_chunk``'s
+        results in piece order."""
+        return self.run((spec, a, b) for a, b in pieces)
+
+    def run(self, jobs: Iterable[tuple]) -> Iterator[tuple]:
+        """Run ``(spec, start, stop)`` jobs (specs may differ, as in a comparison); yields
+        ``run_chunk``'s results in job order. Results finished ahead of an earlier job wait
+        in memory, so jobs should be of a similar size (chunks); on Ray at most two jobs per
+        CPU are in flight, so the object store does not fill with a long run's results."""
+        if self.kind == "ray":
+            yield from self._run_ray(jobs)
+        elif self._pool is not None:
+            yield from self._run_pool(jobs)
+        else:
+            for job in jobs:
+                yield _star(job)
+
+    def _run_pool(self, jobs: Iterable[tuple]) -> Iterator[tuple]:
+        # a few jobs in flight, not all of them: the pool's task pipe never fills, so
+        # stopping the pool (Ctrl-C) can never wait on a blocked task-feeding thread
+        window = 2 * self.workers
+        pending: deque = deque()
+        for job in jobs:
+            pending.append(self._pool.apply_async(_star, (job,)))
+            if len(pending) >= window:
+                yield pending.popleft().get()
+        while pending:
+            yield pending.popleft().get()
+
+    def _run_ray(self, jobs: Iterable[tuple]) -> Iterator[tuple]:
+        import ray
+
+        window = max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))
+        self._futures = []
+        for job in jobs:
+            self._futures.append(self._pool.remote(job))
+            if len(self._futures) >= window:
+                yield ray.get(self._futures.pop(0))
+        while self._futures:
+            yield ray.get(self._futures.pop(0))

@@ -1,0 +1,132 @@
+"""The games of a run: their seeds, playing one game, playing a chunk of games.
+
+Every game's seed derives from the run's seed and the game's index through NumPy's
+``SeedSequence`` (:func:`game_seed`), so a game is the same whichever worker plays it and
+however the games are split: results do not depend on the number of workers or the
+executor. A chunk returns a :class:`~machikoro.lab.summary.Summary` (constant size) and,
+only when asked, the per-game records.
+"""
+
+from __future__ import annotations
+
+import math
+import signal
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..agents.registry import agent_factory
+from ..engine.game import Game
+from ..rules.loader import cached_ruleset
+from ..rules.ruleset import RuleSet
+from .summary import Summary
+
+
+def game_seed(seed: int, index: int, seat: int = -1) -> int:
+    """The seed of game ``index`` of a run seeded ``seed`` (``seat >= 0``: that seat's
+    agent's seed), from ``numpy.random.SeedSequence(seed, spawn_key=(index, seat + 1))``."""
+    sequence = np.random.SeedSequence(seed, spawn_key=(index, seat + 1))
+    return int(sequence.generate_state(1, dtype=np.uint64)[0] >> 1)
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """What to play: ``variant`` (None for the base set, else a path as text), ``players``,
+    ``agents`` (one agent name per seat), ``seed``, ``max_turns`` (the turn cap), and
+    ``records`` (also return one record per game)."""
+
+    variant: str | None
+    players: int
+    agents: tuple
+    seed: int
+    max_turns: int = 1000
+    records: bool = False
+
+
+def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: list) -> dict:
+    """Play game ``index`` of ``spec``; return its record: ``game``, ``seed``, ``winner``
+    (seat or None), ``turns``, ``rounds`` (rounds begun, extra turns not counted),
+    ``capped`` (the turn cap ended it) and ``builds`` (``[turn, seat, card id]`` per
+    build, turns numbered from 1)."""
+    seed = game_seed(spec.seed, index)
+    game = Game(rules, spec.players, seed=seed, max_turns=spec.max_turns)
+    agents = [make(game_seed(spec.seed, index, seat)).choose
+              for seat, make in enumerate(factories)]
+    builds: list = []
+    decision = game.decision
+    answer = game.answer
+    while True:
+        d = decision()
+        if d is None:
+            break
+        choice = agents[d.player](game, d)
+        if choice is not None and d.name == "build" and d.card is None:
+            builds.append([game.turn + 1, d.player, choice])
+        answer(choice)
+    # game.turn counts the turns played, the winning one included; an extra turn granted
+    # by the last turn of a capped game was counted in extra_turns but never begun
+    won = game.winner is not None
+    turns = game.turn
+    extra = game.extra_turns - (not won and game.extra_turn)
+    return {"game": index, "seed": seed, "winner": game.winner, "turns": turns,
+            "rounds": max(1, math.ceil((turns - extra) / spec.players)),
+            "capped": not won, "builds": builds}
+
+
+def run_chunk(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | None]:
+    """Play games ``start``..``stop - 1`` of ``spec``: their :class:`Summary`, and their
+    records when ``spec.records``. Top-level, so worker processes and Ray can run it."""
+    rules = cached_ruleset(spec.variant)
+    factories = [agent_factory(name, rules) for name in spec.agents]
+    landmarks = frozenset(rules.ids[i] for i in rules.landmarks)
+    summary = Summary(spec.players, spec.agents)
+    records = [] if spec.records else None
+    try:
+        for index in range(start, stop):
+            record = play_game(rules, spec, index, factories)
+            with deferred_interrupts():
+                summary.add(record, landmarks)
+                if records is not None:
+                    records.append(record)
+    except KeyboardInterrupt:
+        # only in the main process (workers ignore Ctrl-C): keep the games finished
+        raise Interrupted(summary, records) from None
+    return summary, records
+
+
+class Interrupted(KeyboardInterrupt):
+    """Ctrl-C inside :func:`run_chunk`: ``partial`` is ``(summary, records)`` of the
+    chunk's games finished before it."""
+
+    def __init__(self, summary: Summary, records: list | None):
+        super().__init__()
+        self.partial = (summary, records)
+
+
+@contextmanager
+def deferred_interrupts() -> Iterator[None]:
+    """Ctrl-C during the block waits for its end, then raises :class:`KeyboardInterrupt`:
+    the bookkeeping of finished games (counts, records, lines written) is all or nothing.
+    Only in the main thread (elsewhere a plain block); a process ignoring Ctrl-C still
+    ignores it."""
+    received: list = []
+    try:
+        previous = signal.signal(signal.SIGINT, lambda *_: received.append(True))
+    except ValueError:  # not the main thread: signals cannot be handled here
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+        if received and previous is signal.default_int_handler:
+            raise KeyboardInterrupt
+        if received and callable(previous):
+            previous(signal.SIGINT, None)
+
+
+def chunks(start: int, stop: int, size: int) -> list[tuple[int, int]]:
+    """``[(a, b), ...]`` covering ``start``..``stop`` in pieces of ``size`` games."""
+    return [(a, min(a + size, stop)) for a in range(start, stop, size)]

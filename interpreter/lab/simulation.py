@@ -1,0 +1,150 @@
+"""Simulating one rule set: play many games, and report win rates, game lengths and cards.
+
+:func:`play_games` plays a range of games of a :class:`~machikoro.lab.runs.RunSpec` on an
+executor and merges their summaries; :func:`report` turns a summary into a JSON-ready
+report (win rate by seat and by agent with 95% Wilson intervals, game length in turns and
+rounds, per card how often and how early it was built and how its builders fared, the
+order landmarks were completed, how often the turn cap was hit); :func:`render` writes it
+as text.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ..rules.ruleset import RuleSet
+from .executors import Executor
+from .runs import Interrupted, RunSpec, chunks, deferred_interrupts
+from .statistics import histogram_stats, wilson
+from .summary import Summary
+
+CHUNK = 250
+"""Games per chunk (the unit of work of a worker)."""
+
+
+def play_games(spec: RunSpec, start: int, stop: int, executor: Executor, bar,
+               out=None) -> tuple[Summary, bool]:
+    """Play games ``start..stop-1``; returns their summary and whether Ctrl-C stopped it
+    (the summary then holds the games finished before)."""
+    summary = Summary(spec.players, spec.agents)
+
+    def take(part: Summary, records: list | None) -> None:
+        with deferred_interrupts():  # the summary and --out hold the same games
+            summary.merge(part)
+            if out is not None and records is not None:
+                out.write("".join(json.dumps(record) + "\n" for record in records))
+        bar.update(part.games)
+
+    try:
+        for part, records in executor.map(spec, chunks(start, stop, CHUNK)):
+            take(part, records)
+    except Interrupted as exc:  # in this process: the chunk's finished games count
+        take(*exc.partial)
+        executor.abort()
+        return summary, True
+    except KeyboardInterrupt:
+        executor.abort()
+        return summary, True
+    return summary, False
+
+
+def report(summary: Summary, rules: RuleSet, variant: str | None, seed: int) -> dict:
+    """A JSON-ready report of a :class:`Summary`."""
+    games = max(summary.games, 1)
+    seats = []
+    for seat, wins in enumerate(summary.wins):
+        lo, hi = wilson(wins, summary.games)
+        seats.append({"seat": seat + 1, "agent": _short(summary.agents[seat]), "wins": wins,
+                      "rate": wins / games, "ci95": [lo, hi]})
+    agents = []
+    for name in dict.fromkeys(summary.agents):
+        places = [s for s, a in enumerate(summary.agents) if a == name]
+        wins = sum(summary.wins[s] for s in places)
+        trials = summary.games * len(places)
+        lo, hi = wilson(wins, trials)
+        agents.append({"agent": _short(name), "seats": len(places), "wins": wins,
+                       "rate": wins / max(trials, 1), "ci95": [lo, hi]})
+    player_games = games * summary.players
+    cards = []
+    for card in rules.cards:
+        builders = summary.builders[card.id]
+        lo, hi = wilson(summary.builder_wins[card.id], builders)
+        cards.append({
+            "id": card.id, "kind": card.kind, "built_per_game": summary.built[card.id] / games,
+            "built_by": builders / player_games,
+            "mean_first_turn": (summary.first_turn_sum[card.id] / builders) if builders
+            else None,
+            "builder_win_rate": (summary.builder_wins[card.id] / builders) if builders
+            else None,
+            "builder_ci95": [lo, hi] if builders else None})
+    landmarks = []
+    for i in rules.landmarks:
+        ranks = summary.landmark_rank.get(rules.ids[i], {})
+        done = sum(ranks.values())
+        mean_rank = (sum((k + 1) * v for k, v in ranks.items()) / done) if done else None
+        landmarks.append({"id": rules.ids[i], "completed": done, "mean_rank": mean_rank,
+                          "rank_counts": [ranks.get(k, 0) for k in range(len(rules.landmarks))]})
+    return {
+        "ruleset": rules.name, "variant": variant, "players": summary.players,
+        "agents": [_short(a) for a in summary.agents], "games": summary.games, "seed": seed,
+        "capped": {"games": summary.capped, "rate": summary.capped / games},
+        "seats": seats, "by_agent": agents,
+        "turns": histogram_stats(summary.turns), "rounds": histogram_stats(summary.rounds),
+        "turns_histogram": {str(k): v for k, v in sorted(summary.turns.items())},
+        "rounds_histogram": {str(k): v for k, v in sorted(summary.rounds.items())},
+        "cards": cards, "landmarks": landmarks,
+    }
+
+
+def _short(agent: str) -> str:
+    return Path(agent).stem if agent.endswith((".yaml", ".yml")) else agent
+
+
+def _pct(x: float | None) -> str:
+    return "-" if x is None else f"{100 * x:5.1f}%"
+
+
+def _ci(ci) -> str:
+    return "-" if ci is None else f"[{100 * ci[0]:4.1f}, {100 * ci[1]:4.1f}]"
+
+
+def render(rep: dict, rules: RuleSet) -> str:
+    """The readable text of a report."""
+    lines = [(f"{rep['ruleset']}: {rep['games']} games, {rep['players']} players "
+              f"({', '.join(rep['agents'])}), seed {rep['seed']}")]
+    if rep.get("interrupted"):
+        lines.append(f"INTERRUPTED: partial results for the {rep['games']} games finished")
+    lines += ["", "Win rate by seat           wins    rate   95% CI"]
+    for s in rep["seats"]:
+        lines.append(f"  seat {s['seat']} {s['agent']:<16} {s['wins']:>6}  {_pct(s['rate'])}  "
+                     f"{_ci(s['ci95'])}")
+    if len(rep["by_agent"]) > 1:
+        lines += ["", "Win rate by agent  seats   wins    rate   95% CI"]
+        for a in rep["by_agent"]:
+            lines.append(f"  {a['agent']:<16} {a['seats']:>5} {a['wins']:>6}  "
+                         f"{_pct(a['rate'])}  {_ci(a['ci95'])}")
+    lines += ["", "Game length        mean  median   p10   p90"]
+    for key in ("turns", "rounds"):
+        st = rep[key]
+        if st["mean"] is not None:
+            lines.append(f"  {key:<14} {st['mean']:7.1f} {st['median']:7.1f} {st['p10']:5.0f} "
+                         f"{st['p90']:5.0f}")
+    lines.append(f"  turn cap reached in {rep['capped']['games']} games "
+                 f"({_pct(rep['capped']['rate']).strip()})")
+    lines += ["", ("Cards                        built/game  built by  first turn  "
+                   "builders' win rate  95% CI")]
+    for c in rep["cards"]:
+        first = "-" if c["mean_first_turn"] is None else f"{c['mean_first_turn']:6.1f}"
+        lines.append(f"  {c['id']:<28} {c['built_per_game']:8.2f}  {_pct(c['built_by'])}  "
+                     f"{first:>10}  {_pct(c['builder_win_rate']):>18}  "
+                     f"{_ci(c['builder_ci95'])}")
+    ranks = len(rep["landmarks"])
+    head = "  ".join(f"{k + 1:>5}." for k in range(ranks))
+    lines += ["", f"Landmark order     mean rank  {head}   (share completed as 1st, 2nd, ...)"]
+    for lm in rep["landmarks"]:
+        done = max(lm["completed"], 1)
+        shares = "  ".join(f"{100 * n / done:5.1f}%" for n in lm["rank_counts"])
+        mean = "-" if lm["mean_rank"] is None else f"{lm['mean_rank']:.2f}"
+        lines.append(f"  {lm['id']:<16} {mean:>9}  {shares}")
+    return "\n".join(lines)

@@ -1,0 +1,68 @@
+"""Streaming statistics of a set of games: constant size whatever the number of games."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+
+class Summary:
+    """Statistics of a set of games, built by :meth:`add` and combined with :meth:`merge`;
+    constant size whatever the number of games.
+
+    ``wins[seat]``; ``turns`` and ``rounds`` are histograms (Counter: length -> games);
+    per card id: ``built`` (copies built), ``builders`` (player-games that built it at
+    least once), ``first_turn_sum`` (sum of the turn of the first copy), ``builder_wins``;
+    ``landmark_rank[id][k]``: player-games that completed it as their (k+1)-th landmark.
+    """
+
+    def __init__(self, players: int, agents: tuple):
+        self.players = players
+        self.agents = tuple(agents)
+        self.games = 0
+        self.capped = 0
+        self.wins = [0] * players
+        self.turns: Counter = Counter()
+        self.rounds: Counter = Counter()
+        self.built: Counter = Counter()
+        self.builders: Counter = Counter()
+        self.first_turn_sum: Counter = Counter()
+        self.builder_wins: Counter = Counter()
+        self.landmark_rank: dict = {}
+
+    def add(self, record: dict, landmarks: frozenset) -> None:
+        """Count one game record (see :func:`play_game`); ``landmarks`` are landmark ids."""
+        self.games += 1
+        winner = record["winner"]
+        if winner is None:
+            self.capped += 1
+        else:
+            self.wins[winner] += 1
+        self.turns[record["turns"]] += 1
+        self.rounds[record["rounds"]] += 1
+        first: dict = {}
+        order: dict = {}
+        for turn, seat, card in record["builds"]:
+            self.built[card] += 1
+            if (seat, card) not in first:
+                first[seat, card] = turn
+            if card in landmarks:
+                order.setdefault(seat, []).append(card)
+        for (seat, card), turn in first.items():
+            self.builders[card] += 1
+            self.first_turn_sum[card] += turn
+            if seat == winner:
+                self.builder_wins[card] += 1
+        for seat, cards in order.items():
+            for rank, card in enumerate(cards):
+                self.landmark_rank.setdefault(card, Counter())[rank] += 1
+
+    def merge(self, other: Summary) -> None:
+        """Add another summary of games of the same run."""
+        self.games += other.games
+        self.capped += other.capped
+        self.wins = [a + b for a, b in zip(self.wins, other.wins)]
+        for name in ("turns", "rounds", "built", "builders", "first_turn_sum",
+                     "builder_wins"):
+            getattr(self, name).update(getattr(other, name))
+        for card, ranks in other.landmark_rank.items():
+            self.landmark_rank.setdefault(card, Counter()).update(ranks)

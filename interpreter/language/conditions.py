@@ -1,0 +1,110 @@
+"""Conditions of the effect language (``if doubles``, ``if owner has 2 or more cow``...).
+
+Every condition has ``test(game, owner) -> bool``; ``owner`` is the seat owning the card.
+:class:`Quantity` is the comparison with a number they share (``N``, ``N or more``...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Quantity:
+    """A comparison with a number: ``op`` is one of ``== >= <= < >``."""
+
+    op: str
+    n: int
+
+    def __call__(self, value: int) -> bool:
+        op, n = self.op, self.n
+        if op == "==":
+            return value == n
+        if op == ">=":
+            return value >= n
+        if op == "<=":
+            return value <= n
+        if op == "<":
+            return value < n
+        return value > n
+
+    def __str__(self) -> str:
+        return {"==": "{}", ">=": "{} or more", "<=": "{} or fewer", "<": "fewer than {}",
+                ">": "more than {}"}[self.op].format(self.n)
+
+
+@dataclass(frozen=True)
+class Doubles:
+    """``if doubles``: two or more dice were rolled and all show the same face."""
+
+    def test(self, game, owner: int) -> bool:
+        dice = game.dice
+        return len(dice) > 1 and dice.count(dice[0]) == len(dice)
+
+
+@dataclass(frozen=True)
+class BuiltNothing:
+    """``if built nothing``: the current turn's build step built no card."""
+
+    def test(self, game, owner: int) -> bool:
+        return not game.built_this_turn
+
+
+@dataclass(frozen=True)
+class HasCard:
+    """``if owner|roller has NAME``: that player owns at least one of the cards."""
+
+    roller: bool
+    cards: tuple
+
+    def test(self, game, owner: int) -> bool:
+        town = game.owned[game.current if self.roller else owner]
+        return any(town[i] for i in self.cards)
+
+
+@dataclass(frozen=True)
+class HasLandmarks:
+    """``if owner|roller has Q landmarks``: counts built landmarks that count for victory."""
+
+    roller: bool
+    quantity: Quantity
+    landmarks: tuple
+
+    def test(self, game, owner: int) -> bool:
+        town = game.owned[game.current if self.roller else owner]
+        return self.quantity(sum(1 for i in self.landmarks if town[i]))
+
+
+@dataclass(frozen=True)
+class HasCoins:
+    """``if owner|roller has Q coins``."""
+
+    roller: bool
+    quantity: Quantity
+
+    def test(self, game, owner: int) -> bool:
+        return self.quantity(game.coins[game.current if self.roller else owner])
+
+
+@dataclass(frozen=True)
+class HasCount:
+    """``if owner|roller has Q NAMES``: how many matching cards (copies of the ids, or cards
+    with the icons or colours) that player's town holds."""
+
+    roller: bool
+    quantity: Quantity
+    cards: tuple
+
+    def test(self, game, owner: int) -> bool:
+        town = game.owned[game.current if self.roller else owner]
+        return self.quantity(sum(town[i] for i in self.cards))
+
+
+@dataclass(frozen=True)
+class RollIs:
+    """``if roll is Q``: the current roll total (after any changes to it)."""
+
+    quantity: Quantity
+
+    def test(self, game, owner: int) -> bool:
+        return self.quantity(game.total)

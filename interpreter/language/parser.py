@@ -1,0 +1,121 @@
+"""The effect language's grammar and parser: one cached Lark LALR parser of ``effect.lark``,
+and syntax errors in words a card author can act on (what was expected, "did you mean").
+
+Everything that reads the grammar lives here; :mod:`machikoro.language.compiler` turns the
+parse trees into clause objects.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from lark import Lark
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+
+START_RULES = ("start", "condition", "tests")
+
+
+@lru_cache(maxsize=1)
+def parser() -> Lark:
+    """The one cached LALR parser of ``effect.lark``."""
+    grammar = (Path(__file__).parent / "effect.lark").read_text("utf-8")
+    return Lark(grammar, parser="lalr", lexer="basic", propagate_positions=True,
+                maybe_placeholders=True, start=list(START_RULES))
+
+
+class EffectError(Exception):
+    """A problem in one effect text, at ``column`` (1-based) over ``span`` characters.
+
+    Raised by :func:`compile_effect`; the rule-set loader turns it into a located
+    :class:`~machikoro.errors.Problem` (``FILE:LINE:COL``).
+    """
+
+    def __init__(self, message: str, column: int, span: int = 1, code: str = "effect-syntax"):
+        super().__init__(message)
+        self.message, self.column, self.span, self.code = message, column, span, code
+
+
+def _terminal_words(names) -> list[str]:
+    p = parser()
+    words = []
+    for name in sorted(names):
+        if name == "$END":
+            words.append("end of effect")
+            continue
+        try:
+            pattern = p.get_terminal(name).pattern
+        except KeyError:
+            continue
+        if pattern.type == "str":
+            words.append(f"'{pattern.value}'")
+        elif name == "NAME":
+            words.append("a name (card id, icon or colour)")
+        elif name == "INT":
+            words.append("a whole number")
+        else:
+            words.append(name.lower())
+    return sorted(set(words))
+
+
+def syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
+    column = getattr(exc, "column", 0) or 0
+    if isinstance(exc, UnexpectedEOF) or (
+        isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
+    ):
+        column = len(text.rstrip()) + 1
+        expected = _terminal_words(exc.expected)
+        got = "end of effect"
+        span = 1
+    elif isinstance(exc, UnexpectedCharacters):
+        match = re.match(r"\S+", text[column - 1:])
+        got = match.group(0) if match else text[column - 1:column]
+        expected = _terminal_words(exc.allowed or ())
+        span = len(got)
+    else:
+        got = str(exc.token)
+        try:  # exact: the terminals the parser state really accepts
+            accepted = exc.interactive_parser.accepts()
+        except Exception:  # noqa: BLE001 - fall back to LALR's (wider) expected set
+            accepted = exc.expected
+        expected = _terminal_words(accepted or exc.expected)
+        span = len(got)
+    clause_start = text.rfind(";", 0, max(column - 1, 0)) + 1  # words of this clause only
+    before = [w.strip(",;") for w in text[clause_start: column - 1].split()]
+    before = [w for w in before if w]
+    after = f" after '{' '.join(before[-3:])}'" if before else ""
+    literals = [w.strip("'") for w in expected if w.startswith("'")]
+    hint = difflib.get_close_matches(got, literals, n=1, cutoff=0.5)
+    message = f"unexpected '{got}'{after}"
+    if expected:
+        message += " - expected " + (
+            expected[0] if len(expected) == 1 else ", ".join(expected[:-1]) + " or "
+            + expected[-1])
+    if hint:
+        message += f" (did you mean '{hint[0]}'?)"
+    elif before and before[-1] not in _keywords():
+        # the word before may be a misspelt keyword read as a name ("gainx 1")
+        near = difflib.get_close_matches(before[-1], _keywords(), n=1, cutoff=0.75)
+        if near:
+            start = text.rfind(before[-1], clause_start, column - 1) + 1
+            return EffectError(f"unknown word '{before[-1]}' (did you mean '{near[0]}'?)",
+                               start, len(before[-1]))
+    return EffectError(message, max(column, 1), max(span, 1))
+
+
+@lru_cache(maxsize=1)
+def _keywords() -> tuple[str, ...]:
+    return tuple(sorted({t.pattern.value for t in parser().terminals
+                         if t.pattern.type == "str" and t.pattern.value.isalpha()}))
+
+
+def parse(text: str, start: str = "start"):
+    """The parse tree of ``text`` from the grammar rule ``start`` (``start`` for an effect,
+    ``condition`` or ``tests`` for a stand-alone condition). Raises :class:`EffectError` with
+    the column and the words expected."""
+    try:
+        return parser().parse(text, start=start)
+    except UnexpectedInput as exc:
+        raise syntax_error(text, exc) from None

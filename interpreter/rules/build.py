@@ -1,0 +1,157 @@
+"""Building a :class:`~machikoro.rules.ruleset.RuleSet` from a raw rule set, step by step.
+
+1. check the merged rules against the rules schema (:func:`_rules_sections`);
+2. put the cards in market order (:func:`order_cards`);
+3. check the names the files use and resolve the rules file's ids
+   (:mod:`~machikoro.rules.references`);
+4. compile every effect and check where its clauses run
+   (:mod:`~machikoro.rules.card_effects`);
+5. make the frozen cards and the engine's tables (:mod:`~machikoro.rules.tables`).
+
+Every problem is appended to the raw rule set's ``problems``; a rule set with an error is
+not built.
+"""
+
+from __future__ import annotations
+
+from ..data import schemas
+from ..errors import Problem
+from . import tables
+from .card_effects import compile_cards
+from .raw import CardEntry, RawRuleSet
+from .references import RuleIds, check_card_colours, vocabulary
+from .ruleset import Card, Colour, RuleSet
+
+DEFAULT_OPTIONS = {"landmark_active_on_build_turn": True, "reroll_same_dice": True}
+"""The rules file's ``options`` when it leaves them out."""
+
+
+class _Sections:
+    """Which top-level sections of the merged rules passed the schema."""
+
+    def __init__(self, raw: RawRuleSet):
+        self.raw = raw
+        self.bad: set = set()
+        if raw.has_rules:
+            self._check()
+
+    def _check(self) -> None:
+        raw = self.raw
+        found = schemas.findings(raw.rules, "rules")
+        for finding in found[:schemas.MAX_PROBLEMS]:
+            doc, full = raw.rules_where(finding.path)
+            raw.problems.append(doc.problem(full, finding.message, "schema",
+                                            key=finding.at_key))
+            self.bad.update(p[0] if p else "" for p in finding.fields)
+        if not found.complete or len(found) > schemas.MAX_PROBLEMS:
+            self.bad.add("")
+
+    def ok(self, section: str) -> bool:
+        """True when ``section`` is present and passed the schema."""
+        return (self.raw.has_rules and section in self.raw.rules
+                and section not in self.bad and "" not in self.bad)
+
+
+def order_cards(raw: RawRuleSet) -> list[CardEntry]:
+    """The market's order: establishments by their lowest activation number, then cost;
+    then landmarks by cost (ties: by id, so the order never depends on file names)."""
+    entries = list(raw.cards.values())
+    entries.sort(key=lambda e: (e.data.get("kind") == "landmark",
+                                min(e.data.get("activation") or [0]), e.data.get("cost", 0),
+                                e.data["id"]))
+    return entries
+
+
+def _has_errors(problems: list[Problem]) -> bool:
+    return any(p.severity == "error" for p in problems)
+
+
+def _victory(raw: RawRuleSet, sections: _Sections, ids: RuleIds,
+             landmarks: tuple) -> tuple[int, ...]:
+    """The victory landmarks (every landmark unless the rules list some); none is an
+    error."""
+    victory = landmarks
+    if sections.ok("victory") and raw.rules["victory"]["landmarks"] != "all":
+        victory = ids.victory(raw.rules["victory"]["landmarks"])
+    if sections.ok("victory") and not victory and not _has_errors(raw.problems):
+        doc, full = raw.rules_where(("victory",))
+        raw.problems.append(doc.problem(full, "the rule set has no landmark to win with",
+                                        "victory"))
+    return victory
+
+
+def _check_players(raw: RawRuleSet, sections: _Sections) -> None:
+    players = raw.rules.get("players")
+    if sections.ok("players") and players["min"] > players["max"]:
+        doc, full = raw.rules_where(("players", "min"))
+        raw.problems.append(doc.problem(full, f"players.min ({players['min']}) is larger "
+                                        f"than players.max ({players['max']})", "players"))
+
+
+def _make_cards(entries: list[CardEntry], compiled: list[tuple]) -> list[Card]:
+    cards = []
+    for entry, clauses in zip(entries, compiled):
+        d = entry.data
+        cards.append(Card(
+            id=d["id"], kind=d["kind"], name=d["name"], name_ja=d.get("name_ja", d["name"]),
+            colour=d.get("colour"), icon=d.get("icon"), cost=d["cost"],
+            activation=tuple(d.get("activation", ())), supply=d.get("supply", 0),
+            limit=d.get("limit", 1 if d["kind"] == "landmark" else None),
+            effect=d["effect"], clauses=clauses, file=entry.base[0].file,
+        ))
+    return cards
+
+
+def build(raw: RawRuleSet) -> RuleSet | None:
+    """Check the raw rule set as a whole and compile it; None when there are errors (all of
+    them are then in ``raw.problems``, with the warnings)."""
+    problems = raw.problems
+    sections = _Sections(raw)
+    rules = raw.rules
+    entries = order_cards(raw)
+    ids = tuple(e.data["id"] for e in entries)
+    index = {card_id: i for i, card_id in enumerate(ids)}
+    # cards that could not be read still count as known names, so nothing else is blamed
+    names = dict(index)
+    names.update({name: len(ids) + k for k, name in enumerate(sorted(raw.unread))
+                  if name not in index})
+    colours = {name: Colour(name, c["activated_by"], c["income_from"], c["order"])
+               for name, c in rules["colours"].items()} if sections.ok("colours") else None
+    check_card_colours(entries, colours, problems)
+    landmarks = tuple(i for i, e in enumerate(entries) if e.data.get("kind") == "landmark")
+    rule_ids = RuleIds(raw, entries, index)
+    start_town = rule_ids.start_town(rules["setup"]) if sections.ok("setup") else [0] * len(ids)
+    victory = _victory(raw, sections, rule_ids, landmarks)
+    _check_players(raw, sections)
+    vocab = vocabulary(entries, names, colours, victory, problems)
+    compiled = compile_cards(entries, vocab, colours,
+                             rules["dice"] if sections.ok("dice") else None, problems)
+    if _has_errors(problems) or any(e.partial for e in entries):
+        return None
+    cards = _make_cards(entries, compiled)
+    return _ruleset(raw, cards, colours, ids, index, start_town, victory, vocab)
+
+
+def _ruleset(raw: RawRuleSet, cards: list[Card], colours: dict, ids: tuple, index: dict,
+             start_town: list, victory: tuple, vocab) -> RuleSet:
+    """The frozen rule set of checked, compiled cards, with the engine's tables."""
+    rules = raw.rules
+    options = dict(DEFAULT_OPTIONS)
+    options.update(rules.get("options", {}))
+    return RuleSet(
+        name=raw.name or rules.get("name", raw.source), cards=tuple(cards), colours=colours,
+        min_players=rules["players"]["min"], max_players=rules["players"]["max"],
+        start_coins=rules["setup"]["coins"], start_town=tuple(start_town),
+        dice_faces=rules["dice"]["faces"], dice_count=rules["dice"]["count"],
+        payment_order=rules["payment_order"], builds_per_turn=rules["turn"]["builds"],
+        victory=victory, options=options, source=raw.source, ids=ids, index=index,
+        establishments=tuple(i for i, c in enumerate(cards) if c.kind == "establishment"),
+        landmarks=tuple(i for i, c in enumerate(cards) if c.is_landmark),
+        by_roll=tables.by_roll(cards, colours), hooks=tables.hooks(cards),
+        dice_options=tables.dice_options(cards), boosts=tables.boosts(cards),
+        cost=tuple(c.cost for c in cards), supply=tuple(c.supply for c in cards),
+        limit=tuple(c.limit if c.limit is not None else tables.NO_LIMIT for c in cards),
+        by_cost=tables.by_cost(cards),
+        warnings=tuple(p for p in raw.problems if p.severity == "warning"),
+        vocabulary=vocab,
+    )

@@ -1,0 +1,203 @@
+"""Applying a variant file (``kind: variant``): the rule set it ``extends`` (``base``, a
+rule-set folder or another variant), then its ``rules`` fields (mappings merge), ``remove``,
+``change`` (fields of a card) and ``cards`` (whole cards, added or replacing by id).
+
+Every problem of the file is reported, an unknown card id as well as a bad field; parts that
+failed the schema are skipped, so the rest is still checked.
+"""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import os
+import re
+from pathlib import Path
+
+from ..data import schemas
+from ..data.bundled import data_dir
+from ..data.documents import Document
+from ..errors import Problem
+from .file_kinds import article, kind_of, read
+from .folders import read_folder
+from .raw import RawRuleSet, add_card, bad_paths
+
+MAX_VARIANT_DEPTH = 16
+MAX_PROBLEMS_PER_FILE = 100
+
+
+class _Broken:
+    """Which parts of a variant failed the schema (paths of the bad fields)."""
+
+    def __init__(self, found: list):
+        self.bad = bad_paths(found)
+
+    def touches(self, prefix: tuple) -> bool:
+        """The value at ``prefix``, or a part of it, is bad."""
+        n = len(prefix)
+        return any(p[:n] == prefix or prefix[:len(p)] == p for p in self.bad)
+
+    def whole(self, prefix: tuple) -> bool:
+        """The value at ``prefix`` (or an ancestor) is bad."""
+        return any(prefix[:len(p)] == p for p in self.bad)
+
+
+def merge(base: dict, patch: dict) -> dict:
+    """``base`` with ``patch`` laid over it: mappings merge key by key (but a starting town,
+    ``establishments``, is replaced whole), anything else is replaced."""
+    out = dict(base)
+    for key, value in patch.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict) and key not in (
+                "establishments",):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def unknown_card(doc: Document, path: tuple, name: str, known, key: bool = False) -> Problem:
+    """An "unknown card id" problem at ``path``, with a "did you mean" among ``known``."""
+    hint = difflib.get_close_matches(str(name), list(known), n=1)
+    more = f" - did you mean '{hint[0]}'?" if hint else ""
+    return doc.problem(path, f"unknown card id '{name}'{more}", "unknown-name", key=key)
+
+
+def apply_variant(path: Path, problems: list[Problem], chain: tuple = (),
+                  via: Document | None = None) -> RawRuleSet | None:
+    """The raw rule set a variant file makes, every problem of the file reported; ``chain``
+    is the files extending it, for loops, and ``via`` the variant whose ``extends`` names
+    it. A rules file stands for its folder's rule set."""
+    doc = read(path, problems)
+    if doc is None:
+        return None
+    kind = kind_of(doc, problems)
+    if kind is None:
+        return None
+    if kind == "rules":
+        return read_folder(path.parent, problems)
+    if kind != "variant":
+        problems.append(_not_a_variant(doc, kind, via))
+        return None
+    found = schemas.findings(doc.data, "variant")
+    problems.extend(schemas.problems_of(doc, found))
+    if not found.complete:
+        return None
+    broken = _Broken(found)
+    parent = doc.data.get("extends")
+    if not isinstance(parent, str) or broken.touches(("extends",)):
+        return None
+    raw = _parent(path, doc, parent, problems, chain)
+    if raw is None:
+        return None
+    raw.source = doc.file
+    if isinstance(doc.data.get("name"), str):
+        raw.name = doc.data["name"]
+    _patch_rules(raw, doc, broken)
+    _remove_cards(raw, doc, broken, problems)
+    _change_cards(raw, doc, broken, problems)
+    _add_cards(raw, doc, found, broken, problems)
+    return raw
+
+
+def _not_a_variant(doc: Document, kind: str, via: Document | None) -> Problem:
+    if via is not None:
+        return via.problem(("extends",), f"'{via.data['extends']}' is {article(kind)} file, "
+                           "not a variant: extend 'base', a variant file or a rule-set folder",
+                           "variant")
+    return doc.problem(("kind",) if "kind" in doc.data else (),
+                       f"this is {article(kind)} file, not a variant or a rule set: give a "
+                       "variant file or a rule-set folder", "kind")
+
+
+def _parent(path: Path, doc: Document, parent: str, problems: list[Problem],
+            chain: tuple) -> RawRuleSet | None:
+    """The raw rule set named by ``extends: parent``; a loop or a chain too long is an
+    error."""
+    if parent == "base":
+        return read_folder(data_dir("cards"), problems)
+    here = (path.resolve(), doc.file)
+    parent_path = path.parent / parent
+    steps = chain + (here,)
+    if parent_path.exists() and parent_path.resolve() in [r for r, _ in steps]:
+        top = steps[0][0].parent  # names relative to the first variant's folder
+        names = [os.path.relpath(r, top) for r, _ in steps]
+        names.append(os.path.relpath(parent_path.resolve(), top))
+        problems.append(doc.problem(("extends",), "variants extend each other in a "
+                                    f"loop: {' -> '.join(names)}", "variant"))
+        return None
+    if len(chain) >= MAX_VARIANT_DEPTH:
+        problems.append(doc.problem(("extends",), f"more than {MAX_VARIANT_DEPTH} "
+                                    "variants extend each other", "variant"))
+        return None
+    if parent_path.is_dir():
+        return read_folder(parent_path, problems)
+    if not parent_path.is_file():
+        problems.append(doc.problem(("extends",), f"no such variant file: {parent} "
+                                    "(use 'base' or a path relative to this file)",
+                                    "variant"))
+        return None
+    return apply_variant(parent_path, problems, steps, doc)
+
+
+def _patch_rules(raw: RawRuleSet, doc: Document, broken: _Broken) -> None:
+    patch = doc.data.get("rules")
+    if isinstance(patch, dict) and not broken.whole(("rules",)):
+        raw.rules = merge(raw.rules, {k: v for k, v in patch.items()
+                                      if not broken.touches(("rules", k))})
+        raw.rules_layers.append((doc, ("rules",)))
+
+
+def _remove_cards(raw: RawRuleSet, doc: Document, broken: _Broken,
+                  problems: list[Problem]) -> None:
+    removed = doc.data.get("remove")
+    if not isinstance(removed, list) or broken.whole(("remove",)):
+        return
+    for i, name in enumerate(removed):
+        if len(problems) > MAX_PROBLEMS_PER_FILE * 2:
+            break
+        if broken.touches(("remove", i)) or name in raw.unread:
+            continue
+        if name not in raw.cards:
+            problems.append(unknown_card(doc, ("remove", i), name, raw.cards))
+        else:
+            del raw.cards[name]
+
+
+def _change_cards(raw: RawRuleSet, doc: Document, broken: _Broken,
+                  problems: list[Problem]) -> None:
+    changes = doc.data.get("change")
+    if not isinstance(changes, dict) or broken.whole(("change",)):
+        return
+    for name, fields in changes.items():
+        if len(problems) > MAX_PROBLEMS_PER_FILE * 2:
+            break  # a hostile file: enough said
+        if not re.fullmatch(schemas.ID_PATTERN, name) or name in raw.unread:
+            continue
+        entry = raw.cards.get(name)
+        if entry is None:
+            problems.append(unknown_card(doc, ("change", name), name, raw.cards, key=True))
+            continue
+        if not isinstance(fields, dict) or broken.whole(("change", name)):
+            continue
+        good = {k: v for k, v in fields.items() if not broken.touches(("change", name, k))}
+        entry.data = {**entry.data, **good}
+        for key in good:
+            entry.origin[key] = (doc, ("change", name, key))
+
+
+def _add_cards(raw: RawRuleSet, doc: Document, found: list, broken: _Broken,
+               problems: list[Problem]) -> None:
+    added = doc.data.get("cards")
+    if not isinstance(added, list) or broken.whole(("cards",)):
+        return
+    first: dict[str, int] = {}
+    for i, card in enumerate(added):
+        if isinstance(card, dict) and isinstance(card.get("id"), str):
+            if card["id"] in first:
+                problems.append(doc.problem(("cards", i, "id"), f"card id '{card['id']}' "
+                                            f"is also added at cards[{first[card['id']]}]",
+                                            "duplicate"))
+                continue
+            first[card["id"]] = i
+            raw.cards.pop(card["id"], None)  # replaced whole
+        add_card(doc, ("cards", i), card, found, raw.cards, raw.unread, problems)
