@@ -212,7 +212,10 @@ def test_a_landmark_named_in_a_condition_shows_what_it_changes(tmp_path, capsys)
 
 
 def test_without_a_dice_choice_only_one_die_is_analyzed(tmp_path, capsys):
-    variant = write_variant(tmp_path, "remove: [train_station]\n")
+    # without the Train Station, the cards only two dice reach would never activate
+    variant = write_variant(tmp_path, "remove: [train_station, cheese_factory, furniture_factory,"
+                                      " mine, family_restaurant, apple_orchard,"
+                                      " fruit_and_vegetable_market]\n")
     report = analyze_json(capsys, "--variant", variant)
     assert report["dice"]["counts"] == [1]
     assert set(card(report, "wheat_field")["probability"]) == {"1"}

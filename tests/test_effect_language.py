@@ -14,6 +14,7 @@ from machikoro.language.actions import (
     DiceChoice,
     ExtraTurn,
     Gain,
+    Optional,
     PayBank,
     Reroll,
     Swap,
@@ -154,9 +155,12 @@ def test_may_reroll_after_roll():
 
 
 def test_may_add_n_to_the_roll_after_roll():
-    assert one("after roll, if roll is 10 or more, may add 2 to the roll") == Clause(
-        "after_roll", (RollIs(Quantity(">=", 10)),), AddToRoll(2))
-    assert one("after roll, may add 1 to roll").action == AddToRoll(1)
+    """``may`` makes adding to the roll the roller's yes/no decision (the Harbor)."""
+    clause = one("after roll, if roll is 10 or more, may add 2 to the roll")
+    assert clause == Clause("after_roll", (RollIs(Quantity(">=", 10)),),
+                            Optional(AddToRoll(2)))
+    assert clause.asks
+    assert one("after roll, may add 1 to roll").action == Optional(AddToRoll(1))
 
 
 def test_roll_one_or_two_dice_is_a_static_power():
@@ -261,7 +265,7 @@ def test_unknown_name_gets_did_you_mean_and_its_column():
     error = refused("gain 1 per grian")
     assert error.code == "unknown-name"
     assert (error.column, error.span) == (12, 5)
-    assert "unknown icon or card id 'grian'" in error.message
+    assert "unknown icon, card id or colour 'grian'" in error.message
     assert "did you mean 'grain'?" in error.message
 
 
@@ -302,10 +306,12 @@ def test_changing_the_roll_without_after_roll_is_refused(text):
 
 
 def test_trigger_after_the_action_is_a_syntax_error():
+    """A trigger after the action is refused at the trigger, which belongs first."""
     error = refused("extra turn, after roll")
     assert error.code == "effect-syntax"
-    assert error.column == 11
-    assert "expected ';' or end of effect" in error.message
+    assert error.column == 13
+    assert "unexpected 'after'" in error.message
+    assert "a trigger comes first in its clause" in error.message
 
 
 def test_trigger_between_condition_and_action_is_a_syntax_error():

@@ -322,7 +322,7 @@ cards:
     kind: landmark
     name: Harbor
     cost: 2
-    effect: before roll, if owner has harbor, gain 0
+    effect: before roll, if owner has harbor, gain 1
 """, "harbor.yaml")
     body = "kind: strategy\nname: Sea\nbuild:\n  - card: harbor\n"
     assert check_strategy_file(read_yaml(write(tmp_path, body + "variant: harbor.yaml\n",

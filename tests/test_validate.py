@@ -124,7 +124,7 @@ CARD_CASES = [
      "did you mean 'take'?"),
     ("unknown id in effect", card("effect: take 1 from roller",
                                   "effect: take 1 per wheat_feld from roller"), "9:20",
-     "unknown icon or card id 'wheat_feld' - did you mean 'wheat_field'?"),
+     "unknown icon, card id or colour 'wheat_feld' - did you mean 'wheat_field'?"),
     ("unknown icon in per", card("effect: take 1 from roller",
                                  "effect: take 1 per geer from roller"), "9:20",
      "did you mean 'gear'?"),
@@ -150,7 +150,7 @@ CARD_CASES = [
     ("trigger taking from the roller", card("take 1", "before roll, take 1"), "9:9",
      "'before roll' runs in the owner's own turn"),
     ("trigger after the action", card("take 1 from roller", "take 1 from roller, after roll"),
-     "9:27", "unexpected ','"),
+     "9:29", "unexpected 'after'"),
     ("static power with a trigger", card("effect: take 1 from roller",
                                          "effect: before roll, roll 1 or 2 dice"), "9:9",
      "this power always holds while the card is built"),
@@ -509,7 +509,7 @@ def test_validate_variant_gives_the_rule_set_of_a_lone_card(capsys, tmp_path, mo
                                              .replace("take 1 from roller", "gain 1 per boat")
                                              .replace("colour: red", "colour: green"), "utf-8")
     assert main(["validate", "boat_shop.yaml"]) == 1  # 'boat' is no icon of the base set
-    assert "unknown icon or card id 'boat'" in capsys.readouterr().out
+    assert "unknown icon, card id or colour 'boat'" in capsys.readouterr().out
     assert main(["validate", "--variant", "extra.yaml", "boat_shop.yaml"]) == 0
     assert main(["validate", "--variant", "missing.yaml", "boat_shop.yaml"]) == 1
     assert "missing.yaml:1:1: --variant: no such file or folder" in capsys.readouterr().out

@@ -25,7 +25,7 @@ def resolve_variant(spec: str | Path | None, near: Path | None = None) -> str | 
     for beside ``near`` (the folder of the file naming it) when given, then as given (from
     the current folder), then from the project root (a rule case's
     ``variants/house/radio-tower-18.yaml``); otherwise it is a bundled variant by name, e.g.
-    ``house/radio-tower-18`` (the ``.yaml`` suffix optional). Unknown names are returned
+    ``house/radio-tower-18`` (the ``.yaml`` suffix optional) or ``harbor`` (a folder). Unknown names are returned
     unchanged, so that loading reports "no such file" for them."""
     if spec is None or str(spec) == "base":
         return spec
@@ -41,6 +41,6 @@ def resolve_variant(spec: str | Path | None, near: Path | None = None) -> str | 
     if not path.is_absolute() and (bundled.parent / path).exists():
         return bundled.parent / path
     for candidate in (bundled / str(spec), bundled / f"{spec}.yaml"):
-        if candidate.is_file():
+        if candidate.is_file() or (candidate.is_dir() and not path.is_absolute()):
             return candidate
     return spec

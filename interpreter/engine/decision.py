@@ -23,7 +23,15 @@ class Decision(NamedTuple):
 
 def same_answer(option: Any, value: Any) -> bool:
     """True when ``value`` is the option ``option``: equal and of the same type (``1`` is
-    not ``True``), None only for None."""
+    not ``True``), None only for None; a mapping option matches any mapping with the same
+    keys and matching values, a tuple option any list or tuple of matching items (answers
+    read back from JSON)."""
     if option is None or value is None:
         return option is value
+    if isinstance(option, dict):
+        return isinstance(value, dict) and option.keys() == value.keys() and all(
+            same_answer(option[k], value[k]) for k in option)
+    if isinstance(option, tuple):
+        return isinstance(value, (tuple, list)) and len(value) == len(option) and all(
+            same_answer(a, b) for a, b in zip(option, value))
     return type(option) is type(value) and option == value

@@ -16,31 +16,34 @@ from .game import Game
 
 def _auto_answer(game: Game, decision_options: tuple, owner: int):
     """The default answer while simulating: take from the richest other player, otherwise
-    the first option that does something (not None / False)."""
+    the first option that does something (not None / False). Choices of cards (town
+    changes, a card activated by another) are not simulated: None."""
     seats = [o for o in decision_options if type(o) is int and 0 <= o < game.n and o != owner]
-    if seats and len(seats) == len(decision_options):
+    if seats and len(seats) == len([o for o in decision_options if o is not None]):
         return max(seats, key=lambda s: game.coins[s])
     for option in decision_options:
         if option is not None and option is not False:
-            if isinstance(option, dict):
-                continue  # town changes are not income; skip them while simulating
+            if isinstance(option, (dict, str, tuple)):
+                return None  # town changes and orders are not income: skip them
             return option
-    return decision_options[0]
+    return decision_options[0] if decision_options else None
 
 
 def _run(game: Game, queue: list) -> None:
     for card, owner, copies, clause in queue:
-        if clause.conditions and not clause.holds(game, owner):
-            continue
+        if card < 0 or (clause.conditions and not clause.holds(game, owner)):
+            continue  # an order decision: the analysis keeps the market order
         action = clause.action
-        if clause.asks:
+        if action.asks:
             options = action.options(game, card, owner)
-            choice = _auto_answer(game, options, owner)
-            if choice is None or isinstance(choice, dict):
+            choice = _auto_answer(game, options, owner) if options else None
+            if choice is None or choice is False:
                 continue
-            action.resolve(game, card, owner, copies, choice)
+            happened = action.resolve(game, card, owner, copies, choice)
         else:
-            action.run(game, card, owner, copies)
+            happened = action.run(game, card, owner, copies)
+        if clause.rest is not None and happened is not False:
+            _run(game, [(card, owner, copies, clause.rest)])
 
 
 def run_clause(game: Game, card: int, owner: int, clause) -> None:

@@ -19,11 +19,15 @@ from typing import Any
 from ..errors import GameOver, IllegalChoice, MachikoroError
 from ..rules.ruleset import RuleSet
 from .decision import Decision, same_answer
+from .market import MarketState
 from .phases import BUILD, OVER, PHASE_NAMES, ROLL, START, TurnPhases
 from .state_changes import StateChanges
 
 
-class Game(TurnPhases, StateChanges):
+_ILLEGAL = object()  # no option matches an answer
+
+
+class Game(TurnPhases, StateChanges, MarketState):
     """One game: the state of the table and the turn engine.
 
     ``players`` is a count or a list of names (seats in turn order, clockwise); ``seed``
@@ -35,9 +39,11 @@ class Game(TurnPhases, StateChanges):
     Raises :class:`~machikoro.errors.MachikoroError` (a ValueError) for a player count
     outside the rule set's range, repeated names, or ``max_turns`` below 1.
     Public state (read it, don't change it during play): ``coins`` (coins per seat),
-    ``owned`` (per seat, copies per card index, landmarks 0/1), ``supply`` (market pile per
-    card index), ``current`` (seat whose turn it is), ``turn`` (turns played, the winning
-    turn included; ``extra_turns`` of them were extra turns), ``dice``
+    ``owned`` (per seat, copies per card index, landmarks 0/1), ``supply`` (face-up market
+    copies per card index), ``decks`` (per market row, the cards still in its deck, or
+    None), ``marks`` (per marker of the rules file, per seat, per card index: the copies
+    closed, or the coins stored), ``current`` (seat whose turn it is), ``turn`` (turns
+    played, the winning turn included; ``extra_turns`` of them were extra turns), ``dice``
     (faces of the current roll), ``total`` (the roll total), ``winner`` (seat or None),
     ``over``.
     """
@@ -46,16 +52,19 @@ class Game(TurnPhases, StateChanges):
         "_order",
         "_others",
         "_roll",
+        "bound",
         "builds_left",
         "built_this_turn",
         "coins",
         "current",
+        "decks",
         "dice",
         "dice_count",
         "events",
         "extra_turn",
         "extra_turns",
         "history",
+        "marks",
         "max_turns",
         "n",
         "names",
@@ -63,12 +72,14 @@ class Game(TurnPhases, StateChanges):
         "pending",
         "pending_item",
         "phase",
+        "qins",
         "qpos",
         "queue",
         "rerolls_used",
         "rng",
         "rules",
         "seed",
+        "side_rolls",
         "supply",
         "total",
         "turn",
@@ -91,9 +102,12 @@ class Game(TurnPhases, StateChanges):
         self.rules = rules
         self.names = names
         self.n = n
-        self.coins = [rules.start_coins] * n
+        self.coins = rules.starting_coins(n)
         self.owned = [list(rules.start_town) for _ in range(n)]
-        self.supply = list(rules.supply)
+        self.marks = [[[0] * len(rules.ids) for _ in range(n)] for _ in rules.markers]
+        self.side_rolls = {} if rules.side_roll_cards else None
+        self.bound = None
+        self.qins = 0
         self.current = 0
         self.turn = 0
         self.phase = START
@@ -106,7 +120,7 @@ class Game(TurnPhases, StateChanges):
         self.extra_turn = False
         self.extra_turns = 0
         self.winner: int | None = None
-        self.queue: list = []
+        self.queue: list | tuple = []
         self.qpos = 0
         self.pending: Decision | None = None
         self.pending_item = None
@@ -119,6 +133,11 @@ class Game(TurnPhases, StateChanges):
         step = -1 if rules.payment_order == "counterclockwise" else 1
         self._order = tuple(tuple((r + step * k) % n for k in range(n)) for r in range(n))
         self._others = tuple(order[1:] for order in self._order)
+        self.decks: list = []
+        if rules.market_upkeep:
+            self._setup_market(rules.supply_for(n))
+        else:
+            self.supply = rules.supply_for(n)
 
     # ------------------------------------------------------------------ reading
 
@@ -161,14 +180,18 @@ class Game(TurnPhases, StateChanges):
         (new.rules, new.names, new.n, new.current, new.turn, new.phase, new.dice,
          new.total, new.dice_count, new.builds_left, new.extra_turn, new.extra_turns,
          new.winner, new.qpos, new.pending, new.pending_item, new.rng, new.max_turns,
-         new.seed, new._roll, new._order, new._others) = (
+         new.seed, new._roll, new._order, new._others, new.bound, new.qins) = (
             self.rules, self.names, self.n, self.current, self.turn, self.phase, self.dice,
             self.total, self.dice_count, self.builds_left, self.extra_turn,
             self.extra_turns, self.winner, self.qpos, self.pending, self.pending_item,
-            self.rng, self.max_turns, self.seed, self._roll, self._order, self._others)
+            self.rng, self.max_turns, self.seed, self._roll, self._order, self._others,
+            self.bound, self.qins)
         new.coins = list(self.coins)
         new.owned = [list(t) for t in self.owned]
         new.supply = list(self.supply)
+        new.marks = [[list(row) for row in table] for table in self.marks]
+        new.decks = [None if deck is None else list(deck) for deck in self.decks]
+        new.side_rolls = None if self.side_rolls is None else dict(self.side_rolls)
         new.rerolls_used = list(self.rerolls_used)
         new.built_this_turn = list(self.built_this_turn)
         new.queue = list(self.queue)
@@ -220,9 +243,14 @@ class Game(TurnPhases, StateChanges):
         if value is None or type(value) is str:
             legal = value in decision.options  # exact for None and str
         else:
-            legal = any(same_answer(option, value) for option in decision.options)
+            # the option itself stands for the answer: an immutable value, not the caller's
+            matched = next((option for option in decision.options
+                            if same_answer(option, value)), _ILLEGAL)
+            legal = matched is not _ILLEGAL
         if not legal:
             raise IllegalChoice(decision, value, self._why_illegal(decision, value))
+        if value is not None and type(value) is not str:
+            value = matched
         self.pending = None
         self.history.append(value)
         name = decision.name
@@ -233,14 +261,22 @@ class Game(TurnPhases, StateChanges):
             self.phase = ROLL
             self._log({"type": "dice", "player": self.current, "count": value})
         else:
-            card, owner, copies, clause = self.pending_item
-            self.pending_item = None
-            if self.events is not None:
-                self._log({"type": "choice", "player": owner, "card": self.rules.ids[card],
-                           "decision": name, "answer": value,
-                           "target": value if getattr(clause.action, "chooses_player", False)
-                           else None})
-            clause.action.resolve(self, card, owner, copies, value)
+            self._resolve(name, value)
+
+    def _resolve(self, name: str, value: Any) -> None:
+        """Carry out the pending item's decision with ``value``; its ``then`` steps run
+        next when it happened."""
+        card, owner, copies, clause = self.pending_item
+        self.pending_item = None
+        if self.events is not None:
+            self._log({"type": "choice", "player": owner,
+                       "card": self.rules.ids[card] if card >= 0 else None,
+                       "decision": name, "answer": value,
+                       "target": value if clause.action.chooses_player else None})
+        self.qins = self.qpos
+        happened = clause.action.resolve(self, card, owner, copies, value)
+        if clause.rest is not None and happened is not False:
+            self.enqueue([(card, owner, copies, clause.rest)])
 
     def _why_illegal(self, decision: Decision, value: Any) -> str:
         if decision.name == "build" and decision.card is None and isinstance(value, str):

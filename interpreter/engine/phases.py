@@ -1,12 +1,16 @@
 """The turn's phases, in the order the rules give them (rules.ja.txt, 'ダイスを振ったら' and
 '建設は1枚'):
 
-1. before the roll: the ``dice`` decision when a built card offers a choice of dice;
+1. before the roll: ``before roll`` hooks; the ``dice`` decision when a built card offers a
+   choice of dice;
 2. roll; ``after roll`` hooks (``reroll``, adding to the roll);
 3. income: the activated cards in colour order (lower ``order`` first: red, then blue and
    green, then purple), owners in payment order from the roller (counterclockwise: the
    previous player first), each payment in full before the next, never more than the payer
-   has; the roller's own cards resolve before the other owners' of the same order;
+   has; the roller's own cards resolve before the other owners' of the same order; a copy
+   closed for renovation gives nothing and reopens instead; when cards of a colour whose
+   owner chooses the order (the rules: 紫が複数種類あれば、自分の都合のよい順で処理できます)
+   activate together and their order can change the result, the ``order`` decision;
 4. ``before build`` hooks; the ``build`` decision (one card or none); a player who has
    built every victory landmark wins at once;
 5. ``at end of turn`` hooks (an extra turn on doubles); the next player, or the same one
@@ -19,10 +23,12 @@ there); each phase runs until a decision is pending or hands over to the next on
 from __future__ import annotations
 
 from .decision import Decision
+from .ordering import order_clause
 
-START, ROLL, AFTER_ROLL, INCOME, BEFORE_BUILD, BUILD, END, OVER = range(8)
-PHASE_NAMES = ("start", "roll", "after_roll", "income", "before_build", "build", "end", "over")
-_NO_ITEMS: list = []
+START, ROLL, AFTER_ROLL, INCOME, BEFORE_BUILD, BUILD, END, OVER, BEFORE_ROLL = range(9)
+PHASE_NAMES = ("start", "roll", "after_roll", "income", "before_build", "build", "end", "over",
+               "before_roll")
+_NO_ITEMS: tuple = ()  # an empty queue (a tuple: nothing is ever inserted into it)
 
 
 class TurnPhases:
@@ -39,9 +45,20 @@ class TurnPhases:
         self.rerolls_used = []
         self.built_this_turn = []
         self.extra_turn = False
+        self.bound = None
         if self.events is not None:
             self._log({"type": "turn", "turn": self.turn + 1, "player": p,
                        "coins": self.coins[p]})
+        if self.rules.hooks["before_roll"]:
+            self._queue_hooks("before_roll")
+            self.phase = BEFORE_ROLL
+            self._run_queue()
+            return
+        self._choose_dice()
+
+    def _choose_dice(self) -> None:
+        """The ``dice`` decision when the roller's cards offer a choice, else the roll."""
+        p = self.current
         counts = self.dice_counts(p) if self.rules.dice_options else (self.rules.dice_count,)
         if len(counts) > 1:
             self.pending = Decision("dice", p, counts)
@@ -102,19 +119,32 @@ class TurnPhases:
         on, queue the rest for :meth:`_run_queue` (it resumes after the answer). With
         ``run_now=False`` nothing runs: every item is queued (look-ahead reads the queue)."""
         queue: list = []
+        if self.side_rolls is not None:
+            self.side_rolls = {}
         groups = self.rules.by_roll.get(self.total)
         if groups:
             roller = self.current
             owned = self.owned
-            order = self._order[roller]
-            for group in groups:
-                for owner in order:
+            blocking = self.rules.blocking_markers
+            ordering = self.rules.order_groups.get(self.total) if self.rules.order_groups \
+                else None
+            for g, group in enumerate(groups):
+                for owner in self._order[roller]:
                     town = owned[owner]
                     rolled = owner == roller
+                    mark = -1
+                    if ordering and ordering[g] and \
+                            self._ask_order(queue, ordering[g], owner, rolled):
+                        mark = len(queue) - 1
+                        run_now = False  # the owner orders these cards: all of them wait
                     for card, mode, clauses in group:
                         copies = town[card]
                         if not copies or (mode == 1 and not rolled) or (mode == 2 and rolled):
                             continue
+                        if blocking:
+                            copies = self._reopen(owner, card, copies)
+                            if not copies:
+                                continue
                         for clause in clauses:
                             if clause.asks:
                                 queue.extend([(card, owner, 1, clause)] * copies)
@@ -122,9 +152,35 @@ class TurnPhases:
                                 queue.append((card, owner, copies, clause))
                             elif not clause.conditions or clause.holds(self, owner):
                                 # nothing pending before it: resolve now, in order
-                                clause.action.run(self, card, owner, copies)
+                                self._run_inline(card, owner, copies, clause)
+                    if mark >= 0:  # the order decision reorders the items queued after it
+                        queue[mark] = (-1, owner, len(queue) - mark - 1, queue[mark][3])
         self.queue = queue
         self.qpos = 0
+
+    def _run_inline(self, card: int, owner: int, copies: int, clause) -> None:
+        """Run a clause that asks nothing, with its ``then`` steps while each happens."""
+        happened = clause.action.run(self, card, owner, copies)
+        rest = clause.rest
+        while rest is not None and happened is not False:
+            happened = rest.action.run(self, card, owner, copies)
+            rest = rest.rest
+
+    def _ask_order(self, queue: list, candidates: tuple, owner: int, rolled: bool) -> bool:
+        """Queue the ``order`` decision when two or more of ``owner``'s activated cards
+        among ``candidates`` (``(card, mode)`` pairs: the cards of this group whose colour
+        lets the owner choose the order, and whose order can change the result with another
+        of them, :attr:`RuleSet.conflicts`) are activated together; True when queued."""
+        town = self.owned[owner]
+        kinds = [card for card, mode in candidates if town[card]
+                 and not ((mode == 1 and not rolled) or (mode == 2 and rolled))]
+        conflicts = self.rules.conflicts
+        involved = tuple(k for k in kinds if any(frozenset((k, o)) in conflicts
+                                                 for o in kinds if o != k))
+        if len(involved) < 2:
+            return False
+        queue.append((-1, owner, 0, order_clause(involved)))
+        return True
 
     def _run_queue(self) -> None:
         while True:
@@ -136,36 +192,66 @@ class TurnPhases:
                 if clause.conditions and not clause.holds(self, owner):
                     continue
                 action = clause.action
-                if clause.asks:
-                    available = getattr(action, "available", None)
-                    if available is not None and not available(self, card):
-                        continue
-                    card_id = self.rules.ids[card]
-                    self.pending = Decision(action.decision or card_id, owner,
-                                            action.options(self, card, owner), card_id)
-                    self.pending_item = item
-                    return
-                action.run(self, card, owner, copies)
+                self.qins = self.qpos
+                if action.asks:
+                    if self._ask(item):
+                        return
+                    continue
+                happened = action.run(self, card, owner, copies)
+                if clause.rest is not None and happened is not False:
+                    self.enqueue([(card, owner, copies, clause.rest)])
                 if queue is not self.queue:  # the action replaced the queue (a reroll)
                     return
-            phase = self.phase
-            if phase == AFTER_ROLL:
-                self._queue_income()
-                self.phase = INCOME
-            elif phase == INCOME:
-                self._queue_hooks("before_build")
-                self.phase = BEFORE_BUILD
-            elif phase == BEFORE_BUILD:
-                self.builds_left = self.rules.builds_per_turn
-                if self.builds_left > 0:
-                    self.phase = BUILD
-                    self._ask_build()
-                    return
-                self._queue_hooks("end_of_turn")
-                self.phase = END
-            else:
-                self._end_turn()
+            if self._next_phase():
                 return
+
+    def _ask(self, item: tuple) -> bool:
+        """Make the decision of a queue item pending; False when it cannot be asked (a
+        reroll already used, or no legal answer: the action cannot happen)."""
+        card, owner, copies, clause = item
+        action = clause.action
+        available = getattr(action, "available", None)
+        if available is not None and not available(self, card):
+            return False
+        options = action.options(self, card, owner)
+        if not options:
+            return False
+        card_id = self.rules.ids[card] if card >= 0 else None
+        self.pending = Decision(action.decision or card_id, owner, options, card_id)
+        self.pending_item = item
+        return True
+
+    def enqueue(self, items: list) -> None:
+        """Insert queue items to run next, after any inserted before them by the same
+        step (a card activated by another, the ``then`` steps of a clause)."""
+        self.queue[self.qins:self.qins] = items
+        self.qins += len(items)
+
+    def _next_phase(self) -> bool:
+        """The queue of this phase is done: go on to the next phase; True when a decision
+        is pending or the turn is over (stop running)."""
+        phase = self.phase
+        if phase == BEFORE_ROLL:
+            self._choose_dice()
+            return True
+        if phase == AFTER_ROLL:
+            self._queue_income()
+            self.phase = INCOME
+        elif phase == INCOME:
+            self._queue_hooks("before_build")
+            self.phase = BEFORE_BUILD
+        elif phase == BEFORE_BUILD:
+            self.builds_left = self.rules.builds_per_turn
+            if self.builds_left > 0:
+                self.phase = BUILD
+                self._ask_build()
+                return True
+            self._queue_hooks("end_of_turn")
+            self.phase = END
+        else:
+            self._end_turn()
+            return True
+        return False
 
     def build_options(self, seat: int | None = None) -> tuple:
         """What ``seat`` (default: the current player) could build now: None and the ids of
@@ -199,14 +285,12 @@ class TurnPhases:
             self.owned[p][i] += 1
             if not rules.cards[i].is_landmark:
                 self.supply[i] -= 1
+                if rules.market_upkeep:
+                    self.market_changed()
             self.built_this_turn.append(i)
             self.builds_left -= 1
             self._log({"type": "build", "player": p, "card": card_id, "cost": rules.cost[i]})
-            town = self.owned[p]
-            for v in rules.victory:
-                if not town[v]:
-                    break
-            else:
+            if self.has_won(p):
                 self.winner = p
                 self.phase = OVER
                 self.turn += 1  # the winning turn ends here, and counts as played
@@ -215,6 +299,17 @@ class TurnPhases:
         if self.builds_left <= 0:
             self._queue_hooks("end_of_turn")
             self.phase = END
+
+    def has_won(self, seat: int) -> bool:
+        """True when ``seat`` has built the victory landmarks (all of them, or the rule
+        set's ``victory.count`` of them)."""
+        rules, town = self.rules, self.owned[seat]
+        if rules.victory_count == len(rules.victory):
+            for v in rules.victory:
+                if not town[v]:
+                    return False
+            return True
+        return sum(1 for v in rules.victory if town[v]) >= rules.victory_count
 
     def _end_turn(self) -> None:
         self.turn += 1

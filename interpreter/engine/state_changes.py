@@ -80,3 +80,105 @@ class StateChanges:
         self.total += n
         self._log({"type": "add_to_roll", "player": self.current, "added": n,
                    "total": self.total, "card": self.rules.ids[card]})
+
+    # ------------------------------------------------------------------ cards moving
+
+    def give(self, seat: int, give: int, other: int, card: int) -> None:
+        """``seat`` gives one ``give`` to ``other`` (Moving Company)."""
+        self.owned[seat][give] -= 1
+        self.owned[other][give] += 1
+        self._unmark_moved(seat, give)
+        ids = self.rules.ids
+        self._log({"type": "give", "player": seat, "other": other, "give": ids[give],
+                   "card": ids[card]})
+
+    def unbuild(self, seat: int, landmark: int, card: int) -> None:
+        """``seat``'s built ``landmark`` goes back to unbuilt (Demolition Company)."""
+        self.owned[seat][landmark] = 0
+        ids = self.rules.ids
+        self._log({"type": "unbuild", "player": seat, "landmark": ids[landmark],
+                   "card": ids[card]})
+
+    def activate(self, seat: int, kind: int, card: int) -> None:
+        """Every copy of ``seat``'s ``kind`` activates now, for ``seat``, whatever the roll:
+        its activation clauses run next (a closed copy reopens instead; Exhibit Hall)."""
+        copies = self.owned[seat][kind]
+        ids = self.rules.ids
+        self._log({"type": "activate", "player": seat, "activated": ids[kind],
+                   "card": ids[card]})
+        if self.rules.blocking_markers:
+            copies = self._reopen(seat, kind, copies)
+        if not copies:
+            return
+        items = []
+        for clause in self.rules.activation[kind]:
+            if clause.asks:
+                items.extend([(kind, seat, 1, clause)] * copies)
+            else:
+                items.append((kind, seat, copies, clause))
+        self.enqueue(items)
+
+    # ------------------------------------------------------------------ markers
+
+    def mark(self, marker: int, seat: int, kind: int, copies: int, card: int) -> None:
+        """Put marker ``marker`` on ``copies`` of ``seat``'s ``kind`` (at most all its
+        copies): a closed copy gives nothing the next time it would activate."""
+        table = self.marks[marker][seat]
+        marked = min(self.owned[seat][kind], table[kind] + copies)
+        if marked == table[kind]:
+            return
+        table[kind] = marked
+        ids = self.rules.ids
+        self._log({"type": "mark", "player": seat, "marker": self.rules.markers[marker][0],
+                   "target": ids[kind], "copies": marked, "card": ids[card]})
+
+    def _reopen(self, seat: int, kind: int, copies: int) -> int:
+        """The copies of ``seat``'s ``kind`` that activate now: the marked (closed) ones
+        lose their marker instead and give nothing."""
+        for marker in self.rules.blocking_markers:
+            table = self.marks[marker][seat]
+            closed = table[kind]
+            if closed:
+                table[kind] = 0
+                copies -= closed
+                self._log({"type": "reopen", "player": seat, "card": self.rules.ids[kind],
+                           "copies": closed, "marker": self.rules.markers[marker][0]})
+        return max(copies, 0)
+
+    def _unmark_moved(self, seat: int, kind: int) -> None:
+        """A copy that leaves ``seat``'s town takes no marker the others keep: the marked
+        copies are at most the copies left."""
+        for table in self.marks:
+            row = table[seat]
+            if row[kind] > self.owned[seat][kind]:
+                row[kind] = self.owned[seat][kind]
+
+    def store_coins(self, marker: int, seat: int, kind: int, coins: int) -> None:
+        """``seat`` moves ``coins`` of its own onto its ``kind`` (Tech Startup)."""
+        self.coins[seat] -= coins
+        self.marks[marker][seat][kind] += coins
+        self._log({"type": "store", "player": seat, "coins": coins,
+                   "card": self.rules.ids[kind], "on_card": self.marks[marker][seat][kind]})
+
+    # ------------------------------------------------------------------ coins
+
+    def share_coins(self, card: int) -> None:
+        """Every player's coins are pooled and shared out evenly, rounded up; the bank adds
+        what is missing (Park)."""
+        total = sum(self.coins)
+        each = -(-total // self.n)
+        before = list(self.coins)
+        self.coins[:] = [each] * self.n
+        self._log({"type": "share", "player": self.current, "coins": each, "before": before,
+                   "card": self.rules.ids[card]})
+
+    def side_roll(self, card: int, dice: int) -> int:
+        """The total of the side roll of ``card`` in this income step: rolled the first
+        time a copy needs it, the same for every other copy; it activates nothing."""
+        rolled = self.side_rolls.get(card)
+        if rolled is None:
+            faces = self._throw(dice)
+            rolled = self.side_rolls[card] = sum(faces)
+            self._log({"type": "side_roll", "player": self.current, "dice": list(faces),
+                       "total": rolled, "card": self.rules.ids[card]})
+        return rolled

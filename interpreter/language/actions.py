@@ -1,110 +1,317 @@
 """Actions of the effect language: what a clause does to the game.
 
-``run(game, card, owner, copies)`` changes the game. Actions that ask a decision have
-``decision`` (its name, or None for the card's id), ``options(game, card, owner)`` and
-``resolve(game, card, owner, copies, answer)`` instead. Static powers (:data:`STATIC`) do
-nothing when run: the rule-set loader turns them into tables the engine reads.
+Two kinds of action:
+
+- a plain action has ``run(game, card, owner, copies)``; it returns False when it did not
+  happen (a ``then`` step after it is skipped), anything else when it did;
+- a choice asks its owner a decision: ``decision`` (its name, or None for the card's id),
+  ``options(game, card, owner)`` (the legal answers; none means the action cannot happen
+  and is skipped) and ``resolve(game, card, owner, copies, answer)``, which returns False
+  when the answer did nothing (declined).
+
+``asks`` tells them apart. Static powers (:data:`STATIC`) never run: the rule-set loader
+turns them into tables the engine reads. ``reads`` and ``writes`` name the parts of the
+game state an action depends on and changes (``coins``, ``towns``, ``markers``,
+``market``, ``roll``; ``coins+`` for coins that only flow to the owner, ``*`` for
+anything); the loader uses them to decide when the order of a player's cards can change
+the result (:mod:`machikoro.rules.tables`). ``source`` is who pays, for the check against a
+colour's ``income_from``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
+from typing import ClassVar
 
 from .conditions import Quantity
 
+_NOTHING: frozenset = frozenset()
+
+
+class FrozenAnswer(dict):
+    """An answer made of several parts (``{"give": ID, "take": ID, "from": SEAT}``): a
+    mapping that cannot be changed, so that an agent editing an option it was handed cannot
+    make an illegal answer pass. Equal to the plain dict with the same items."""
+
+    __slots__ = ()
+
+    def _refuse(self, *args, **kwargs):
+        raise TypeError("decision options are immutable; answer with a copy")
+
+    __setitem__ = __delitem__ = clear = pop = popitem = setdefault = update = _refuse
+    __ior__ = _refuse
+
+    def __hash__(self) -> int:  # type: ignore[override]
+        return hash(tuple(sorted(self.items())))
+
+    def __reduce__(self):
+        return (FrozenAnswer, (dict(self),))
+
+
+class Plain:
+    """Defaults of a plain action (no decision)."""
+
+    asks: ClassVar[bool] = False
+    static: ClassVar[bool] = False
+    source: ClassVar[str] = ""
+    reads: ClassVar[frozenset] = _NOTHING
+    writes: ClassVar[frozenset] = _NOTHING
+
+    def possible(self, game, card: int, owner: int) -> bool:
+        """True when running the action now can do something (``may`` asks only then)."""
+        return True
+
+
+class Choice:
+    """Defaults of an action that asks its owner a decision named after the card."""
+
+    asks: ClassVar[bool] = True
+    static: ClassVar[bool] = False
+    source: ClassVar[str] = ""
+    decision: ClassVar[str | None] = None
+    chooses_player: ClassVar[bool] = False
+    reads: ClassVar[frozenset] = _NOTHING
+    writes: ClassVar[frozenset] = _NOTHING
+
+
+def _amount_reads(amount) -> frozenset:
+    return getattr(amount, "reads", _NOTHING)
+
+
+# --------------------------------------------------------------------------- coins
+
 
 @dataclass(frozen=True)
-class Gain:
+class Gain(Plain):
     """``gain AMOUNT``: the bank pays the owner AMOUNT (plus boosts) per copy."""
 
     amount: object
-    source: str = "bank"
+    source: ClassVar[str] = "bank"
+    writes: ClassVar[frozenset] = frozenset({"coins+"})
+
+    @property
+    def reads(self) -> frozenset:  # type: ignore[override]
+        return _amount_reads(self.amount)
 
     def run(self, game, card: int, owner: int, copies: int) -> None:
-        per = self.amount.value(game, owner, owner) + game.boost(card, owner)
+        per = self.amount.value(game, card, owner, owner) + game.boost(card, owner)
         if per > 0:
             game.gain(owner, per * copies, card)
 
 
 @dataclass(frozen=True)
-class PayBank:
+class PayBank(Plain):
     """``pay AMOUNT to the bank``: the owner pays what it can of AMOUNT per copy."""
 
     amount: object
-    source: str = ""
+    writes: ClassVar[frozenset] = frozenset({"coins"})
+
+    @property
+    def reads(self) -> frozenset:  # type: ignore[override]
+        return _amount_reads(self.amount) | {"coins"}
 
     def run(self, game, card: int, owner: int, copies: int) -> None:
-        owed = self.amount.value(game, owner, owner) * copies
+        owed = self.amount.value(game, card, owner, owner) * copies
         if owed > 0:
             game.pay_bank(owner, owed, card)
 
 
 @dataclass(frozen=True)
-class TakeFromRoller:
-    """``take AMOUNT from roller``: the roller pays the owner, only what the roller has."""
+class PayEach(Plain):
+    """``pay AMOUNT to each other player``: the owner pays each other player, in payment
+    order, what it can of AMOUNT per copy."""
 
     amount: object
-    source: str = "roller"
+    writes: ClassVar[frozenset] = frozenset({"coins"})
+
+    @property
+    def reads(self) -> frozenset:  # type: ignore[override]
+        return _amount_reads(self.amount) | {"coins"}
 
     def run(self, game, card: int, owner: int, copies: int) -> None:
-        roller = game.current
-        if roller == owner:
-            return
-        per = self.amount.value(game, owner, roller) + game.boost(card, owner)
-        if per > 0:
-            game.transfer(roller, owner, per * copies, card)
+        for payee in game.others(owner):
+            owed = self.amount.value(game, card, owner, payee) * copies
+            if owed > 0:
+                game.transfer(owner, payee, owed, card)
 
 
 @dataclass(frozen=True)
-class TakeFromEach:
+class PayRoller(Plain):
+    """``pay AMOUNT to the roller``: the owner pays the roller (never itself)."""
+
+    amount: object
+    writes: ClassVar[frozenset] = frozenset({"coins"})
+
+    @property
+    def reads(self) -> frozenset:  # type: ignore[override]
+        return _amount_reads(self.amount) | {"coins"}
+
+    def run(self, game, card: int, owner: int, copies: int):
+        roller = game.current
+        if roller == owner:
+            return False
+        owed = self.amount.value(game, card, owner, roller) * copies
+        if owed > 0:
+            game.transfer(owner, roller, owed, card)
+        return None
+
+
+@dataclass(frozen=True)
+class PayChosen(Choice):
+    """``pay AMOUNT to a chosen player``: the owner chooses another player and pays it."""
+
+    amount: object
+    optional: bool = False
+    chooses_player: ClassVar[bool] = True
+    writes: ClassVar[frozenset] = frozenset({"coins"})
+
+    @property
+    def reads(self) -> frozenset:  # type: ignore[override]
+        return _amount_reads(self.amount) | {"coins"}
+
+    def options(self, game, card: int, owner: int) -> tuple:
+        return ((None,) if self.optional else ()) + tuple(game.others(owner))
+
+    def resolve(self, game, card: int, owner: int, copies: int, answer):
+        if answer is None:
+            return False
+        owed = self.amount.value(game, card, owner, answer) * copies
+        if owed > 0:
+            game.transfer(owner, answer, owed, card)
+        return None
+
+
+@dataclass(frozen=True)
+class TakeFromRoller(Plain):
+    """``take AMOUNT from roller``: the roller pays the owner, only what the roller has."""
+
+    amount: object
+    source: ClassVar[str] = "roller"
+    writes: ClassVar[frozenset] = frozenset({"coins+"})
+
+    @property
+    def reads(self) -> frozenset:  # type: ignore[override]
+        return _amount_reads(self.amount)
+
+    def run(self, game, card: int, owner: int, copies: int):
+        roller = game.current
+        if roller == owner:
+            return False
+        per = self.amount.value(game, card, owner, roller) + game.boost(card, owner)
+        if per > 0:
+            game.transfer(roller, owner, per * copies, card)
+        return None
+
+
+@dataclass(frozen=True)
+class TakeFromEach(Plain):
     """``take AMOUNT from each other player [with Q coins]``: every other player (those
     holding Q coins, when given) pays the owner, each only what it has; asked in payment
     order starting after the owner."""
 
     amount: object
     holding: Quantity | None = None
-    source: str = "players"
+    source: ClassVar[str] = "players"
+    writes: ClassVar[frozenset] = frozenset({"coins+"})
+
+    @property
+    def reads(self) -> frozenset:  # type: ignore[override]
+        return _amount_reads(self.amount) | ({"coins"} if self.holding else _NOTHING)
 
     def run(self, game, card: int, owner: int, copies: int) -> None:
         boost = game.boost(card, owner)
         for payer in game.others(owner):
             if self.holding is not None and not self.holding(game.coins[payer]):
                 continue
-            per = self.amount.value(game, owner, payer) + boost
+            per = self.amount.value(game, card, owner, payer) + boost
             if per > 0:
                 game.transfer(payer, owner, per * copies, card)
 
 
 @dataclass(frozen=True)
-class TakeFromChosen:
+class TakeFromRichest(Plain):
+    """``take AMOUNT from the richest other player``: the other player holding the most
+    coins pays (on a tie, the first of them in payment order after the owner)."""
+
+    amount: object
+    source: ClassVar[str] = "players"
+    writes: ClassVar[frozenset] = frozenset({"coins+"})
+
+    @property
+    def reads(self) -> frozenset:  # type: ignore[override]
+        return _amount_reads(self.amount) | {"coins"}
+
+    def run(self, game, card: int, owner: int, copies: int):
+        others = game.others(owner)
+        if not others:
+            return False
+        coins = game.coins
+        payer = max(others, key=lambda seat: coins[seat])  # max keeps the first on a tie
+        per = self.amount.value(game, card, owner, payer) + game.boost(card, owner)
+        if per > 0:
+            game.transfer(payer, owner, per * copies, card)
+        return None
+
+
+@dataclass(frozen=True)
+class TakeFromChosen(Choice):
     """``take AMOUNT from a chosen player``: the owner chooses another player (a decision
     named after the card), who pays what it can."""
 
     amount: object
-    source: str = "players"
-    decision: str | None = None
-    chooses_player: bool = True  # the answer is a seat (for event text)
+    optional: bool = False
+    source: ClassVar[str] = "players"
+    chooses_player: ClassVar[bool] = True
+    writes: ClassVar[frozenset] = frozenset({"coins+"})
+
+    @property
+    def reads(self) -> frozenset:  # type: ignore[override]
+        return _amount_reads(self.amount)
 
     def options(self, game, card: int, owner: int) -> tuple:
-        return tuple(game.others(owner))
+        return ((None,) if self.optional else ()) + tuple(game.others(owner))
 
-    def resolve(self, game, card: int, owner: int, copies: int, answer) -> None:
-        per = self.amount.value(game, owner, answer) + game.boost(card, owner)
+    def resolve(self, game, card: int, owner: int, copies: int, answer):
+        if answer is None:
+            return False
+        per = self.amount.value(game, card, owner, answer) + game.boost(card, owner)
         if per > 0:
             game.transfer(answer, owner, per * copies, card)
+        return None
 
 
 @dataclass(frozen=True)
-class Swap:
+class ShareCoins(Plain):
+    """``share all coins evenly``: every player's coins are pooled and shared out evenly,
+    rounded up; the bank adds what is missing (Park)."""
+
+    reads: ClassVar[frozenset] = frozenset({"coins"})
+    writes: ClassVar[frozenset] = frozenset({"coins"})
+
+    def run(self, game, card: int, owner: int, copies: int) -> None:
+        game.share_coins(card)
+
+
+# --------------------------------------------------------------------------- cards
+
+
+def _fits(game, seat: int, card: int, gained: int = 1) -> bool:
+    """True when ``seat`` may own ``gained`` more copies of ``card`` (its limit)."""
+    return game.owned[seat][card] + gained <= game.rules.limit[card]
+
+
+@dataclass(frozen=True)
+class Swap(Choice):
     """``[may] swap an establishment [except NAMES] with a chosen player``: the owner gives
     one of its establishments and takes one of another player's (never a landmark, never
-    an excluded card). A decision named after the card; its options are ``None`` (with
-    ``may``) and mappings ``{"give": ID, "take": ID, "from": SEAT}``."""
+    an excluded card, never one that would put either player over a card's limit). A
+    decision named after the card; its options are ``None`` (with ``may``) and
+    ``{"give": ID, "take": ID, "from": SEAT}``."""
 
     optional: bool
     swappable: tuple  # card indices that may change hands
-    source: str = ""
-    decision: str | None = None
+    reads: ClassVar[frozenset] = frozenset({"towns"})
+    writes: ClassVar[frozenset] = frozenset({"towns"})
 
     def options(self, game, card: int, owner: int) -> tuple:
         ids = game.rules.ids
@@ -114,36 +321,189 @@ class Swap:
             theirs = [i for i in self.swappable if game.owned[other][i]]
             for give in own:
                 for take in theirs:
-                    out.append({"give": ids[give], "take": ids[take], "from": other})
-        if not out:
-            out.append(None)
+                    same = give == take
+                    if _fits(game, owner, take, 1 - same) and _fits(game, other, give, 1 - same):
+                        out.append(FrozenAnswer(give=ids[give], take=ids[take], **{"from": other}))
         return tuple(out)
 
-    def resolve(self, game, card: int, owner: int, copies: int, answer) -> None:
+    def resolve(self, game, card: int, owner: int, copies: int, answer):
         if answer is None:
-            return
+            return False
         index = game.rules.index
         game.swap(owner, index[answer["give"]], answer["from"], index[answer["take"]], card)
+        return None
 
 
 @dataclass(frozen=True)
-class ExtraTurn:
-    """``extra turn``: the owner takes another turn after this one."""
+class Give(Choice):
+    """``[may] give an establishment [except NAMES] to a chosen player``: the owner gives
+    one of its establishments to another player who may own one more of it (Moving
+    Company). Options ``{"give": ID, "to": SEAT}`` (and ``None`` with ``may``)."""
 
-    source: str = ""
+    optional: bool
+    giveable: tuple
+    reads: ClassVar[frozenset] = frozenset({"towns"})
+    writes: ClassVar[frozenset] = frozenset({"towns"})
+
+    def options(self, game, card: int, owner: int) -> tuple:
+        ids = game.rules.ids
+        out: list = [None] if self.optional else []
+        for give in self.giveable:
+            if game.owned[owner][give]:
+                out += [FrozenAnswer(give=ids[give], to=other) for other in game.others(owner)
+                        if _fits(game, other, give)]
+        return tuple(out)
+
+    def resolve(self, game, card: int, owner: int, copies: int, answer):
+        if answer is None:
+            return False
+        game.give(owner, game.rules.index[answer["give"]], answer["to"], card)
+        return None
+
+
+@dataclass(frozen=True)
+class Unbuild(Choice):
+    """``[may] unbuild a landmark``: the owner turns one of its built landmarks (those
+    counted for victory) back to unbuilt (Demolition Company). Options: landmark ids."""
+
+    optional: bool
+    landmarks: tuple
+    reads: ClassVar[frozenset] = frozenset({"towns"})
+    writes: ClassVar[frozenset] = frozenset({"towns"})
+
+    def options(self, game, card: int, owner: int) -> tuple:
+        town, ids = game.owned[owner], game.rules.ids
+        return ((None,) if self.optional else ()) + tuple(ids[i] for i in self.landmarks
+                                                          if town[i])
+
+    def resolve(self, game, card: int, owner: int, copies: int, answer):
+        if answer is None:
+            return False
+        game.unbuild(owner, game.rules.index[answer], card)
+        return None
+
+
+@dataclass(frozen=True)
+class ChooseKind(Choice):
+    """``[may] choose an establishment [except NAMES]``: the owner names a kind of
+    establishment of the rule set; the next steps say ``it`` (Renovation Company).
+    Options: establishment ids."""
+
+    optional: bool
+    kinds: tuple
+
+    def options(self, game, card: int, owner: int) -> tuple:
+        ids = game.rules.ids
+        return ((None,) if self.optional else ()) + tuple(ids[i] for i in self.kinds)
+
+    def resolve(self, game, card: int, owner: int, copies: int, answer):
+        if answer is None:
+            return False
+        game.bound = game.rules.index[answer]
+        return None
+
+
+@dataclass(frozen=True)
+class Activate(Choice):
+    """``[may] activate one of your establishments [except NAMES]``: one kind the owner
+    has activates now, all its copies, for its owner, whatever the roll (Exhibit Hall).
+    Options: establishment ids (and ``None`` with ``may``)."""
+
+    optional: bool
+    kinds: tuple
+    reads: ClassVar[frozenset] = frozenset({"towns"})
+    writes: ClassVar[frozenset] = frozenset({"*"})
+
+    def options(self, game, card: int, owner: int) -> tuple:
+        town, ids = game.owned[owner], game.rules.ids
+        return ((None,) if self.optional else ()) + tuple(ids[i] for i in self.kinds
+                                                          if town[i])
+
+    def resolve(self, game, card: int, owner: int, copies: int, answer):
+        if answer is None:
+            return False
+        game.activate(owner, game.rules.index[answer], card)
+        return None
+
+
+@dataclass(frozen=True)
+class ReturnCard(Plain):
+    """``return this card to the market``: the owner's activated copies of this card go
+    back to the market (Exhibit Hall)."""
+
+    writes: ClassVar[frozenset] = frozenset({"towns", "market"})
 
     def run(self, game, card: int, owner: int, copies: int) -> None:
-        game.grant_extra_turn(owner, card)
+        game.return_to_market(owner, card, copies, card)
+
+
+# --------------------------------------------------------------------------- markers
 
 
 @dataclass(frozen=True)
-class Reroll:
+class Mark(Plain):
+    """``mark this card NAME`` (the activated copies) or ``mark every copy of it in every
+    town NAME`` (the kind chosen earlier in the clause): put marker NAME, declared in the
+    rules file (e.g. ``closed``), on those copies. ``marker`` is the marker's index."""
+
+    marker: int
+    chosen_kind: bool
+    writes: ClassVar[frozenset] = frozenset({"markers"})
+
+    def run(self, game, card: int, owner: int, copies: int):
+        if not self.chosen_kind:
+            game.mark(self.marker, owner, card, copies, card)
+            return None
+        if game.bound is None:
+            return False
+        for seat in range(game.n):
+            game.mark(self.marker, seat, game.bound, game.owned[seat][game.bound], card)
+        return None
+
+
+@dataclass(frozen=True)
+class PutCoins(Plain):
+    """``put N coin(s) on this card``: the owner moves N coins per copy from its own coins
+    onto the card (a marker that holds coins; Tech Startup); it does not happen when the
+    owner has fewer."""
+
+    n: int
+    marker: int
+    reads: ClassVar[frozenset] = frozenset({"coins"})
+    writes: ClassVar[frozenset] = frozenset({"coins", "markers"})
+
+    def possible(self, game, card: int, owner: int) -> bool:
+        return game.coins[owner] >= self.n
+
+    def run(self, game, card: int, owner: int, copies: int):
+        if game.coins[owner] < self.n * copies:
+            return False
+        game.store_coins(self.marker, owner, card, self.n * copies)
+        return None
+
+
+# --------------------------------------------------------------------------- the turn
+
+
+@dataclass(frozen=True)
+class ExtraTurn(Plain):
+    """``extra turn``: the owner takes another turn after this one."""
+
+    def run(self, game, card: int, owner: int, copies: int):
+        if owner != game.current:
+            return False
+        game.grant_extra_turn(owner, card)
+        return None
+
+
+@dataclass(frozen=True)
+class Reroll(Choice):
     """``may reroll``: once per turn, the roller may roll again (decision ``reroll``); only
     the new result counts. Options ``False``/``True`` (same number of dice), or, with the
     rules option ``reroll_same_dice: false``, ``False`` or the number of dice to reroll."""
 
-    source: str = ""
-    decision: str | None = "reroll"
+    decision: ClassVar[str | None] = "reroll"
+    writes: ClassVar[frozenset] = frozenset({"roll"})
 
     def options(self, game, card: int, owner: int) -> tuple:
         if game.rules.options["reroll_same_dice"]:
@@ -153,46 +513,85 @@ class Reroll:
     def available(self, game, card: int) -> bool:
         return card not in game.rerolls_used
 
-    def resolve(self, game, card: int, owner: int, copies: int, answer) -> None:
+    def resolve(self, game, card: int, owner: int, copies: int, answer):
+        if answer is False:
+            return False
         if answer is True:
             game.reroll(card)
-        elif answer is not False:
+        else:
             game.reroll(card, answer)
+        return None
 
 
 @dataclass(frozen=True)
-class AddToRoll:
-    """``may add N to the roll``: the roller may raise the total by N (a decision named
-    after the card); the new total is the roll for everyone."""
+class AddToRoll(Plain):
+    """``add N to the roll``: the roll total grows by N, for everyone (with ``may``, the
+    roller chooses: the Harbor)."""
 
     n: int
-    source: str = ""
-    decision: str | None = None
+    writes: ClassVar[frozenset] = frozenset({"roll"})
 
-    def options(self, game, card: int, owner: int) -> tuple:
-        return (False, True)
-
-    def resolve(self, game, card: int, owner: int, copies: int, answer) -> None:
-        if answer:
-            game.add_to_roll(self.n, card)
+    def run(self, game, card: int, owner: int, copies: int) -> None:
+        game.add_to_roll(self.n, card)
 
 
 @dataclass(frozen=True)
-class DiceChoice:
+class Optional(Choice):
+    """``may ACTION`` for an action that asks nothing itself: a yes/no decision named after
+    the card, asked with the single answer ``False`` when the action cannot happen now."""
+
+    action: object
+
+    @property
+    def source(self) -> str:  # type: ignore[override]
+        return self.action.source
+
+    @property
+    def reads(self) -> frozenset:  # type: ignore[override]
+        return self.action.reads
+
+    @property
+    def writes(self) -> frozenset:  # type: ignore[override]
+        return self.action.writes
+
+    def options(self, game, card: int, owner: int) -> tuple:
+        return (False, True) if self.action.possible(game, card, owner) else (False,)
+
+    def resolve(self, game, card: int, owner: int, copies: int, answer):
+        if answer is not True:
+            return False
+        return self.action.run(game, card, owner, copies)
+
+
+def optional(action):
+    """``may ACTION``: a choice that may also be declined (``None`` among its options), or
+    a yes/no decision around a plain action. A reroll is always optional already."""
+    if isinstance(action, Reroll):
+        return action
+    if isinstance(action, Choice) and hasattr(action, "optional"):
+        return replace(action, optional=True)
+    return Optional(action)
+
+
+# --------------------------------------------------------------------------- static powers
+
+
+@dataclass(frozen=True)
+class DiceChoice(Plain):
     """``roll N or M dice`` (static): the owner chooses how many dice to roll (``dice``)."""
 
     counts: tuple
-    source: str = ""
+    static: ClassVar[bool] = True
 
 
 @dataclass(frozen=True)
-class Boost:
+class Boost(Plain):
     """``NAMES cards pay N more`` (static): each of the owner's matching cards pays N more
     coins per copy whenever it pays."""
 
     cards: tuple
     n: int
-    source: str = ""
+    static: ClassVar[bool] = True
 
 
 STATIC = (DiceChoice, Boost)

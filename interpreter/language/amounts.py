@@ -1,34 +1,104 @@
-"""Amounts of the effect language (``N``, ``N per NAMES [in every town | of theirs]``).
+"""Amounts of the effect language: how many coins an action moves.
 
-Every amount has ``value(game, owner, payer) -> int``: coins for one copy of the card.
+Every amount has ``value(game, card, owner, payer) -> int``: coins for one copy of ``card``
+owned by ``owner``, paid by ``payer`` (the owner itself for bank income). ``reads`` names the
+parts of the game state the value depends on (for the purple-order check,
+:mod:`machikoro.rules.tables`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 
 @dataclass(frozen=True)
 class Fixed:
-    """``N`` coins."""
+    """``N`` coins (``gain 1``, ``gain 1 coin``)."""
 
     n: int
+    reads: ClassVar[frozenset] = frozenset()
 
-    def value(self, game, owner: int, payer: int) -> int:
+    def value(self, game, card: int, owner: int, payer: int) -> int:
         return self.n
 
 
 @dataclass(frozen=True)
 class PerCard:
     """``N per NAMES [in every town | of theirs]``: N for each matching card in the owner's
-    town (default), in every town, or in the paying player's town."""
+    town (default), in every town, or in the paying player's town. NAMES are card ids,
+    icons or colours; ``N per landmark`` counts the built landmarks that count for victory
+    (their indices are ``cards``)."""
 
     n: int
     cards: tuple
     scope: str  # "owner", "every_town", "payer"
+    reads: ClassVar[frozenset] = frozenset({"towns"})
 
-    def value(self, game, owner: int, payer: int) -> int:
+    def value(self, game, card: int, owner: int, payer: int) -> int:
         if self.scope == "every_town":
             return self.n * sum(town[i] for town in game.owned for i in self.cards)
         town = game.owned[payer if self.scope == "payer" else owner]
         return self.n * sum(town[i] for i in self.cards)
+
+
+@dataclass(frozen=True)
+class PerChosen:
+    """``N per copy of it [in every town | of theirs]``: N for each copy of the kind chosen
+    earlier in the same clause (``choose an establishment, then ...``)."""
+
+    n: int
+    scope: str  # "owner", "every_town", "payer"
+    reads: ClassVar[frozenset] = frozenset({"towns"})
+
+    def value(self, game, card: int, owner: int, payer: int) -> int:
+        kind = game.bound
+        if kind is None:
+            return 0
+        if self.scope == "every_town":
+            return self.n * sum(town[kind] for town in game.owned)
+        return self.n * game.owned[payer if self.scope == "payer" else owner][kind]
+
+
+@dataclass(frozen=True)
+class AllCoins:
+    """``all of their coins``: every coin the paying player holds (Members Only Club)."""
+
+    reads: ClassVar[frozenset] = frozenset({"coins"})
+
+    def value(self, game, card: int, owner: int, payer: int) -> int:
+        return game.coins[payer]
+
+
+@dataclass(frozen=True)
+class HalfCoins:
+    """``half of their coins``: half the paying player's coins, rounded down (Tax Office)."""
+
+    reads: ClassVar[frozenset] = frozenset({"coins"})
+
+    def value(self, game, card: int, owner: int, payer: int) -> int:
+        return game.coins[payer] // 2
+
+
+@dataclass(frozen=True)
+class CardCoins:
+    """``the coins on this card``: the coins the owner has stored on this card (a marker
+    that holds coins; Tech Startup). ``marker`` is the marker's index in the rule set."""
+
+    marker: int
+    reads: ClassVar[frozenset] = frozenset({"markers"})
+
+    def value(self, game, card: int, owner: int, payer: int) -> int:
+        return game.marks[self.marker][owner][card]
+
+
+@dataclass(frozen=True)
+class SideRoll:
+    """``the total of a side roll of N dice``: N dice rolled once, in one income step, for
+    every copy of this card that needs it (Tuna Boat); the side roll activates nothing."""
+
+    dice: int
+    reads: ClassVar[frozenset] = frozenset()
+
+    def value(self, game, card: int, owner: int, payer: int) -> int:
+        return game.side_roll(card, self.dice)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .actions import STATIC
 
 TRIGGERS = ("before_roll", "after_roll", "before_build", "end_of_turn")
 TRIGGER_WORDS = {
@@ -18,22 +17,31 @@ TRIGGER_WORDS = {
 @dataclass(frozen=True)
 class Clause:
     """One compiled clause: ``trigger`` (None: on activation), ``conditions`` (all must
-    hold), ``action``; ``text`` is the clause's source for messages."""
+    hold), ``action``; ``rest`` is the clause of the steps after ``then`` (None when there
+    are none), run only when ``action`` happened; ``text`` is the clause's source for
+    messages. ``asks`` is True when running the clause may ask its owner a decision (at
+    any step)."""
 
     trigger: str | None
     conditions: tuple
     action: object
     text: str = field(default="", compare=False)
+    rest: Clause | None = None
+    asks: bool = field(default=False, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "asks", bool(self.action.asks or
+                                              (self.rest is not None and self.rest.asks)))
 
     @property
     def static(self) -> bool:
         """True for a power that holds while the card is built (no trigger, no timing)."""
-        return isinstance(self.action, STATIC)
+        return self.action.static
 
     @property
-    def asks(self) -> bool:
-        """True when running this clause asks its owner a decision."""
-        return hasattr(self.action, "resolve")
+    def steps(self) -> tuple:
+        """The actions of the clause in order: ``action``, then those of ``rest``."""
+        return (self.action,) + (self.rest.steps if self.rest is not None else ())
 
     def holds(self, game, owner: int) -> bool:
         """True when every condition holds for ``owner`` now."""

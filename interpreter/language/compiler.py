@@ -46,6 +46,15 @@ def _int(token: Token, low: int = -10**6, high: int = 10**6) -> int:
     return value
 
 
+def _positive(token: Token) -> int:
+    """A number of coins or cards: 1 or more (an amount of 0 or less would do nothing)."""
+    value = int(token)
+    if value < 1:
+        raise EffectError(f"{value} does nothing: an amount is 1 or more", token.column,
+                          len(token), "effect-range")
+    return _int(token, 1)
+
+
 COMPARISONS = {"exactly": "==", "at_least": ">=", "at_most": "<=", "below": "<",
                "above": ">"}
 """``quantity`` aliases: the comparison each one makes."""
@@ -57,6 +66,7 @@ class _Compiler:
     def __init__(self, vocab: Vocabulary, text: str):
         self.vocab = vocab
         self.text = text
+        self.chosen_before = False  # an earlier step of the clause chose a kind ("it")
 
     def names(self, tree: Tree, allow: tuple[str, ...]) -> tuple[int, ...]:
         """The card indices of a ``names`` tree (``NAME or NAME...``), in order, without
@@ -79,28 +89,64 @@ class _Compiler:
     def action(self, tree: Tree):
         return ACTIONS[tree.data](self, tree)
 
+    def step(self, tree: Tree):
+        """One step: an action, or ``may`` and an action."""
+        if tree.data == "optional":
+            inner = self.action(tree.children[0])
+            return act.optional(inner)
+        action = self.action(tree)
+        if isinstance(action, act.Reroll):
+            raise EffectError("a reroll is always the roller's choice: write 'may reroll'",
+                              *_span(tree, self.text))
+        return action
+
     def clause(self, tree: Tree) -> Clause:
-        trigger_tree, condition_tree, action_tree = tree.children
+        trigger_tree, condition_tree, *step_trees = tree.children
         trigger = trigger_tree.data if trigger_tree is not None else None
         tests = tuple(self.condition(t) for t in condition_tree.children) \
             if condition_tree is not None else ()
-        action = self.action(action_tree)
-        meta = tree.meta
-        text = self.text[meta.start_pos:meta.end_pos] if not meta.empty else self.text
-        column = meta.column if not meta.empty else 1
-        _check_placement(action, trigger, tests, text, column)
-        return Clause(trigger, tests, action, text)
+        steps = []
+        for step_tree in step_trees:
+            self.chosen_before = any(isinstance(a, act.ChooseKind) for a, _ in steps)
+            steps.append((self.step(step_tree), step_tree))
+        rest = None
+        for action, step_tree in reversed(steps[1:]):
+            rest = Clause(None, (), action, _text(step_tree, self.text), rest)
+        text = _text(tree, self.text)
+        column = tree.meta.column if not tree.meta.empty else 1
+        _check_placement([a for a, _ in steps], trigger, tests, text, column)
+        return Clause(trigger, tests, steps[0][0], text, rest)
 
 
-def _check_placement(action, trigger: str | None, tests: tuple, text: str,
+def _text(tree: Tree, text: str) -> str:
+    meta = tree.meta
+    return text[meta.start_pos:meta.end_pos] if not meta.empty else text
+
+
+def _span(tree: Tree, text: str) -> tuple[int, int]:
+    """``(column, length)`` of a tree in the text, for an error."""
+    meta = tree.meta
+    if meta.empty:
+        return 1, len(text)
+    return meta.column, meta.end_pos - meta.start_pos
+
+
+def _unwrapped(action):
+    return action.action if isinstance(action, act.Optional) else action
+
+
+def _check_placement(steps: list, trigger: str | None, tests: tuple, text: str,
                      column: int) -> None:
     """Raises :class:`EffectError` for a power placed where it cannot work: a static power
-    with a trigger or condition, a change to the roll without ``after roll``."""
-    if isinstance(action, act.STATIC) and (trigger or tests):
+    with a trigger, a condition or other steps; a change to the roll without
+    ``after roll``."""
+    static = [a for a in steps if a.static]
+    if static and (trigger or tests or len(steps) > 1):
         raise EffectError(f"'{text}': this power always holds while the card is built; "
-                          "it takes no trigger or condition", column, len(text),
+                          "it takes no trigger, condition or other step", column, len(text),
                           "effect-placement")
-    if isinstance(action, (act.Reroll, act.AddToRoll)) and trigger != "after_roll":
+    if any(isinstance(_unwrapped(a), (act.Reroll, act.AddToRoll)) for a in steps) \
+            and trigger != "after_roll":
         raise EffectError(f"'{text}' changes the roll, so it needs the trigger "
                           "'after roll,'", column, len(text), "effect-placement")
 
@@ -138,19 +184,41 @@ CONDITIONS: dict[str, Handler] = {
 
 
 SCOPES = {"every_town": "every_town", "payer_town": "payer"}
-"""``scope`` aliases: whose town ``N per NAMES`` counts (default: the owner's)."""
+"""``scope`` aliases: whose town ``N per ...`` counts (default: the owner's)."""
 
 
-def _per_card(c: _Compiler, tree: Tree) -> amounts.PerCard:
-    scope_tree = tree.children[2]
-    scope = "owner" if scope_tree is None else SCOPES[scope_tree.data]
-    return amounts.PerCard(_int(tree.children[0]), c.names(tree.children[1], ("icon", "id")),
-                           scope)
+def _scope(tree: Tree | None) -> str:
+    return "owner" if tree is None else SCOPES[tree.data]
 
+
+def _it(c: _Compiler, tree: Tree) -> None:
+    """``it`` names the kind chosen by an earlier step of the same clause."""
+    if not c.chosen_before:
+        raise EffectError("'it' is the establishment chosen earlier in the clause: start "
+                          "with 'choose an establishment, then ...'", *_span(tree, c.text))
+
+
+def _counted(c: _Compiler, per: Token, counted: Tree, scope: Tree | None):
+    n = _positive(per)
+    if counted.data == "counted_names":
+        return amounts.PerCard(n, c.names(counted.children[0], ("icon", "id", "colour")),
+                               _scope(scope))
+    if counted.data == "counted_landmarks":
+        return amounts.PerCard(n, c.vocab.victory, _scope(scope))
+    _it(c, counted)
+    return amounts.PerChosen(n, _scope(scope))
+
+
+COUNTED = ("counted_names", "counted_landmarks", "counted_it")
+"""``counted`` aliases of ``N per ...``: names, landmarks, copies of the chosen kind."""
 
 AMOUNTS: dict[str, Handler] = {
-    "fixed": lambda c, t: amounts.Fixed(_int(t.children[0])),
-    "per_card": _per_card,
+    "fixed": lambda c, t: amounts.Fixed(_positive(t.children[0])),
+    "per_card": lambda c, t: _counted(c, t.children[0], t.children[2], t.children[3]),
+    "all_coins": lambda c, t: amounts.AllCoins(),
+    "half_coins": lambda c, t: amounts.HalfCoins(),
+    "card_coins": lambda c, t: amounts.CardCoins(c.vocab.coin_marker(*_span(t, c.text))),
+    "side_roll": lambda c, t: amounts.SideRoll(_int(t.children[0], 1, 10)),
 }
 """Amount handlers by grammar alias (the ``amount`` rule)."""
 
@@ -169,50 +237,104 @@ PAYERS: dict[str, Callable] = {
     "roller": lambda c, payer, amount: act.TakeFromRoller(amount=amount),
     "each_other": _from_each_other,
     "chosen": lambda c, payer, amount: act.TakeFromChosen(amount),
+    "richest": lambda c, payer, amount: act.TakeFromRichest(amount),
 }
 """``?payer`` aliases of ``take AMOUNT from PAYER``: ``(compiler, payer tree, amount) ->
 action``."""
 
+PAYEES: dict[str, Callable] = {
+    "bank": lambda amount: act.PayBank(amount),
+    "each_other": lambda amount: act.PayEach(amount),
+    "chosen": lambda amount: act.PayChosen(amount),
+    "roller": lambda amount: act.PayRoller(amount),
+}
+"""``?payee`` aliases of ``pay AMOUNT to PAYEE``: ``amount -> action``."""
 
-def _take(c: _Compiler, tree: Tree):
-    amount_tree, payer = tree.children
-    return PAYERS[payer.data](c, payer, c.amount(amount_tree))
+
+def _kinds(c: _Compiler, chosen: Tree) -> tuple[int, ...]:
+    """The establishment kinds a ``chosen_card`` phrase allows: every establishment but
+    the excepted ones (``except NAMES``: ids, icons or colours)."""
+    excepted = chosen.children[0]
+    out: tuple = ()
+    if excepted is not None:
+        out = c.names(excepted.children[0], ("colour", "icon", "id"))
+    return tuple(i for i in c.vocab.establishments if i not in out)
 
 
-def _swap(c: _Compiler, tree: Tree, optional: bool) -> act.Swap:
-    swap = tree.children[0]
-    excluded: tuple = ()
-    if swap.children and swap.children[0] is not None:
-        excluded = c.names(swap.children[0].children[0], ("colour", "icon", "id"))
-    swappable = tuple(i for i in c.vocab.establishments if i not in excluded)
-    return act.Swap(optional, swappable)
+def _mark(c: _Compiler, tree: Tree) -> act.Mark:
+    marked, name = tree.children
+    chosen = marked.data == "every_copy_of_it"
+    if chosen:
+        _it(c, marked)
+    return act.Mark(c.vocab.marker(str(name), name.column, "blocks_next_activation"), chosen)
 
 
 def _dice_choice(c: _Compiler, tree: Tree) -> act.DiceChoice:
     return act.DiceChoice(tuple(sorted({_int(t, 1, 10) for t in tree.children[0].children})))
 
 
+MARKED = ("this_card", "every_copy_of_it")
+"""``marked`` aliases: the activated copies, or every copy of the chosen kind."""
+
+CHOSEN_CARDS = ("any_kind", "own_kind")
+"""``chosen_card`` aliases: a kind of the rule set, or one of the owner's kinds."""
+
 ACTIONS: dict[str, Handler] = {
     "gain": lambda c, t: act.Gain(c.amount(t.children[0])),
-    "pay_bank": lambda c, t: act.PayBank(c.amount(t.children[0])),
-    "take": _take,
-    "may_swap": lambda c, t: _swap(c, t, optional=True),
-    "must_swap": lambda c, t: _swap(c, t, optional=False),
+    "take": lambda c, t: PAYERS[t.children[1].data](c, t.children[1], c.amount(t.children[0])),
+    "pay": lambda c, t: PAYEES[t.children[1].data](c.amount(t.children[0])),
+    "swap": lambda c, t: act.Swap(False, _kinds(c, t)),
+    "give": lambda c, t: act.Give(False, _kinds(c, t.children[0])),
+    "unbuild": lambda c, t: act.Unbuild(False, c.vocab.victory),
+    "choose": lambda c, t: act.ChooseKind(False, _kinds(c, t.children[0])),
+    "activate": lambda c, t: act.Activate(False, _kinds(c, t.children[0])),
+    "return_card": lambda c, t: act.ReturnCard(),
+    "mark": _mark,
+    "put_coins": lambda c, t: act.PutCoins(_positive(t.children[0]),
+                                           c.vocab.coin_marker(*_span(t, c.text))),
+    "share_coins": lambda c, t: act.ShareCoins(),
     "extra_turn": lambda c, t: act.ExtraTurn(),
     "reroll": lambda c, t: act.Reroll(),
-    "add_to_roll": lambda c, t: act.AddToRoll(_int(t.children[0], 0)),
+    "add_to_roll": lambda c, t: act.AddToRoll(_positive(t.children[0])),
     "dice_choice": _dice_choice,
-    "boost": lambda c, t: act.Boost(c.names(t.children[0], ("icon", "id")),
-                                    _int(t.children[1])),
+    "boost": lambda c, t: act.Boost(c.names(t.children[0], ("icon", "id", "colour")),
+                                    _positive(t.children[1])),
 }
 """Action handlers by grammar alias (the ``?action`` rule)."""
 
 
+# --------------------------------------------------------------------------- card filters
+
+
+def _lowest(c: _Compiler, i: int) -> int | None:
+    numbers = c.vocab.activations[i] if i < len(c.vocab.activations) else ()
+    return min(numbers) if numbers else None
+
+
+def _activation_is(c: _Compiler, tree: Tree) -> frozenset:
+    quantity = c.quantity(tree.children[0])
+    return frozenset(i for i in range(len(c.vocab.activations))
+                     if _lowest(c, i) is not None and quantity(_lowest(c, i)))
+
+
+ALL_KINDS = ("id", "icon", "colour", "kind")
+
+CARD_TESTS: dict[str, Handler] = {
+    "is_named": lambda c, t: frozenset(c.names(Tree("names", [t.children[0]]), ALL_KINDS)),
+    "is_not_named": lambda c, t: frozenset(range(len(c.vocab.activations))) - frozenset(
+        c.names(Tree("names", [t.children[0]]), ALL_KINDS)),
+    "activation_is": _activation_is,
+}
+"""Card-filter tests by grammar alias: each gives the set of card indices that pass."""
+
+
 def handled_aliases() -> set[str]:
     """Every grammar alias this module compiles: conditions, amounts, actions, payers,
-    scopes, comparisons, the ``who`` of a test and the triggers."""
-    return (set(CONDITIONS) | set(AMOUNTS) | set(ACTIONS) | set(PAYERS) | set(SCOPES)
-            | set(COMPARISONS) | set(WHO) | set(TRIGGERS))
+    payees, scopes, comparisons, the ``who`` of a test, the triggers, what ``per``
+    counts, marked copies, chosen cards, card-filter tests and ``may``."""
+    return (set(CONDITIONS) | set(AMOUNTS) | set(ACTIONS) | set(PAYERS) | set(PAYEES)
+            | set(SCOPES) | set(COMPARISONS) | set(WHO) | set(TRIGGERS) | set(COUNTED)
+            | set(MARKED) | set(CHOSEN_CARDS) | set(CARD_TESTS) | {"optional"})
 
 
 # --------------------------------------------------------------------------- entry points
@@ -239,3 +361,16 @@ def compile_condition(text: str, vocab: Vocabulary) -> tuple:
     tree = parse(text, "condition" if re.match(r"\s*if\b", text) else "tests")
     compiler = _Compiler(vocab, text)
     return tuple(compiler.condition(t) for t in tree.children)
+
+
+def compile_card_filter(text: str, vocab: Vocabulary) -> frozenset:
+    """The card indices that pass a card filter (``not purple and activation 6 or fewer``:
+    every test must hold), for market rows and cost changes. A NAME is a card id, icon,
+    colour or kind (``establishment``, ``landmark``); ``activation Q`` tests a card's lowest
+    activation number. Raises :class:`EffectError` like :func:`compile_effect`."""
+    tree = parse(text, "card_filter")
+    compiler = _Compiler(vocab, text)
+    passing = frozenset(range(len(vocab.activations)))
+    for test in tree.children:
+        passing &= CARD_TESTS[test.data](compiler, test)
+    return passing

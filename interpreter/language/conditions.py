@@ -1,12 +1,14 @@
 """Conditions of the effect language (``if doubles``, ``if owner has 2 or more cow``...).
 
-Every condition has ``test(game, owner) -> bool``; ``owner`` is the seat owning the card.
+Every condition has ``test(game, owner) -> bool``; ``owner`` is the seat owning the card,
+and ``reads``: the parts of the game state it depends on (for the purple-order check).
 :class:`Quantity` is the comparison with a number they share (``N``, ``N or more``...).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
 
 @dataclass(frozen=True)
@@ -37,6 +39,8 @@ class Quantity:
 class Doubles:
     """``if doubles``: two or more dice were rolled and all show the same face."""
 
+    reads: ClassVar[frozenset] = frozenset({"roll"})
+
     def test(self, game, owner: int) -> bool:
         dice = game.dice
         return len(dice) > 1 and dice.count(dice[0]) == len(dice)
@@ -46,6 +50,8 @@ class Doubles:
 class BuiltNothing:
     """``if built nothing``: the current turn's build step built no card."""
 
+    reads: ClassVar[frozenset] = frozenset({"towns"})
+
     def test(self, game, owner: int) -> bool:
         return not game.built_this_turn
 
@@ -53,6 +59,8 @@ class BuiltNothing:
 @dataclass(frozen=True)
 class HasCard:
     """``if owner|roller has NAME``: that player owns at least one of the cards."""
+
+    reads: ClassVar[frozenset] = frozenset({"towns"})
 
     roller: bool
     cards: tuple
@@ -65,6 +73,8 @@ class HasCard:
 @dataclass(frozen=True)
 class HasLandmarks:
     """``if owner|roller has Q landmarks``: counts built landmarks that count for victory."""
+
+    reads: ClassVar[frozenset] = frozenset({"towns"})
 
     roller: bool
     quantity: Quantity
@@ -79,6 +89,8 @@ class HasLandmarks:
 class HasCoins:
     """``if owner|roller has Q coins``."""
 
+    reads: ClassVar[frozenset] = frozenset({"coins"})
+
     roller: bool
     quantity: Quantity
 
@@ -90,6 +102,8 @@ class HasCoins:
 class HasCount:
     """``if owner|roller has Q NAMES``: how many matching cards (copies of the ids, or cards
     with the icons or colours) that player's town holds."""
+
+    reads: ClassVar[frozenset] = frozenset({"towns"})
 
     roller: bool
     quantity: Quantity
@@ -103,6 +117,8 @@ class HasCount:
 @dataclass(frozen=True)
 class RollIs:
     """``if roll is Q``: the current roll total (after any changes to it)."""
+
+    reads: ClassVar[frozenset] = frozenset({"roll"})
 
     quantity: Quantity
 

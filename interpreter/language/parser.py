@@ -15,7 +15,8 @@ from pathlib import Path
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-START_RULES = ("start", "condition", "tests")
+START_RULES = ("start", "condition", "tests", "card_filter")
+_TRIGGER_STARTS = ("before", "after", "at")
 
 
 @lru_cache(maxsize=1)
@@ -61,6 +62,9 @@ def _terminal_words(names) -> list[str]:
 
 
 def syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
+    """The :class:`EffectError` for a Lark parse error in ``text``: where, what came, what
+    was expected; a misspelt or upper-case keyword gets a "did you mean", a word where an
+    action belongs gets the list of actions."""
     column = getattr(exc, "column", 0) or 0
     if isinstance(exc, UnexpectedEOF) or (
         isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
@@ -82,6 +86,9 @@ def syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
             accepted = exc.expected
         expected = _terminal_words(accepted or exc.expected)
         span = len(got)
+    special = _misplaced_word(text, column, expected)
+    if special is not None:
+        return special
     clause_start = text.rfind(";", 0, max(column - 1, 0)) + 1  # words of this clause only
     before = [w.strip(",;") for w in text[clause_start: column - 1].split()]
     before = [w for w in before if w]
@@ -95,6 +102,8 @@ def syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
             + expected[-1])
     if hint:
         message += f" (did you mean '{hint[0]}'?)"
+    elif got in _TRIGGER_STARTS and before:
+        message += " (a trigger comes first in its clause: 'after roll, ...')"
     elif before and before[-1] not in _keywords():
         # the word before may be a misspelt keyword read as a name ("gainx 1")
         near = difflib.get_close_matches(before[-1], _keywords(), n=1, cutoff=0.75)
@@ -103,6 +112,60 @@ def syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
             return EffectError(f"unknown word '{before[-1]}' (did you mean '{near[0]}'?)",
                                start, len(before[-1]))
     return EffectError(message, max(column, 1), max(span, 1))
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
+_STEP_BREAKS = re.compile(r"(?:^|;|,|\bthen\b|\bmay\b)\s*$")
+_NAME_LIST = {"'cards'", "'card'", "'or'"}  # what may follow a name at the start of a step
+
+
+def _step_head(text: str, column: int):
+    """The regex match of the first word of the step the error is in (after the clause
+    start, a comma, ``then`` or ``may``), or None."""
+    upto = text[:max(column - 1, 0)]
+    head = None
+    for match in _WORD.finditer(upto):
+        if _STEP_BREAKS.search(upto[:match.start()]):
+            head = match
+    return head
+
+
+def _misplaced_word(text: str, column: int, expected: list[str]) -> EffectError | None:
+    """An upper-case keyword (``GAIN 1``), or a word that is no action where an action
+    starts, read as the start of a list of names (``demolish a landmark``): a message
+    naming what is allowed."""
+    at = next((w for w in _WORD.finditer(text) if w.start() <= column - 1 < w.end()), None)
+    if at is not None and at.group(0) != at.group(0).lower() \
+            and at.group(0).lower() in _keywords():
+        word = at.group(0)
+        return EffectError(f"unknown word '{word}' (did you mean '{word.lower()}'? the effect "
+                           "language is lower case)", at.start() + 1, len(word))
+    head = _step_head(text, column)
+    if head is None or not expected or not set(expected) <= _NAME_LIST:
+        return None
+    word = head.group(0)
+    if word in _keywords() or difflib.get_close_matches(word, _keywords(), n=1, cutoff=0.75):
+        return None  # a misspelt keyword: the general message says "did you mean"
+    return EffectError(f"unknown action '{word}' - expected one of: "
+                       f"{', '.join(action_words())}, or 'NAMES cards pay N more'",
+                       head.start() + 1, len(word))
+
+
+@lru_cache(maxsize=1)
+def action_words() -> tuple[str, ...]:
+    """The first word of every action of the grammar (``gain``, ``take``, ...), with
+    ``may``, in grammar order."""
+    words: list[str] = []
+    terminals = {t.name: t.pattern for t in parser().terminals}
+    for rule in parser().rules:
+        if rule.origin.name != "action" or not rule.expansion:
+            continue
+        first = rule.expansion[0]
+        pattern = terminals.get(getattr(first, "name", ""))
+        if getattr(first, "is_term", False) and pattern is not None and pattern.type == "str":
+            if pattern.value not in words:
+                words.append(pattern.value)
+    return tuple(words + ["may"])
 
 
 @lru_cache(maxsize=1)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from ..data import schemas
 from ..errors import Problem
-from . import tables
+from . import rules_data, tables
 from .card_effects import compile_cards
 from .raw import CardEntry, RawRuleSet
 from .references import RuleIds, check_card_colours, vocabulary
@@ -80,6 +80,15 @@ def _victory(raw: RawRuleSet, sections: _Sections, ids: RuleIds,
     return victory
 
 
+def _check_victory_count(raw: RawRuleSet, sections: _Sections, victory: tuple) -> None:
+    count = raw.rules["victory"].get("count") if sections.ok("victory") else None
+    if count is not None and victory and count > len(victory):
+        doc, full = raw.rules_where(("victory", "count"))
+        raw.problems.append(doc.problem(full, f"victory.count is {count}, but there are only "
+                                        f"{len(victory)} victory landmarks: nobody could win",
+                                        "victory"))
+
+
 def _check_players(raw: RawRuleSet, sections: _Sections) -> None:
     players = raw.rules.get("players")
     if sections.ok("players") and players["min"] > players["max"]:
@@ -95,7 +104,8 @@ def _make_cards(entries: list[CardEntry], compiled: list[tuple]) -> list[Card]:
         cards.append(Card(
             id=d["id"], kind=d["kind"], name=d["name"], name_ja=d.get("name_ja", d["name"]),
             colour=d.get("colour"), icon=d.get("icon"), cost=d["cost"],
-            activation=tuple(d.get("activation", ())), supply=d.get("supply", 0),
+            activation=tuple(d.get("activation", ())),
+            supply=None if d.get("supply") == "players" else d.get("supply", 0),
             limit=d.get("limit", 1 if d["kind"] == "landmark" else None),
             effect=d["effect"], clauses=clauses, file=entry.base[0].file,
         ))
@@ -115,7 +125,8 @@ def build(raw: RawRuleSet) -> RuleSet | None:
     names = dict(index)
     names.update({name: len(ids) + k for k, name in enumerate(sorted(raw.unread))
                   if name not in index})
-    colours = {name: Colour(name, c["activated_by"], c["income_from"], c["order"])
+    colours = {name: Colour(name, c["activated_by"], c["income_from"], c["order"],
+                            c.get("owner_orders", False))
                for name, c in rules["colours"].items()} if sections.ok("colours") else None
     check_card_colours(entries, colours, problems)
     landmarks = tuple(i for i, e in enumerate(entries) if e.data.get("kind") == "landmark")
@@ -123,35 +134,60 @@ def build(raw: RawRuleSet) -> RuleSet | None:
     start_town = rule_ids.start_town(rules["setup"]) if sections.ok("setup") else [0] * len(ids)
     victory = _victory(raw, sections, rule_ids, landmarks)
     _check_players(raw, sections)
-    vocab = vocabulary(entries, names, colours, victory, problems)
+    _check_victory_count(raw, sections, victory)
+    seat_coins = rules_data.check_seat_coins(raw) if sections.ok("setup") else None
+    vocab = vocabulary(entries, names, colours, victory, problems,
+                       rules_data.markers(rules, sections.ok("markers")))
+    if sections.ok("costs"):
+        rules_data.change_costs(raw, entries, vocab)
+    market = rules_data.market_rows(raw, entries, vocab) if sections.ok("market") or \
+        "market" not in rules else None
     compiled = compile_cards(entries, vocab, colours,
-                             rules["dice"] if sections.ok("dice") else None, problems)
-    if _has_errors(problems) or any(e.partial for e in entries):
+                             rules["dice"] if sections.ok("dice") else None, problems,
+                             rules["players"]["min"] if sections.ok("players") else None)
+    if _has_errors(problems) or any(e.partial for e in entries) or market is None:
         return None
     cards = _make_cards(entries, compiled)
-    return _ruleset(raw, cards, colours, ids, index, start_town, victory, vocab)
+    return _ruleset(raw, cards, colours, ids, index, start_town, victory, vocab,
+                    seat_coins, market)
 
 
 def _ruleset(raw: RawRuleSet, cards: list[Card], colours: dict, ids: tuple, index: dict,
-             start_town: list, victory: tuple, vocab) -> RuleSet:
+             start_town: list, victory: tuple, vocab, seat_coins: tuple | None,
+             market: tuple) -> RuleSet:
     """The frozen rule set of checked, compiled cards, with the engine's tables."""
     rules = raw.rules
     options = dict(DEFAULT_OPTIONS)
     options.update(rules.get("options", {}))
+    rows, row_of = market
+    markers = tuple((name, m["behaviour"]) for name, m in (rules.get("markers") or {}).items())
+    by_roll = tables.by_roll(cards, colours)
+    conflicts = tables.conflicts(cards, colours)
     return RuleSet(
         name=raw.name or rules.get("name", raw.source), cards=tuple(cards), colours=colours,
         min_players=rules["players"]["min"], max_players=rules["players"]["max"],
-        start_coins=rules["setup"]["coins"], start_town=tuple(start_town),
+        start_coins=seat_coins[0] if seat_coins else rules["setup"]["coins"],
+        start_town=tuple(start_town),
         dice_faces=rules["dice"]["faces"], dice_count=rules["dice"]["count"],
         payment_order=rules["payment_order"], builds_per_turn=rules["turn"]["builds"],
         victory=victory, options=options, source=raw.source, ids=ids, index=index,
         establishments=tuple(i for i, c in enumerate(cards) if c.kind == "establishment"),
         landmarks=tuple(i for i, c in enumerate(cards) if c.is_landmark),
-        by_roll=tables.by_roll(cards, colours), hooks=tables.hooks(cards),
+        by_roll=by_roll, hooks=tables.hooks(cards),
         dice_options=tables.dice_options(cards), boosts=tables.boosts(cards),
         cost=tuple(c.cost for c in cards), supply=tuple(c.supply for c in cards),
         limit=tuple(c.limit if c.limit is not None else tables.NO_LIMIT for c in cards),
         by_cost=tables.by_cost(cards),
         warnings=tuple(p for p in raw.problems if p.severity == "warning"),
-        vocabulary=vocab,
+        vocabulary=vocab, seat_coins=seat_coins,
+        victory_count=rules["victory"].get("count", len(victory)),
+        markers=markers,
+        blocking_markers=tuple(i for i, (_, b) in enumerate(markers)
+                               if b == "blocks_next_activation"),
+        activation=tables.activation(cards), side_roll_cards=tables.side_roll_cards(cards),
+        market_rows=rows, row_of=row_of,
+        retire_unbuildable=bool(rules.get("market", {}).get("retire_unbuildable")),
+        market_upkeep=any(row.kinds is not None for row in rows),
+        conflicts=conflicts, order_groups=tables.order_groups(by_roll, cards, colours,
+                                                              conflicts),
     )

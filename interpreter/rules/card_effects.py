@@ -4,14 +4,17 @@ Errors are located inside the effect text (``FILE:LINE:COL`` of the offending wo
 a multi-line block scalar). Beyond the effect language's own checks, a clause must be able
 to run where it is: a landmark never activates, so its clauses need a trigger; a trigger
 runs in the owner's own turn, when the roller is the owner; a clause paid by someone other
-than its colour's ``income_from`` is a warning; so is an activation number the dice cannot
-roll.
+than its colour's ``income_from`` is a warning; an ``extra turn`` on a card that only
+activates on other players' rolls does nothing, an error; an activation number no roll can
+reach is a warning (an error when none of the card's can be reached); a choice of another
+player in a rule set that allows one player is an error.
 """
 
 from __future__ import annotations
 
 from ..data.documents import json_path
 from ..errors import Problem
+from ..language.actions import AddToRoll, DiceChoice, ExtraTurn, Give, Swap
 from ..language.clauses import TRIGGER_WORDS, Clause
 from ..language.compiler import compile_effect
 from ..language.parser import EffectError
@@ -66,40 +69,95 @@ def check_placement(entry: CardEntry, clauses: tuple, colour: Colour | None,
                             "card activates, but a landmark never activates: give it a "
                             f"trigger ({', '.join(TRIGGER_WORDS.values())})",
                             "effect-placement")
-        source = getattr(clause.action, "source", "")
-        if clause.trigger is not None and source == "roller":
-            _clause_problem(problems, entry, clause, f"'{TRIGGER_WORDS[clause.trigger]}' "
-                            "runs in the owner's own turn, when the roller is the owner: "
-                            "take from each other player or a chosen player instead",
-                            "effect-placement")
-        if colour and clause.trigger is None and source and source != colour.income_from:
-            _clause_problem(problems, entry, clause, f"'{clause.text}' is paid by the "
-                            f"{source}, but {colour.name} income comes from the "
-                            f"{colour.income_from} (rules file, colours.{colour.name}."
-                            "income_from)", "colour-income", severity="warning")
+        for action in clause.steps:
+            _check_step(entry, clause, action, colour, problems)
 
 
-def check_activation(entry: CardEntry, dice: dict | None, problems: list[Problem]) -> None:
-    """A warning for each activation number the rules' dice can never roll."""
-    if not dice:
+def _check_step(entry: CardEntry, clause, action, colour: Colour | None,
+                problems: list[Problem]) -> None:
+    source = action.source
+    inner = getattr(action, "action", action)
+    if clause.trigger is not None and source == "roller":
+        _clause_problem(problems, entry, clause, f"'{TRIGGER_WORDS[clause.trigger]}' "
+                        "runs in the owner's own turn, when the roller is the owner: "
+                        "take from each other player or a chosen player instead",
+                        "effect-placement")
+    if colour and clause.trigger is None and source and source != colour.income_from:
+        _clause_problem(problems, entry, clause, f"'{clause.text}' is paid by the "
+                        f"{source}, but {colour.name} income comes from the "
+                        f"{colour.income_from} (rules file, colours.{colour.name}."
+                        "income_from)", "colour-income", severity="warning")
+    if colour and clause.trigger is None and colour.activated_by == "others" and \
+            isinstance(inner, ExtraTurn):
+        _clause_problem(problems, entry, clause, f"'{clause.text}' does nothing: a "
+                        f"{colour.name} card activates only on other players' rolls, and an "
+                        "extra turn is its owner's (use a trigger such as 'at end of turn,')",
+                        "effect-placement")
+
+
+def check_activation(entry: CardEntry, reachable: frozenset | None,
+                     problems: list[Problem]) -> None:
+    """Activation numbers no roll can reach (``reachable``: every roll total, raised by the
+    rule set's additions to the roll): an error when none of the card's can be reached
+    (the card would do nothing), else a warning for each."""
+    if reachable is None:
         return
-    max_total = dice["faces"] * max(dice["count"], 2)
-    for number in entry.data.get("activation", ()):
-        if number > max_total:
-            entry_problem(problems, entry, "activation", f"{number} can never be rolled with "
-                          f"{dice['faces']}-sided dice", "unreachable", severity="warning")
+    numbers = entry.data.get("activation") or ()
+    never = [n for n in numbers if n not in reachable]
+    if not never:
+        return
+    severity = "error" if len(never) == len(numbers) else "warning"
+    for number in never:
+        entry_problem(problems, entry, "activation", f"{number} can never be rolled in this "
+                      f"rule set (totals {min(reachable)} to {max(reachable)})",
+                      "unreachable", severity=severity)
+
+
+def reachable_totals(dice: dict | None, compiled: list[tuple]) -> frozenset | None:
+    """Every roll total that can activate a card: each number of dice a player may roll
+    (the rules' count, and every ``roll N or M dice``), plus every ``add N to the roll``
+    (whatever its condition, so nothing reachable is refused)."""
+    if not dice:
+        return None
+    counts = {dice["count"]}
+    adds = set()
+    for clauses in compiled:
+        for clause in clauses:
+            for action in clause.steps:
+                inner = getattr(action, "action", action)
+                if isinstance(inner, DiceChoice):
+                    counts.update(inner.counts)
+                if isinstance(inner, AddToRoll):
+                    adds.add(inner.n)
+    totals = {t for k in counts for t in range(k, k * dice["faces"] + 1)}
+    return frozenset(totals | {t + n for t in totals for n in adds})
+
+
+def check_players_to_choose(entry: CardEntry, clauses: tuple, least: int | None,
+                            problems: list[Problem]) -> None:
+    """A choice of another player needs at least 2 players: with ``players.min`` 1 the
+    decision could have no answer, so the rule set is refused."""
+    if least is None or least >= 2:
+        return
+    for clause in clauses:
+        if any(getattr(a, "chooses_player", False) or isinstance(a, (Give, Swap))
+               for a in clause.steps):
+            _clause_problem(problems, entry, clause, f"'{clause.text}' chooses another "
+                            f"player, but players.min is {least}: alone, that decision would "
+                            "have no answer (set players.min to 2)", "players")
 
 
 def compile_cards(entries: list[CardEntry], vocab: Vocabulary,
                   colours: dict[str, Colour] | None, dice: dict | None,
-                  problems: list[Problem]) -> list[tuple]:
+                  problems: list[Problem], least_players: int | None = None) -> list[tuple]:
     """The compiled clauses of every card, in ``entries`` order, every problem reported;
-    ``dice`` is the rules file's ``dice`` section (None when it failed the schema)."""
-    compiled = []
-    for entry in entries:
-        clauses = compile_card(entry, vocab, problems)
-        compiled.append(clauses)
+    ``dice`` is the rules file's ``dice`` section (None when it failed the schema),
+    ``least_players`` its ``players.min``."""
+    compiled = [compile_card(entry, vocab, problems) for entry in entries]
+    reachable = reachable_totals(dice, compiled)
+    for entry, clauses in zip(entries, compiled):
         colour = colours.get(entry.data.get("colour")) if colours else None
         check_placement(entry, clauses, colour, problems)
-        check_activation(entry, dice, problems)
+        check_activation(entry, reachable, problems)
+        check_players_to_choose(entry, clauses, least_players, problems)
     return compiled

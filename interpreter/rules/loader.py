@@ -19,24 +19,56 @@ from ..errors import DataError, Problem
 from .build import build
 from .folders import read_folder
 from .ruleset import RuleSet
-from .variants import apply_variant
+from .variants import _is_variant_file as _is_variant
+from .variants import apply_variant, load_folder
 
 
-def load_into(variant: str | Path | None, problems: list[Problem]) -> RuleSet | None:
-    """The rule set ``variant`` names (a path, ``base`` or None; see :func:`load_ruleset`),
-    or None; every problem found, errors and warnings, is appended to ``problems``."""
-    if variant is None or str(variant) == "base":
-        raw = read_folder(data_dir("cards"), problems)
-    else:
-        path = Path(variant)
+Variant = str | Path | None
+
+
+def load_into(variant: Variant | list[Variant], problems: list[Problem]) -> RuleSet | None:
+    """The rule set ``variant`` names (a path, ``base`` or None, or a list of them stacked
+    in order; see :func:`load_ruleset`), or None; every problem found, errors and
+    warnings, is appended to ``problems``."""
+    specs = list(variant) if isinstance(variant, (list, tuple)) else [variant]
+    raw = _raw(specs[0] if specs else None, problems)
+    for spec in specs[1:]:
+        if raw is None:
+            return None
+        path = Path(str(spec))
+        if spec is None or str(spec) == "base":
+            continue  # the base set is under every variant already
         if path.is_dir():
-            raw = read_folder(path, problems)
+            path = _variant_file(path, problems)
         elif not path.exists():
-            problems.append(Problem(str(variant), 1, 1, "", "no such file or folder", "file"))
-            raw = None
-        else:
-            raw = apply_variant(path, problems)
+            problems.append(Problem(str(spec), 1, 1, "", "no such file or folder", "file"))
+            return None
+        raw = apply_variant(path, problems, onto=raw) if path is not None else None
     return build(raw) if raw is not None else None
+
+
+def _raw(variant: Variant, problems: list[Problem]):
+    if variant is None or str(variant) == "base":
+        return read_folder(data_dir("cards"), problems)
+    path = Path(variant)
+    if path.is_dir():
+        return load_folder(path, problems)
+    if not path.exists():
+        problems.append(Problem(str(variant), 1, 1, "", "no such file or folder", "file"))
+        return None
+    return apply_variant(path, problems)
+
+
+def _variant_file(folder: Path, problems: list[Problem]) -> Path | None:
+    """The variant file of a folder that is a variant (to stack it)."""
+    found = [p for p in sorted(folder.iterdir()) if p.is_file()
+             and p.suffix in (".yaml", ".yml") and _is_variant(p)]
+    if len(found) != 1:
+        problems.append(Problem(str(folder), 1, 1, "", "only a variant can be stacked on "
+                                "another rule set: this folder holds "
+                                f"{len(found)} variant files (expected one)", "variant"))
+        return None
+    return found[0]
 
 
 def in_order(problems: list[Problem]) -> list[Problem]:
@@ -45,37 +77,49 @@ def in_order(problems: list[Problem]) -> list[Problem]:
     return sorted(problems, key=lambda p: (p.file, p.line, p.column))
 
 
-def load_ruleset(variant: str | Path | None = None) -> RuleSet:
+def load_ruleset(variant: Variant | list[Variant] = None) -> RuleSet:
     """Load, check and compile a rule set.
 
     ``variant`` is None or ``"base"`` for the bundled base set, the path of a variant file
-    (``kind: variant``), the path of a folder holding a rules file and card files, or the
-    name of a bundled variant such as ``"house/radio-tower-18"``.
+    (``kind: variant``), the path of a folder holding a rules file and card files (or one
+    variant file and card files), the name of a bundled variant such as
+    ``"house/radio-tower-18"`` or ``"harbor"``, or a list of these stacked in order (each
+    after the first changes the rule set before it: ``["harbor", "millionaires-row"]``).
     Raises :class:`~machikoro.errors.DataError` listing every error found (warnings are in
     the returned rule set's ``warnings``).
     """
     problems: list[Problem] = []
-    ruleset = load_into(resolve_variant(variant), problems)
+    if isinstance(variant, (list, tuple)):
+        ruleset = load_into([resolve_variant(v) for v in variant], problems)
+    else:
+        ruleset = load_into(resolve_variant(variant), problems)
     errors = in_order([p for p in problems if p.severity == "error"])
     if ruleset is None or errors:
         raise DataError(errors or [Problem(str(variant), 1, 1, "", "cannot load", "file")])
     return ruleset
 
 
-def cached_ruleset(variant: str | Path | None) -> RuleSet:
-    """:func:`load_ruleset` for a variant path, ``base`` or None, remembered per path and
-    modification time: rule cases, strategy files and simulation workers that name the
-    same rule set share one compiled copy. Raises like :func:`load_ruleset`."""
-    if variant is None or str(variant) == "base":
-        return _cached("base", 0)
-    path = Path(variant)
+def cached_ruleset(variant: Variant | list[Variant]) -> RuleSet:
+    """:func:`load_ruleset` for a variant path, ``base`` or None (or a list of them),
+    remembered per path and modification time: rule cases, strategy files and simulation
+    workers that name the same rule set share one compiled copy. Raises like
+    :func:`load_ruleset`."""
+    specs = variant if isinstance(variant, (list, tuple)) else [variant]
+    return _cached(tuple(_key(spec) for spec in specs))
+
+
+def _key(spec: Variant) -> tuple[str, int]:
+    if spec is None or str(spec) == "base":
+        return ("base", 0)
+    path = Path(spec)
     try:
         stamp = path.stat().st_mtime_ns
     except OSError:
         stamp = 0
-    return _cached(str(path.resolve()) if stamp else str(variant), stamp)
+    return (str(path.resolve()) if stamp else str(spec), stamp)
 
 
 @lru_cache(maxsize=32)
-def _cached(key: str, stamp: int) -> RuleSet:
-    return load_ruleset(None if key == "base" else key)
+def _cached(keys: tuple) -> RuleSet:
+    specs = [None if key == "base" else key for key, _ in keys]
+    return load_ruleset(specs if len(specs) > 1 else specs[0])

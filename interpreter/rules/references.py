@@ -96,11 +96,12 @@ class RuleIds:
 
 def vocabulary(entries: list[CardEntry], names: dict[str, int],
                colours: dict[str, Colour] | None, victory: tuple[int, ...],
-               problems: list[Problem]) -> Vocabulary:
+               problems: list[Problem], markers: dict | None = None) -> Vocabulary:
     """The names effects may use: ``names`` (card id -> index, with the unreadable cards'
     names), icons and colours (every colour of the rules file, even one no card has), and
     the ``victory`` landmarks that ``has N landmarks`` counts; a lone icon that is a near
-    miss of a shared one gets a warning."""
+    miss of a shared one gets a warning. ``markers`` are the rules file's markers
+    (name -> ``(index, behaviour)``)."""
     icons: dict[str, list[int]] = {}
     by_colour: dict[str, list[int]] = {}
     for i, entry in enumerate(entries):
@@ -118,8 +119,13 @@ def vocabulary(entries: list[CardEntry], names: dict[str, int],
                           f"other card - did you mean '{hint[0]}'?", "unknown-name",
                           severity="warning")
     kinds = [e.data.get("kind") for e in entries]
-    landmarks = tuple(i for i, k in enumerate(kinds) if k == "landmark")
-    establishments = tuple(i for i, k in enumerate(kinds) if k == "establishment")
+    by_kind: dict[str, tuple] = {}
+    for i, kind in enumerate(kinds):
+        if isinstance(kind, str):
+            by_kind[kind] = by_kind.get(kind, ()) + (i,)
+    landmarks = by_kind.get("landmark", ())
+    establishments = by_kind.get("establishment", ())
+    activations = tuple(tuple(e.data.get("activation") or ()) for e in entries)
     return Vocabulary(names, {k: tuple(v) for k, v in icons.items()},
                       {k: tuple(v) for k, v in by_colour.items()}, landmarks, victory,
-                      establishments)
+                      establishments, by_kind, activations, dict(markers or {}))

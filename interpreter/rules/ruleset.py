@@ -16,20 +16,23 @@ from ..language.vocabulary import Vocabulary
 @dataclass(frozen=True)
 class Colour:
     """What a colour means (rules file ``colours``): whose roll activates it
-    (``anyone``/``owner``/``others``), who pays its income, and its resolution order."""
+    (``anyone``/``owner``/``others``), who pays its income, its resolution order, and
+    whether the owner chooses the order of several of its cards (``owner_orders``)."""
 
     name: str
     activated_by: str
     income_from: str
     order: int
+    owner_orders: bool = False
 
 
 @dataclass(frozen=True)
 class Card:
     """One establishment or landmark, as loaded and compiled.
 
-    ``cost`` in coins; ``activation`` the roll totals that activate it (empty for a
-    landmark); ``supply`` the market pile at the start; ``limit`` the most copies per
+    ``cost`` in coins (after the rules file's cost changes; negative: the builder gains);
+    ``activation`` the roll totals that activate it (empty for a landmark); ``supply`` the
+    market pile at the start (None: as many as players); ``limit`` the most copies per
     player (None: no limit); ``clauses`` the compiled effect.
     """
 
@@ -41,7 +44,7 @@ class Card:
     icon: str | None
     cost: int
     activation: tuple
-    supply: int
+    supply: int | None
     limit: int | None
     effect: str
     clauses: tuple = field(compare=False, repr=False)
@@ -53,16 +56,31 @@ class Card:
         return self.kind == "landmark"
 
 
+@dataclass(frozen=True)
+class MarketRow:
+    """One row of the market: ``cards`` (the establishment indices it holds) and ``kinds``
+    (how many different kinds are face up at once; None: every pile is face up)."""
+
+    cards: tuple
+    kinds: int | None = None
+
+
 @dataclass(frozen=True, eq=False)
 class RuleSet:
     """An immutable, compiled rule set: the cards, the rules and the tables the turn engine
     reads. Built by :func:`load_ruleset`; shared by every game played with it.
 
-    Card-indexed tuples (``ids``, ``cost``, ``supply``, ``limit``, ``boosts``) use the
-    card's position in ``cards``. ``by_roll[total]`` lists, in resolution order, the groups
+    Card-indexed tuples (``ids``, ``cost``, ``supply``, ``limit``, ``boosts``,
+    ``activation``, ``row_of``) use the card's position in ``cards``; a ``supply`` of None
+    means as many copies as players (:meth:`supply_for`). ``by_roll[total]`` lists, in resolution order, the groups
     of ``(card, activated_by, clauses)`` that a roll total activates; ``hooks[trigger]``
     the ``(card, clause)`` pairs run at that point of their owner's turn; ``vocabulary``
     the names (card ids, icons, colours) an effect or a strategy condition may use.
+    ``markers`` lists ``(name, behaviour)`` of the rules file's markers, and
+    ``blocking_markers`` the indices of those that block an activation; ``market_rows``
+    the market's :class:`MarketRow` s; ``conflicts`` the pairs of cards whose order can change
+    the result, and ``order_groups[total]`` per group of that roll the ``(card, mode)``
+    pairs the owner may have to order (:mod:`machikoro.rules.tables`).
     """
 
     name: str
@@ -93,6 +111,29 @@ class RuleSet:
     by_cost: tuple = ()
     warnings: tuple = ()
     vocabulary: Vocabulary | None = field(default=None, repr=False)
+    seat_coins: tuple | None = None
+    victory_count: int = 0
+    markers: tuple = ()
+    blocking_markers: tuple = ()
+    activation: tuple = ()
+    side_roll_cards: frozenset = frozenset()
+    market_rows: tuple = ()
+    row_of: tuple = ()
+    retire_unbuildable: bool = False
+    market_upkeep: bool = False
+    conflicts: frozenset = frozenset()
+    order_groups: dict = field(default_factory=dict)
+
+    def supply_for(self, players: int) -> list[int]:
+        """The market piles at the start of a game of ``players`` players: each card's
+        ``supply`` (None stands for "as many as there are players")."""
+        return [players if copies is None else copies for copies in self.supply]
+
+    def starting_coins(self, players: int) -> list[int]:
+        """Each seat's coins at the start (``setup.coins``: one number, or one per seat)."""
+        if self.seat_coins is None:
+            return [self.start_coins] * players
+        return list(self.seat_coins[:players])
 
     def card(self, card_id: str) -> Card:
         """The card with id ``card_id``; raises KeyError with a "did you mean" if unknown."""

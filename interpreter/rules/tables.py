@@ -7,7 +7,10 @@ choices; the boosts each card receives; the cards by cost (for the build options
 
 from __future__ import annotations
 
+from itertools import combinations
+
 from ..language.actions import Boost, DiceChoice
+from ..language.amounts import SideRoll
 from ..language.clauses import TRIGGERS
 from .ruleset import Card, Colour
 
@@ -69,3 +72,78 @@ def by_cost(cards: list[Card]) -> tuple:
     options stop at the first card too dear)."""
     return tuple(sorted((c.cost, i, c.id, c.limit if c.limit is not None else NO_LIMIT,
                          not c.is_landmark) for i, c in enumerate(cards)))
+
+
+def activation(cards: list[Card]) -> tuple:
+    """Per card, the clauses that run when it activates (no trigger, not static)."""
+    return tuple(tuple(cl for cl in c.clauses if cl.trigger is None and not cl.static)
+                 for c in cards)
+
+
+def side_roll_cards(cards: list[Card]) -> frozenset:
+    """The cards whose effect makes a side roll (``the total of a side roll of N dice``)."""
+    return frozenset(i for i, c in enumerate(cards) for cl in c.clauses for a in cl.steps
+                     if isinstance(getattr(a, "amount", None), SideRoll)
+                     or isinstance(getattr(getattr(a, "action", None), "amount", None),
+                                   SideRoll))
+
+
+_EVERYTHING = frozenset({"*"})
+
+
+def _effects(card: Card) -> tuple[frozenset, frozenset]:
+    """What a card's activation reads and writes (its conditions, amounts and actions)."""
+    reads: set = set()
+    writes: set = set()
+    for clause in card.clauses:
+        if clause.trigger is not None or clause.static:
+            continue
+        for condition in clause.conditions:
+            reads |= getattr(condition, "reads", _EVERYTHING)
+        for action in clause.steps:
+            reads |= action.reads
+            writes |= action.writes
+    return frozenset(reads), frozenset(writes)
+
+
+def _interfere(a: tuple, b: tuple) -> bool:
+    """True when two cards' activations may give another result in the other order. Coins
+    that only flow to the owner (``coins+``) commute with each other: taking what a payer
+    can, twice, leaves the same as taking the sum at once."""
+    (ra, wa), (rb, wb) = a, b
+    if "*" in wa or "*" in wb or "*" in ra or "*" in rb:
+        return True
+
+    def widened(writes: frozenset) -> frozenset:
+        return writes | {"coins"} if "coins+" in writes else writes
+
+    if widened(wa) & rb or widened(wb) & ra:
+        return True
+    return bool((wa & wb) - {"coins+"})
+
+
+def conflicts(cards: list[Card], colours: dict[str, Colour]) -> frozenset:
+    """The pairs ``frozenset({i, j})`` of cards of colours whose owner orders them
+    (``owner_orders``) whose order can change the result."""
+    orderable = [i for i, c in enumerate(cards)
+                 if c.colour in colours and colours[c.colour].owner_orders]
+    effects = {i: _effects(cards[i]) for i in orderable}
+    return frozenset(frozenset((i, j)) for i, j in combinations(orderable, 2)
+                     if _interfere(effects[i], effects[j]))
+
+
+def order_groups(table: dict[int, tuple], cards: list[Card], colours: dict[str, Colour],
+                 pairs: frozenset) -> dict[int, tuple]:
+    """``{total: per group, the (card, activated_by) pairs that may need the order
+    decision}``, only for the totals where some group has two cards that conflict."""
+    out = {}
+    for total, groups in table.items():
+        per_group = []
+        for group in groups:
+            members = [(card, mode) for card, mode, _ in group]
+            involved = tuple((card, mode) for card, mode in members
+                             if any(frozenset((card, other)) in pairs for other, _ in members))
+            per_group.append(involved)
+        if any(per_group):
+            out[total] = tuple(per_group)
+    return out

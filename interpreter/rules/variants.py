@@ -18,9 +18,9 @@ from ..data import schemas
 from ..data.bundled import data_dir
 from ..data.documents import Document
 from ..errors import Problem
-from .file_kinds import article, kind_of, read
+from .file_kinds import article, card_kinds, kind_of, read
 from .folders import read_folder
-from .raw import RawRuleSet, add_card, bad_paths
+from .raw import RawRuleSet, add_card, bad_paths, card_findings, salvage
 
 MAX_VARIANT_DEPTH = 16
 MAX_PROBLEMS_PER_FILE = 100
@@ -63,10 +63,14 @@ def unknown_card(doc: Document, path: tuple, name: str, known, key: bool = False
 
 
 def apply_variant(path: Path, problems: list[Problem], chain: tuple = (),
-                  via: Document | None = None) -> RawRuleSet | None:
+                  via: Document | None = None, onto: RawRuleSet | None = None
+                  ) -> RawRuleSet | None:
     """The raw rule set a variant file makes, every problem of the file reported; ``chain``
     is the files extending it, for loops, and ``via`` the variant whose ``extends`` names
-    it. A rules file stands for its folder's rule set."""
+    it. A rules file stands for its folder's rule set. With ``onto`` (stacked variants),
+    the variant changes that rule set instead of the one it extends, which must then be
+    ``base``. Card files beside the variant file (in a folder without a rules file) are
+    cards of the variant, added or replacing by id."""
     doc = read(path, problems)
     if doc is None:
         return None
@@ -86,17 +90,95 @@ def apply_variant(path: Path, problems: list[Problem], chain: tuple = (),
     parent = doc.data.get("extends")
     if not isinstance(parent, str) or broken.touches(("extends",)):
         return None
-    raw = _parent(path, doc, parent, problems, chain)
+    if onto is not None and parent != "base":
+        problems.append(doc.problem(("extends",), f"a stacked variant changes the rule set "
+                                    f"before it, so it must extend 'base', not '{parent}' "
+                                    "(stack that one first instead)", "variant"))
+        return None
+    raw = onto if onto is not None else _parent(path, doc, parent, problems, chain)
     if raw is None:
         return None
+    name = doc.data.get("name")
+    if isinstance(name, str):
+        raw.name = f"{raw.name or raw.rules.get('name', raw.source)} + {name}" \
+            if onto is not None else name
     raw.source = doc.file
-    if isinstance(doc.data.get("name"), str):
-        raw.name = doc.data["name"]
+    _folder_cards(path, doc, raw, problems)
     _patch_rules(raw, doc, broken)
     _remove_cards(raw, doc, broken, problems)
     _change_cards(raw, doc, broken, problems)
     _add_cards(raw, doc, found, broken, problems)
     return raw
+
+
+def _folder_cards(path: Path, doc: Document, raw: RawRuleSet, problems: list[Problem]) -> None:
+    """Add the card files beside a variant file to its rule set (a folder that is a
+    variant: one variant file and card files, no rules file). An unreadable file there is
+    reported only in such a folder (elsewhere it is nobody's card)."""
+    files = sorted(p for p in path.parent.iterdir() if p.suffix in (".yaml", ".yml")
+                   and p.is_file() and p.resolve() != path.resolve())
+    found = []
+    for file in files:
+        own: list[Problem] = []
+        card_doc = read(file, own)
+        kind = kind_of(card_doc, own) if card_doc is not None else None
+        if kind == "rules":
+            return  # a rule-set folder: its cards belong to its rules file, not this variant
+        found.append((file, card_doc, kind, own))
+    cards = [f for f in found if f[2] in card_kinds() or f[2] == "card"]
+    if not cards:
+        return
+    others = [f[0] for f in found if f[2] == "variant"]
+    if others:
+        problems.append(doc.problem(("kind",), f"this folder holds card files, so it is one "
+                                    f"variant: {others[0].name} is a second variant file "
+                                    "(move it to another folder)", "variant"))
+        return
+    for file, card_doc, kind, own in found:
+        if kind is None:
+            problems.extend(own)
+            raw.unread.update(salvage(file))
+            continue
+        if kind not in card_kinds() and kind != "card":
+            continue  # strategies and rule cases may sit beside the cards
+        problems.extend(own)
+        if isinstance(card_doc.data, dict) and isinstance(card_doc.data.get("id"), str):
+            raw.cards.pop(card_doc.data["id"], None)  # replaced whole
+        add_card(card_doc, (), card_doc.data, card_findings(card_doc, problems), raw.cards,
+                 raw.unread, problems)
+
+
+def load_folder(folder: Path, problems: list[Problem]) -> RawRuleSet | None:
+    """The raw rule set of a folder: a rule set (a rules file and card files), or a
+    variant (one variant file and card files)."""
+    for p in sorted(folder.iterdir()):
+        if p.suffix in (".yaml", ".yml") and p.is_file() and _is_variant_file(p):
+            if not any(_is_rules_file(q) for q in folder.iterdir() if q.is_file()):
+                return apply_variant(p, problems)
+    return read_folder(folder, problems)
+
+
+_KIND_LINE = re.compile(r"^kind:\s*[\"']?(\w+)[\"']?\s*(#.*)?$", re.MULTILINE)
+
+
+def _declared_kind(path: Path) -> str | None:
+    """The ``kind:`` a YAML file declares on a line of its own (read as text: a quick
+    look, the file is read properly later)."""
+    try:
+        if path.stat().st_size > 1 << 16:
+            return None
+        match = _KIND_LINE.search(path.read_text("utf-8", "replace"))
+    except OSError:
+        return None
+    return match.group(1) if match else None
+
+
+def _is_variant_file(path: Path) -> bool:
+    return _declared_kind(path) == "variant"
+
+
+def _is_rules_file(path: Path) -> bool:
+    return path.suffix in (".yaml", ".yml") and _declared_kind(path) == "rules"
 
 
 def _not_a_variant(doc: Document, kind: str, via: Document | None) -> Problem:
@@ -130,7 +212,7 @@ def _parent(path: Path, doc: Document, parent: str, problems: list[Problem],
                                     "variants extend each other", "variant"))
         return None
     if parent_path.is_dir():
-        return read_folder(parent_path, problems)
+        return load_folder(parent_path, problems)
     if not parent_path.is_file():
         problems.append(doc.problem(("extends",), f"no such variant file: {parent} "
                                     "(use 'base' or a path relative to this file)",

@@ -1,0 +1,91 @@
+"""The market as data: rows of face-up establishments, each filled from its own shuffled
+deck when the rules give it a number of kinds (``market.rows[].kinds``).
+
+The base set's market is one row with every pile face up and no deck. A row with
+``kinds: N`` shows N different kinds: copies of a kind already face up stack on it, and
+when a kind runs out (or, with ``retire_unbuildable``, no player may build it any more and
+it leaves the market) the row reveals cards from its deck until N kinds show again.
+Decks are shuffled with the game's one seeded generator when the game starts.
+
+:class:`MarketState` is a part of :class:`~machikoro.engine.game.Game`: ``supply[card]`` is
+the number of face-up copies of each establishment, ``decks[row]`` the cards still in each
+row's deck (the top is the end of the list).
+"""
+
+from __future__ import annotations
+
+
+class MarketState:
+    """The market's rows and decks, as methods of :class:`~machikoro.engine.game.Game`."""
+
+    __slots__ = ()
+
+    def _setup_market(self, piles: list) -> None:
+        """Lay out the market from ``piles`` (copies of each card in the box): a row
+        without a deck shows every pile; a row with one shuffles its cards into it and
+        reveals."""
+        rules = self.rules
+        self.supply = list(piles)
+        self.decks = [None] * len(rules.market_rows)
+        for r, row in enumerate(rules.market_rows):
+            if row.kinds is None:
+                continue
+            deck = [i for i in row.cards for _ in range(piles[i])]
+            self.rng.shuffle(deck)
+            for i in row.cards:
+                self.supply[i] = 0
+            self.decks[r] = deck
+        self.market_changed()
+
+    def market_changed(self) -> None:
+        """After a card left or joined the market: retire what nobody may build (when the
+        rules say so), then refill every row with a deck."""
+        rules = self.rules
+        for r, row in enumerate(rules.market_rows):
+            if row.kinds is None:
+                continue
+            if rules.retire_unbuildable:
+                for i in row.cards:
+                    if self.supply[i] and not self._buildable(i):
+                        self._log({"type": "retire", "card": rules.ids[i],
+                                   "copies": self.supply[i]})
+                        self.supply[i] = 0
+            self._refill(r)
+
+    def _buildable(self, card: int) -> bool:
+        """True when some player may still own one more ``card`` (its limit)."""
+        limit = self.rules.limit[card]
+        return any(town[card] < limit for town in self.owned)
+
+    def _refill(self, r: int) -> None:
+        row, deck = self.rules.market_rows[r], self.decks[r]
+        supply, retire = self.supply, self.rules.retire_unbuildable
+        shown = sum(1 for i in row.cards if supply[i])
+        while shown < row.kinds and deck:
+            card = deck.pop()
+            if retire and not self._buildable(card):
+                continue  # nobody may build it: it leaves the game
+            if not supply[card]:
+                shown += 1
+            supply[card] += 1
+            self._log({"type": "reveal", "card": self.rules.ids[card], "row": r,
+                       "copies": supply[card]})
+
+    def return_to_market(self, seat: int, kind: int, copies: int, card: int) -> None:
+        """``copies`` of ``seat``'s ``kind`` go back to the market: onto its face-up pile,
+        or, in a row with a deck where the kind is not face up, under that deck."""
+        copies = min(copies, self.owned[seat][kind])
+        if copies <= 0:
+            return
+        self.owned[seat][kind] -= copies
+        self._unmark_moved(seat, kind)
+        r = self.rules.row_of[kind]
+        if r < 0 or self.decks[r] is None or self.supply[kind]:
+            self.supply[kind] += copies
+        else:
+            self.decks[r][:0] = [kind] * copies
+        ids = self.rules.ids
+        self._log({"type": "return", "player": seat, "returned": ids[kind], "copies": copies,
+                   "card": ids[card]})
+        if self.rules.market_upkeep:
+            self.market_changed()
