@@ -23,7 +23,6 @@ from .market import MarketState
 from .phases import BUILD, OVER, PHASE_NAMES, ROLL, START, TurnPhases
 from .state_changes import StateChanges
 
-
 _ILLEGAL = object()  # no option matches an answer
 
 

@@ -208,7 +208,7 @@ class TurnPhases:
     def _ask(self, item: tuple) -> bool:
         """Make the decision of a queue item pending; False when it cannot be asked (a
         reroll already used, or no legal answer: the action cannot happen)."""
-        card, owner, copies, clause = item
+        card, owner, _, clause = item
         action = clause.action
         available = getattr(action, "available", None)
         if available is not None and not available(self, card):

@@ -150,8 +150,7 @@ class StateChanges:
         copies are at most the copies left."""
         for table in self.marks:
             row = table[seat]
-            if row[kind] > self.owned[seat][kind]:
-                row[kind] = self.owned[seat][kind]
+            row[kind] = min(row[kind], self.owned[seat][kind])
 
     def store_coins(self, marker: int, seat: int, kind: int, coins: int) -> None:
         """``seat`` moves ``coins`` of its own onto its ``kind`` (Tech Startup)."""

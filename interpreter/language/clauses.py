@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-
 TRIGGERS = ("before_roll", "after_roll", "before_build", "end_of_turn")
 TRIGGER_WORDS = {
     "before_roll": "before roll",

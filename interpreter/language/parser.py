@@ -162,9 +162,9 @@ def action_words() -> tuple[str, ...]:
             continue
         first = rule.expansion[0]
         pattern = terminals.get(getattr(first, "name", ""))
-        if getattr(first, "is_term", False) and pattern is not None and pattern.type == "str":
-            if pattern.value not in words:
-                words.append(pattern.value)
+        if getattr(first, "is_term", False) and pattern is not None \
+                and pattern.type == "str" and pattern.value not in words:
+            words.append(pattern.value)
     return tuple(words + ["may"])
 
 

@@ -22,7 +22,6 @@ from .ruleset import RuleSet
 from .variants import _is_variant_file as _is_variant
 from .variants import apply_variant, load_folder
 
-
 Variant = str | Path | None
 
 

@@ -151,10 +151,10 @@ def _folder_cards(path: Path, doc: Document, raw: RawRuleSet, problems: list[Pro
 def load_folder(folder: Path, problems: list[Problem]) -> RawRuleSet | None:
     """The raw rule set of a folder: a rule set (a rules file and card files), or a
     variant (one variant file and card files)."""
-    for p in sorted(folder.iterdir()):
-        if p.suffix in (".yaml", ".yml") and p.is_file() and _is_variant_file(p):
-            if not any(_is_rules_file(q) for q in folder.iterdir() if q.is_file()):
-                return apply_variant(p, problems)
+    files = sorted(p for p in folder.iterdir() if p.is_file())
+    variants = [p for p in files if p.suffix in (".yaml", ".yml") and _is_variant_file(p)]
+    if variants and not any(_is_rules_file(p) for p in files):
+        return apply_variant(variants[0], problems)
     return read_folder(folder, problems)
 
 
