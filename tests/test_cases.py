@@ -20,6 +20,7 @@ from machikoro.checks.rule_cases import run_case
 ROOT = Path(__file__).resolve().parents[1]
 OWN_CASES = ROOT / "tests" / "cases"
 SHARED_CASES = ROOT.parent / "shared" / "cases"
+SHARED_EXPANSION_CASES = SHARED_CASES / "expansions"
 
 
 def _case_files(folder: Path) -> list[Path]:
@@ -33,7 +34,8 @@ def _params(folder: Path, prefix: str) -> list:
 # ---------------------------------------------------------------------- the cases
 
 
-@pytest.mark.parametrize("path", _params(OWN_CASES, "own") + _params(SHARED_CASES, "shared"))
+@pytest.mark.parametrize("path", _params(OWN_CASES, "own") + _params(SHARED_CASES, "shared")
+                         + _params(SHARED_EXPANSION_CASES, "shared-expansions"))
 def test_rule_case_passes(path: Path) -> None:
     """Each rule case (position, scripted turns, expected outcome) holds for the engine."""
     result = run_case(path)

@@ -9,6 +9,13 @@ from typing import Any
 from ..engine import expectations
 from ..engine.decision import Decision
 from ..engine.game import Game
+from ..language.actions import Activate, AddToRoll, Unbuild
+
+
+def _asking_action(game: Game):
+    """The compiled action whose decision is pending (its clause's first step)."""
+    item = game.pending_item
+    return item[3].action if item is not None else None
 
 
 class GreedyAgent:
@@ -20,8 +27,12 @@ class GreedyAgent:
       over ``horizon`` rounds, net of its cost, when that is positive; else saves.
     - ``dice``: the count with the higher expected own income.
     - ``reroll``: rerolls when this roll pays it less than a fresh roll is expected to.
-    - a choice of player: the richest one; a swap: the one that gains the most expected
-      income, or none; any other yes/no: yes.
+    - a choice of player: the richest one to take from, the weakest to give or pay to; a
+      swap: the one that gains the most expected income, or none; a gift: the least
+      valuable card to the weakest player; a landmark to unbuild: the cheapest; a kind to
+      activate: the one paying most now; any other kind: the one the others own most of;
+      adding to the roll: when the raised roll pays more; any other yes/no: yes; an order:
+      the market's.
     """
 
     name = "greedy"
@@ -41,31 +52,79 @@ class GreedyAgent:
         if name == "dice" and decision.card is None:
             return max(options, key=lambda k: expectations.expected_roll_income(game, seat, k))
         if name == "reroll" and decision.card is not None:
+            return self._reroll(game, seat, options)
+        action = _asking_action(game)
+        present = [o for o in options if o is not None]
+        if all(type(o) is int for o in present):
+            return self._player(game, seat, present, action)
+        if all(isinstance(o, dict) for o in present):
+            return self._move(game, seat, options, present)
+        if all(isinstance(o, str) for o in present):
+            return self._card(game, seat, options, present, action)
+        if isinstance(getattr(action, "action", None), AddToRoll):
             now = expectations.roll_income(game, seat, game.total, game.dice_count)[seat]
-            fresh = expectations.expected_roll_income(game, seat, game.dice_count)
-            if fresh <= now:
-                return False
-            # options are False/True, or False and dice counts (rules option
-            # reroll_same_dice: false): then reroll as many dice as now
-            if any(o is True for o in options):
-                return True
-            return game.dice_count if game.dice_count in options else options[-1]
-        seats = [o for o in options if type(o) is int]
-        if seats and len(seats) == len(options):
-            return max(seats, key=lambda s: (game.coins[s], -s))
-        swaps = [o for o in options if isinstance(o, dict)]
-        if swaps:
-            index = game.rules.index
-
-            def gain(o):
-                return (expectations.card_value(game, seat, index[o["take"]])
-                        - expectations.card_value(game, seat, index[o["give"]]))
-
-            best = max(swaps, key=gain)
-            return best if gain(best) > 0 or None not in options else None
+            more = expectations.outcome_income(game, seat, game.dice,
+                                               game.total + action.action.n)[seat]
+            return more > now
         if True in options:
             return True
         return options[0]
+
+    def _reroll(self, game: Game, seat: int, options: tuple) -> Any:
+        now = expectations.roll_income(game, seat, game.total, game.dice_count)[seat]
+        fresh = expectations.expected_roll_income(game, seat, game.dice_count)
+        if fresh <= now:
+            return False
+        # options are False/True, or False and dice counts (rules option
+        # reroll_same_dice: false): then reroll as many dice as now
+        if any(o is True for o in options):
+            return True
+        return game.dice_count if game.dice_count in options else options[-1]
+
+    @staticmethod
+    def _player(game: Game, seat: int, seats: list, action) -> int:
+        """Take from the richest other player; give or pay to the weakest (fewest
+        victory landmarks, then fewest coins)."""
+        if getattr(action, "source", "") in ("players", "roller"):
+            return max(seats, key=lambda s: (game.coins[s], -s))
+        return min(seats, key=lambda s: (len(game.built_landmarks(s)), game.coins[s], s))
+
+    @staticmethod
+    def _move(game: Game, seat: int, options: tuple, moves: list) -> Any:
+        """A swap: the one that gains the most expected income (or none); a gift: the least
+        valuable card, to the weakest player."""
+        index = game.rules.index
+
+        def value(card_id: str) -> float:
+            return expectations.card_value(game, seat, index[card_id])
+
+        if "take" in moves[0]:
+            best = max(moves, key=lambda o: value(o["take"]) - value(o["give"]))
+            gain = value(best["take"]) - value(best["give"])
+            return best if gain > 0 or None not in options else None
+        return min(moves, key=lambda o: (value(o["give"]), len(game.built_landmarks(o["to"])),
+                                         game.coins[o["to"]]))
+
+    def _card(self, game: Game, seat: int, options: tuple, cards: list, action) -> Any:
+        """A landmark to unbuild: the cheapest; a kind to activate: the one paying most now
+        (if it pays); any other kind: the one the other players own most of, over ours."""
+        rules = game.rules
+        index = rules.index
+        if isinstance(action, Unbuild):
+            return min(cards, key=lambda c: rules.cost[index[c]])
+        if isinstance(action, Activate):
+            def pays(card_id: str) -> int:
+                copy = game.clone(light=True)
+                for clause in rules.activation[index[card_id]]:
+                    expectations.run_clause(copy, index[card_id], seat, clause,
+                                            copies=game.owned[seat][index[card_id]])
+                return copy.coins[seat] - game.coins[seat]
+
+            best = max(cards, key=pays)
+            return best if pays(best) > 0 or None not in options else None
+        others = [s for s in range(game.n) if s != seat]
+        return max(cards, key=lambda c: sum(game.owned[s][index[c]] for s in others)
+                   - game.owned[seat][index[c]])
 
     def _build(self, game: Game, seat: int, options: tuple) -> Any:
         rules = game.rules

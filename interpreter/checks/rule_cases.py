@@ -47,12 +47,23 @@ class _Illegal(Exception):
     pass
 
 
-def _ruleset(variant: str | Path | None, near: Path | None = None) -> RuleSet:
+def _ruleset(variant, near: Path | None = None) -> RuleSet:
     """The rule set a case names: ``base``, a path (beside the case, from the current
-    folder or from the project root) or a bundled variant name."""
+    folder or from the project root) or a bundled variant name, or a list of them stacked
+    in order."""
+    if isinstance(variant, list):
+        return cached_ruleset([resolve_variant(v, near) for v in variant])
     if variant in (None, "", "base"):
         return cached_ruleset("base")
     return cached_ruleset(resolve_variant(variant, near))
+
+
+def _default(variant) -> str | list:
+    """The rule set of a case that names none: ``variant`` (a path, a name or a list of
+    them), else the base set."""
+    if isinstance(variant, (list, tuple)):
+        return [str(v) for v in variant]
+    return str(variant or "base")
 
 
 def check_case_file(doc: Document, variant: str | Path | None = None) -> list[Problem]:
@@ -62,8 +73,9 @@ def check_case_file(doc: Document, variant: str | Path | None = None) -> list[Pr
     schema, so that one run reports them all."""
     problems = schemas.check(doc, "case")
     data = doc.data if isinstance(doc.data, dict) else {}
-    chosen = data.get("variant", str(variant or "base"))
-    if not isinstance(chosen, str):
+    chosen = data.get("variant", _default(variant))
+    if not isinstance(chosen, str) and not (
+            isinstance(chosen, list) and chosen and all(isinstance(v, str) for v in chosen)):
         return problems
     try:
         rules = _ruleset(chosen, Path(doc.file).parent)
@@ -188,8 +200,11 @@ def _position(game: Game, data: dict, rules: RuleSet) -> None:
                 town[i] = 0
             for card_id, copies in player["establishments"].items():
                 town[rules.index[card_id]] = copies
-        for card_id in player.get("landmarks", []):
-            town[rules.index[card_id]] = 1
+        if "landmarks" in player:  # the player's built landmarks, all of them
+            for i in rules.landmarks:
+                town[i] = 0
+            for card_id in player["landmarks"]:
+                town[rules.index[card_id]] = 1
     for card_id, copies in data.get("supply", {}).items():
         if card_id not in rules.index:
             raise _CaseFailure(f"supply: unknown card id '{card_id}'")
@@ -226,7 +241,7 @@ def _play_turn(game: Game, script: _Script, names: list[str], convert) -> None:
 
 
 def _play(data: dict, variant: str | Path | None = None, near: Path | None = None) -> list[str]:
-    rules = _ruleset(data.get("variant", str(variant or "base")), near)
+    rules = _ruleset(data.get("variant", _default(variant)), near)
     names = [str(p["name"]) for p in data["players"]]
     seat_of = {n: i for i, n in enumerate(names)}
     script = _Script(rules.dice_faces)
@@ -259,6 +274,34 @@ def _play(data: dict, variant: str | Path | None = None, near: Path | None = Non
 def _show(options: tuple, names: list[str]) -> str:
     text = ", ".join("null" if o is None else str(o) for o in options[:12])
     return text + (", ..." if len(options) > 12 else "")
+
+
+def _marker(rules: RuleSet, key: str) -> int | None:
+    """The marker an ``expect`` key checks: ``closed`` the marker of that name,
+    ``card_coins`` the marker that holds coins."""
+    for index, (name, behaviour) in enumerate(rules.markers):
+        if (key == "closed" and name == "closed") or \
+                (key == "card_coins" and behaviour == "holds_coins"):
+            return index
+    return None
+
+
+def _compare_marks(game: Game, expect: dict, seat, rules: RuleSet) -> list[str]:
+    """``closed`` (copies closed) and ``card_coins`` (coins stored on a card) per player
+    and card; a rule set without such a marker has none of them."""
+    diffs = []
+    for key, what in (("closed", "closed copies"), ("card_coins", "coins on")):
+        marker = _marker(rules, key)
+        for name, cards in expect.get(key, {}).items():
+            s = seat(name)
+            for card_id, want in (cards.items() if s is not None else ()):
+                if card_id not in rules.index:
+                    diffs.append(f"{key}: unknown card id '{card_id}'")
+                    continue
+                got = game.marks[marker][s][rules.index[card_id]] if marker is not None else 0
+                if got != want:
+                    diffs.append(f"{what} {card_id} of {name}: expected {want}, got {got}")
+    return diffs
 
 
 def _compare(game: Game, expect: dict, names: list[str], seat_of: dict,
@@ -294,6 +337,7 @@ def _compare(game: Game, expect: dict, names: list[str], seat_of: dict,
         elif game.supply[rules.index[card_id]] != copies:
             diffs.append(f"supply of {card_id}: expected {copies}, "
                          f"got {game.supply[rules.index[card_id]]}")
+    diffs += _compare_marks(game, expect, seat, rules)
     if "winner" in expect:
         got = None if game.winner is None else names[game.winner]
         want = None if expect["winner"] is None else str(expect["winner"])

@@ -15,15 +15,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..agents.strategy_files import check_strategy_file
-from ..data.bundled import data_dir, resolve_variant
+from ..data.bundled import resolve_variant
 from ..data.documents import Document
 from ..errors import Problem
 from ..rules.build import build
 from ..rules.file_kinds import display, kind_of, read
-from ..rules.folders import read_folder
-from ..rules.loader import in_order, load_into
+from ..rules.loader import in_order, load_into, load_raw
 from ..rules.raw import add_card, card_findings
-from ..rules.variants import MAX_PROBLEMS_PER_FILE, apply_variant
+from ..rules.variants import MAX_PROBLEMS_PER_FILE, folder_variant
 from .rule_cases import check_case_file
 
 FolderProblems = Callable[[Path], list[Problem]]
@@ -34,7 +33,11 @@ def check_files(paths: list[str | Path], variant: str | Path | None = None) -> l
     module's text says; ``variant`` is the rule set of a lone card or a rule case that names
     none. A problem found twice (two files of one folder) is listed once, in file, line and
     column order, and at most :data:`MAX_PROBLEMS_PER_FILE` per file."""
-    context = resolve_variant(variant)
+    if isinstance(variant, (list, tuple)):
+        context = [resolve_variant(v) for v in variant]
+        context = context[0] if len(context) == 1 else context
+    else:
+        context = resolve_variant(variant)
     problems: list[Problem] = []
     folders: dict[Path, list[Problem]] = {}
 
@@ -135,31 +138,39 @@ def _check_subfolders(folder: Path, folder_problems: FolderProblems,
     return [p for f in found for p in f]
 
 
-_RULES_FILE = re.compile(r"^kind:\s*[\"']?rules[\"']?\s*(#.*)?$", re.MULTILINE)
+_KIND_LINE = re.compile(r"^kind:\s*[\"']?(\w+)[\"']?\s*(#.*)?$", re.MULTILINE)
+
+
+def _declared_kind(path: Path) -> str | None:
+    """The ``kind:`` a small YAML file declares on a line of its own (a quick look)."""
+    try:
+        if path.stat().st_size >= 1 << 16:
+            return None
+        match = _KIND_LINE.search(path.read_text("utf-8", "replace"))
+    except OSError:
+        return None
+    return match.group(1) if match else None
 
 
 def _check_card(path: Path, doc: Document, folder_problems: FolderProblems,
                 context=None) -> list[Problem]:
     """A card file's problems: within its folder's rule set when the folder has a rules
-    file, else as a lone card added to (or replacing its id in) the ``context`` rule
-    set."""
+    file (or is a variant: ``include_folder: true``), else as a lone card added to (or
+    replacing its id in) the ``context`` rule set."""
     folder = path.parent
-    has_rules = any(
-        p.suffix in (".yaml", ".yml") and _RULES_FILE.search(p.read_text("utf-8", "replace"))
-        for p in folder.iterdir() if p.is_file() and p.stat().st_size < 1 << 16)
-    if has_rules:
+    kinds = [_declared_kind(p) for p in folder.iterdir()
+             if p.is_file() and p.suffix in (".yaml", ".yml")]
+    if "rules" in kinds or folder_variant(folder) is not None:  # a rule set, or a variant
         problems = folder_problems(folder)
         own = [p for p in problems if Path(p.file).resolve() == path.resolve()]
         return own if own or not problems else problems
     problems: list[Problem] = []
-    if context is None or str(context) == "base":
-        raw = read_folder(data_dir("cards"), problems)
-    elif Path(context).is_dir():
-        raw = read_folder(Path(context), problems)
-    elif Path(context).is_file():
-        raw = apply_variant(Path(context), problems)
-    else:
-        return [Problem(str(context), 1, 1, "", "--variant: no such file or folder", "file")]
+    missing = [c for c in (context if isinstance(context, list) else [context])
+               if c is not None and str(c) != "base" and not Path(c).exists()]
+    if missing:
+        return [Problem(str(missing[0]), 1, 1, "", "--variant: no such file or folder",
+                        "file")]
+    raw = load_raw(context, problems)
     if raw is None or any(p.severity == "error" for p in problems):
         return problems  # the context rule set itself is broken
     problems.clear()

@@ -7,18 +7,17 @@ import argparse
 import json
 import sys
 
-from ..data.bundled import resolve_variant
 from ..lab.analysis_text import jsonable, render
 from ..lab.card_analysis import analyze
 from ..rules.loader import load_ruleset
-from .arguments import whole_number
+from .arguments import add_variant, variant_of, whole_number
 
 HELP = "exact numbers for each card, from the dice distribution"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The analyze command's options."""
-    parser.add_argument("--variant", default=None, help="variant file or rule-set folder")
+    add_variant(parser, "variant file or rule-set folder")
     parser.add_argument("--players", type=whole_number(), default=2,
                         help="players in the reference position (default 2)")
     parser.add_argument("--coins", type=whole_number(0, 10**6), default=None,
@@ -30,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args) -> int:
     """Run ``machikoro analyze``; returns the exit code (2 for a player count the rule set
     does not allow; a data error propagates as :class:`~machikoro.errors.DataError`)."""
-    rules = load_ruleset(resolve_variant(args.variant))
+    rules = load_ruleset(variant_of(args.variant))
     if not rules.min_players <= args.players <= rules.max_players:
         print(f"machikoro analyze: --players: {rules.name} is for {rules.min_players}-"
               f"{rules.max_players} players, not {args.players}", file=sys.stderr)

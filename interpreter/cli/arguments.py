@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 from collections.abc import Callable
 
+from ..data.bundled import resolve_variant
 from ..errors import MachikoroError
 
 
@@ -38,3 +39,20 @@ positive = whole_number(1)
 
 seed_value = whole_number(0)
 """A whole number >= 0 (a seed: NumPy's ``SeedSequence`` takes no negative)."""
+
+
+def add_variant(parser: argparse.ArgumentParser, help_text: str) -> None:
+    """The ``--variant`` option: repeatable, the variants stacked in the order given."""
+    parser.add_argument("--variant", action="append", default=None, metavar="VARIANT",
+                        help=help_text + "; repeat it to stack variants in order "
+                        "(--variant harbor --variant millionaires-row)")
+
+
+def variant_of(values: list[str] | None):
+    """The ``--variant`` values as :func:`~machikoro.rules.loader.load_ruleset` takes
+    them: None (the base set), one resolved path or bundled variant, or a list of them
+    stacked in order."""
+    if not values:
+        return None
+    resolved = [resolve_variant(v) for v in values]
+    return resolved[0] if len(resolved) == 1 else resolved

@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
-from ..data.bundled import resolve_variant
 from ..rules.loader import load_ruleset
+from .arguments import add_variant, variant_of
 from .event_text import card_table
 
 HELP = "print the card table of a rule set"
@@ -15,14 +15,13 @@ HELP = "print the card table of a rule set"
 
 def add_arguments(cards: argparse.ArgumentParser) -> None:
     """The cards command's options."""
-    cards.add_argument("--variant", default=None,
-                       help="variant file, bundled variant name or rule-set folder")
+    add_variant(cards, "variant file, bundled variant name or rule-set folder")
     cards.add_argument("--json", action="store_true", help="print JSON")
 
 
 def run(args) -> int:
     """Print the table (or JSON); warnings of the rule set go to stderr."""
-    rules = load_ruleset(resolve_variant(args.variant))
+    rules = load_ruleset(variant_of(args.variant))
     if args.json:
         print(json.dumps([{
             "id": c.id, "kind": c.kind, "name": c.name, "name_ja": c.name_ja,

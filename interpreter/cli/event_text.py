@@ -35,6 +35,9 @@ def _payment_text(e: dict, g: Game) -> str:
 
 
 def _choice_text(e: dict, g: Game) -> str | None:
+    if e["decision"] == "order":
+        order = ", then ".join(_name(g, c) for c in e["answer"])
+        return f"  {g.names[e['player']]} resolves the {order}"
     if e.get("target") is not None:
         return f"  {g.names[e['player']]} chooses {g.names[e['target']]} ({_name(g, e['card'])})"
     if e["answer"] is None:
@@ -64,6 +67,27 @@ _TEXTS = {
                         "is built.",
     "turn_limit": lambda e, g: f"The turn limit ({e['turns']} turns) is reached: the game "
                                "ends with no winner.",
+    "give": lambda e, g: f"  {g.names[e['player']]} gives its {_name(g, e['give'])} to "
+                         f"{g.names[e['other']]} ({_name(g, e['card'])})",
+    "unbuild": lambda e, g: f"  {g.names[e['player']]}'s {_name(g, e['landmark'])} goes back "
+                            f"to unbuilt ({_name(g, e['card'])})",
+    "activate": lambda e, g: f"  {g.names[e['player']]} activates its "
+                             f"{_name(g, e['activated'])} ({_name(g, e['card'])})",
+    "mark": lambda e, g: f"  {g.names[e['player']]}'s {_name(g, e['target'])}: "
+                         f"{e['copies']} {e['marker']} ({_name(g, e['card'])})",
+    "reopen": lambda e, g: f"  {g.names[e['player']]}'s {_name(g, e['card'])} gives nothing "
+                           f"and is no longer {e['marker']} ({e['copies']})",
+    "store": lambda e, g: f"  {g.names[e['player']]} puts {_coins(e['coins'])} on its "
+                          f"{_name(g, e['card'])} ({_coins(e['on_card'])} on it)",
+    "share": lambda e, g: f"  every player's coins are shared out: {_coins(e['coins'])} each "
+                          f"({_name(g, e['card'])})",
+    "side_roll": lambda e, g: f"  side roll for the {_name(g, e['card'])}: {_faces(e)}",
+    "reveal": lambda e, g: f"  the market reveals a {_name(g, e['card'])} "
+                           f"({e['copies']} face up)",
+    "retire": lambda e, g: f"  the {_name(g, e['card'])} leaves the market: nobody may build "
+                           "it any more",
+    "return": lambda e, g: f"  {g.names[e['player']]}'s {_name(g, e['returned'])} goes back "
+                           f"to the market ({_name(g, e['card'])})",
 }
 """One line of text per event type; ``turn`` events are shown by :func:`turn_header`."""
 

@@ -63,9 +63,20 @@ def agents_for(text: str, players: int, rules: RuleSet) -> tuple:
     return tuple(str(Path(n).resolve()) if Path(n).is_file() else n for n in names)
 
 
-def variant_spec(text: str | None) -> tuple[str | None, RuleSet]:
-    """A variant argument resolved to an absolute path text (None for base) and its rules."""
-    resolved = resolve_variant(text)
+def variant_spec(given: str | list | None) -> tuple[str | tuple | None, RuleSet]:
+    """A variant argument (one, ``A+B``, or a list from repeated ``--variant``, stacked in
+    order) resolved to absolute path texts (None for base; a tuple when stacked) and its
+    rules."""
+    if isinstance(given, str) and "+" in given and not Path(given).exists():
+        given = given.split("+")
+    if isinstance(given, list) and len(given) == 1:
+        given = given[0]
+    if isinstance(given, list):
+        resolved = [resolve_variant(v) for v in given]
+        rules = load_ruleset(resolved)
+        return tuple(str(Path(v).resolve()) if v not in (None, "base") else "base"
+                     for v in resolved), rules
+    resolved = resolve_variant(given)
     rules = load_ruleset(resolved)
     if resolved is None or str(resolved) == "base":
         return None, rules

@@ -9,12 +9,11 @@ import sys
 from pathlib import Path
 
 from ..agents.registry import agent_factory, agent_names
-from ..data.bundled import resolve_variant
 from ..engine.game import Game
 from ..errors import DataError
 from ..rules.loader import load_ruleset
 from ..rules.ruleset import RuleSet
-from .arguments import UsageError, positive, seed_value
+from .arguments import UsageError, add_variant, positive, seed_value, variant_of
 from .event_text import describe_event, turn_header
 
 HELP = "play one game and print it turn by turn"
@@ -30,8 +29,7 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
                            "(default: greedy)")
     play.add_argument("--seed", type=seed_value, default=None,
                       help="random seed (default: a random one, printed)")
-    play.add_argument("--variant", default=None,
-                      help="variant file, bundled variant name (house/radio-tower-18) or "
+    add_variant(play, "variant file, bundled variant name (house/radio-tower-18) or "
                            "rule-set folder")
     play.add_argument("--max-turns", type=positive, default=1000,
                       help="end the game with no winner after this many turns (default 1000)")
@@ -115,7 +113,7 @@ def _final_position(game: Game, labels: list[str], max_turns: int, out) -> None:
 
 def run(args) -> int:
     """Play one game with the agents asked for; print it; exit 0."""
-    rules = load_ruleset(resolve_variant(args.variant))
+    rules = load_ruleset(variant_of(args.variant))
     seat_agents, makers = _seats(args, rules)
     players = len(seat_agents)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)

@@ -7,8 +7,7 @@ import json
 from pathlib import Path
 
 from ..checks.rule_cases import run_case
-from ..data.bundled import resolve_variant
-from .arguments import UsageError
+from .arguments import UsageError, add_variant, variant_of
 
 HELP = "run rule-case files"
 
@@ -16,8 +15,7 @@ HELP = "run rule-case files"
 def add_arguments(scenario: argparse.ArgumentParser) -> None:
     """The scenario command's options."""
     scenario.add_argument("paths", nargs="+", metavar="PATH", help="rule-case YAML files")
-    scenario.add_argument("--variant", default=None,
-                          help="the rule set of cases that name none (default: base)")
+    add_variant(scenario, "the rule set of cases that name none (default: base)")
     scenario.add_argument("--json", action="store_true", help="one JSON object per case")
 
 
@@ -32,7 +30,7 @@ def run(args) -> int:
         else:
             files = [Path(path)]
         for file in files:
-            result = run_case(file, resolve_variant(args.variant))
+            result = run_case(file, variant_of(args.variant))
             failed += not result.passed
             if args.json:
                 print(json.dumps({"file": result.file, "name": result.name,

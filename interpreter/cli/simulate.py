@@ -10,6 +10,7 @@ from ..lab.executors import Executor
 from ..lab.runs import RunSpec
 from ..lab.simulation import play_games, render, report
 from ..lab.summary import Summary
+from .arguments import add_variant
 from .lab_options import (
     LabUsageError,
     add_common,
@@ -26,7 +27,7 @@ HELP = "play many games of a rule set and report statistics"
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The simulate command's options."""
-    parser.add_argument("--variant", default=None, help="variant file or rule-set folder")
+    add_variant(parser, "variant file or rule-set folder")
     add_common(parser)
     parser.add_argument("--out", default=None, metavar="FILE.jsonl",
                         help="write one JSON line per game (seed, winner, turns, builds)")

@@ -11,6 +11,7 @@ import sys
 
 from ..checks.validate import check_files
 from ..data.bundled import data_dir
+from .arguments import add_variant
 
 HELP = "check card, rules, variant and case files"
 
@@ -22,8 +23,7 @@ def add_arguments(validate: argparse.ArgumentParser) -> None:
                                "variants)")
     validate.add_argument("--format", choices=("text", "json", "github"), default="text",
                           help="output format (default text)")
-    validate.add_argument("--variant", default=None,
-                          help="the rule set a lone card file or a rule case is checked "
+    add_variant(validate, "the rule set a lone card file or a rule case is checked "
                                "in (default: the base set)")
     validate.add_argument("--strict", action="store_true",
                           help="exit 1 on warnings too")

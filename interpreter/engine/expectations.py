@@ -46,11 +46,11 @@ def _run(game: Game, queue: list) -> None:
             _run(game, [(card, owner, copies, clause.rest)])
 
 
-def run_clause(game: Game, card: int, owner: int, clause) -> None:
-    """Run one clause of ``owner``'s ``card`` on ``game`` (changing it) as the analysis does:
-    skipped unless its conditions hold; a decision answered by the default answer (the
-    richest other player; no town change)."""
-    _run(game, [(card, owner, 1, clause)])
+def run_clause(game: Game, card: int, owner: int, clause, copies: int = 1) -> None:
+    """Run one clause of ``owner``'s ``card`` (``copies`` copies) on ``game`` (changing it)
+    as the analysis does: skipped unless its conditions hold; a decision answered by the
+    default answer (the richest other player; no town change)."""
+    _run(game, [(card, owner, copies, clause)])
 
 
 def roll_income(game: Game, roller: int, total: int, dice: int = 1) -> list[int]:

@@ -132,7 +132,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         step = -1 if rules.payment_order == "counterclockwise" else 1
         self._order = tuple(tuple((r + step * k) % n for k in range(n)) for r in range(n))
         self._others = tuple(order[1:] for order in self._order)
-        self.decks: list = []
+        self.decks: list = [None] * len(rules.market_rows)
         if rules.market_upkeep:
             self._setup_market(rules.supply_for(n))
         else:

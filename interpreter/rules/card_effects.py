@@ -5,9 +5,9 @@ a multi-line block scalar). Beyond the effect language's own checks, a clause mu
 to run where it is: a landmark never activates, so its clauses need a trigger; a trigger
 runs in the owner's own turn, when the roller is the owner; a clause paid by someone other
 than its colour's ``income_from`` is a warning; an ``extra turn`` on a card that only
-activates on other players' rolls does nothing, an error; an activation number no roll can
-reach is a warning (an error when none of the card's can be reached); a choice of another
-player in a rule set that allows one player is an error.
+activates on other players' rolls does nothing, an error; so is a card none of whose
+activation numbers any roll can reach; a choice of another player in a rule set that allows
+one player is an error.
 """
 
 from __future__ import annotations
@@ -97,20 +97,17 @@ def _check_step(entry: CardEntry, clause, action, colour: Colour | None,
 
 def check_activation(entry: CardEntry, reachable: frozenset | None,
                      problems: list[Problem]) -> None:
-    """Activation numbers no roll can reach (``reachable``: every roll total, raised by the
-    rule set's additions to the roll): an error when none of the card's can be reached
-    (the card would do nothing), else a warning for each."""
+    """An error when none of a card's activation numbers can be rolled (``reachable``:
+    every roll total, raised by the rule set's additions to the roll): the card would do
+    nothing. Some unreachable numbers are fine: a printed card may reach further with
+    another expansion's landmark (Members Only Club's 13 and 14 need the Harbor's +2)."""
     if reachable is None:
         return
     numbers = entry.data.get("activation") or ()
-    never = [n for n in numbers if n not in reachable]
-    if not never:
-        return
-    severity = "error" if len(never) == len(numbers) else "warning"
-    for number in never:
-        entry_problem(problems, entry, "activation", f"{number} can never be rolled in this "
-                      f"rule set (totals {min(reachable)} to {max(reachable)})",
-                      "unreachable", severity=severity)
+    if numbers and not any(n in reachable for n in numbers):
+        entry_problem(problems, entry, "activation", f"{', '.join(map(str, numbers))} can "
+                      f"never be rolled in this rule set (totals {min(reachable)} to "
+                      f"{max(reachable)}), so this card would do nothing", "unreachable")
 
 
 def reachable_totals(dice: dict | None, compiled: list[tuple]) -> frozenset | None:

@@ -19,8 +19,7 @@ from ..errors import DataError, Problem
 from .build import build
 from .folders import read_folder
 from .ruleset import RuleSet
-from .variants import _is_variant_file as _is_variant
-from .variants import apply_variant, load_folder
+from .variants import apply_variant, folder_variant, load_folder
 
 Variant = str | Path | None
 
@@ -29,6 +28,13 @@ def load_into(variant: Variant | list[Variant], problems: list[Problem]) -> Rule
     """The rule set ``variant`` names (a path, ``base`` or None, or a list of them stacked
     in order; see :func:`load_ruleset`), or None; every problem found, errors and
     warnings, is appended to ``problems``."""
+    raw = load_raw(variant, problems)
+    return build(raw) if raw is not None else None
+
+
+def load_raw(variant: Variant | list[Variant], problems: list[Problem]):
+    """The raw (not yet checked as a whole) rule set of ``variant``, as :func:`load_into`
+    takes it, or None."""
     specs = list(variant) if isinstance(variant, (list, tuple)) else [variant]
     raw = _raw(specs[0] if specs else None, problems)
     for spec in specs[1:]:
@@ -43,7 +49,7 @@ def load_into(variant: Variant | list[Variant], problems: list[Problem]) -> Rule
             problems.append(Problem(str(spec), 1, 1, "", "no such file or folder", "file"))
             return None
         raw = apply_variant(path, problems, onto=raw) if path is not None else None
-    return build(raw) if raw is not None else None
+    return raw
 
 
 def _raw(variant: Variant, problems: list[Problem]):
@@ -60,14 +66,13 @@ def _raw(variant: Variant, problems: list[Problem]):
 
 def _variant_file(folder: Path, problems: list[Problem]) -> Path | None:
     """The variant file of a folder that is a variant (to stack it)."""
-    found = [p for p in sorted(folder.iterdir()) if p.is_file()
-             and p.suffix in (".yaml", ".yml") and _is_variant(p)]
-    if len(found) != 1:
+    found = folder_variant(folder)
+    if found is None:
         problems.append(Problem(str(folder), 1, 1, "", "only a variant can be stacked on "
-                                "another rule set: this folder holds "
-                                f"{len(found)} variant files (expected one)", "variant"))
-        return None
-    return found[0]
+                                "another rule set: this folder is no variant (a variant "
+                                "folder holds a variant file with 'include_folder: true')",
+                                "variant"))
+    return found
 
 
 def in_order(problems: list[Problem]) -> list[Problem]:

@@ -103,7 +103,8 @@ def apply_variant(path: Path, problems: list[Problem], chain: tuple = (),
         raw.name = f"{raw.name or raw.rules.get('name', raw.source)} + {name}" \
             if onto is not None else name
     raw.source = doc.file
-    _folder_cards(path, doc, raw, problems)
+    if doc.data.get("include_folder") is True:
+        _folder_cards(path, doc, raw, problems)
     _patch_rules(raw, doc, broken)
     _remove_cards(raw, doc, broken, problems)
     _change_cards(raw, doc, broken, problems)
@@ -112,9 +113,8 @@ def apply_variant(path: Path, problems: list[Problem], chain: tuple = (),
 
 
 def _folder_cards(path: Path, doc: Document, raw: RawRuleSet, problems: list[Problem]) -> None:
-    """Add the card files beside a variant file to its rule set (a folder that is a
-    variant: one variant file and card files, no rules file). An unreadable file there is
-    reported only in such a folder (elsewhere it is nobody's card)."""
+    """Add the card files beside a variant file with ``include_folder: true`` to its rule
+    set (the folder is the variant: this file and card files, no rules file)."""
     files = sorted(p for p in path.parent.iterdir() if p.suffix in (".yaml", ".yml")
                    and p.is_file() and p.resolve() != path.resolve())
     found = []
@@ -125,14 +125,11 @@ def _folder_cards(path: Path, doc: Document, raw: RawRuleSet, problems: list[Pro
         if kind == "rules":
             return  # a rule-set folder: its cards belong to its rules file, not this variant
         found.append((file, card_doc, kind, own))
-    cards = [f for f in found if f[2] in card_kinds() or f[2] == "card"]
-    if not cards:
-        return
     others = [f[0] for f in found if f[2] == "variant"]
     if others:
-        problems.append(doc.problem(("kind",), f"this folder holds card files, so it is one "
-                                    f"variant: {others[0].name} is a second variant file "
-                                    "(move it to another folder)", "variant"))
+        problems.append(doc.problem(("include_folder",), "this variant is its folder, so the "
+                                    f"folder holds one variant file: {others[0].name} is a "
+                                    "second one (move it to another folder)", "variant"))
         return
     for file, card_doc, kind, own in found:
         if kind is None:
@@ -150,12 +147,30 @@ def _folder_cards(path: Path, doc: Document, raw: RawRuleSet, problems: list[Pro
 
 def load_folder(folder: Path, problems: list[Problem]) -> RawRuleSet | None:
     """The raw rule set of a folder: a rule set (a rules file and card files), or a
-    variant (one variant file and card files)."""
-    files = sorted(p for p in folder.iterdir() if p.is_file())
-    variants = [p for p in files if p.suffix in (".yaml", ".yml") and _is_variant_file(p)]
-    if variants and not any(_is_rules_file(p) for p in files):
-        return apply_variant(variants[0], problems)
+    variant (a variant file with ``include_folder: true`` and card files)."""
+    variant = folder_variant(folder)
+    if variant is not None:
+        return apply_variant(variant, problems)
     return read_folder(folder, problems)
+
+
+_INCLUDES = re.compile(r"^include_folder:\s*true\s*(#.*)?$", re.MULTILINE)
+
+
+def folder_variant(folder: Path) -> Path | None:
+    """The variant file that makes ``folder`` a variant (``include_folder: true``, and no
+    rules file in the folder), or None (a quick look at the files' text)."""
+    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix in (".yaml", ".yml"))
+    if any(_is_rules_file(p) for p in files):
+        return None
+    for path in files:
+        if _is_variant_file(path):
+            try:
+                if _INCLUDES.search(path.read_text("utf-8", "replace")):
+                    return path
+            except OSError:
+                continue
+    return None
 
 
 _KIND_LINE = re.compile(r"^kind:\s*[\"']?(\w+)[\"']?\s*(#.*)?$", re.MULTILINE)
