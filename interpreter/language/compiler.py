@@ -319,10 +319,15 @@ def _activation_is(c: _Compiler, tree: Tree) -> frozenset:
 
 ALL_KINDS = ("id", "icon", "colour", "kind")
 
+def _card_name(c: _Compiler, tree: Tree) -> frozenset:
+    """The cards a ``card_name`` stands for (an id, icon, colour or kind)."""
+    return frozenset(c.names(Tree("names", tree.children), ALL_KINDS))
+
+
 CARD_TESTS: dict[str, Handler] = {
-    "is_named": lambda c, t: frozenset(c.names(Tree("names", [t.children[0]]), ALL_KINDS)),
-    "is_not_named": lambda c, t: frozenset(range(len(c.vocab.activations))) - frozenset(
-        c.names(Tree("names", [t.children[0]]), ALL_KINDS)),
+    "is_named": lambda c, t: _card_name(c, t.children[0]),
+    "is_not_named": lambda c, t: frozenset(range(len(c.vocab.activations)))
+    - _card_name(c, t.children[0]),
     "activation_is": _activation_is,
 }
 """Card-filter tests by grammar alias: each gives the set of card indices that pass."""

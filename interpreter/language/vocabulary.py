@@ -57,6 +57,10 @@ class Vocabulary:
         found = self.markers.get(name)
         if found is not None and found[1] == behaviour:
             return found[0]
+        if found is not None:
+            raise EffectError(f"marker '{name}' has behaviour '{found[1]}', but this needs "
+                              f"behaviour '{behaviour}' (rules file, markers.{name})", column,
+                              len(name), "unknown-name")
         fitting = [m for m, (_, b) in self.markers.items() if b == behaviour]
         if not fitting:
             raise EffectError(f"this needs a marker with behaviour '{behaviour}' in the rules "
