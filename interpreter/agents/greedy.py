@@ -114,7 +114,7 @@ class GreedyAgent:
             return min(cards, key=lambda c: rules.cost[index[c]])
         if isinstance(action, Activate):
             def pays(card_id: str) -> int:
-                copy = game.clone(light=True)
+                copy = expectations.lookahead(game)
                 for clause in rules.activation[index[card_id]]:
                     expectations.run_clause(copy, index[card_id], seat, clause,
                                             copies=game.owned[seat][index[card_id]])

@@ -58,8 +58,9 @@ _TEXTS = {
                          f"{g.names[e['other']]}'s {_name(g, e['take'])} "
                          f"({_name(g, e['card'])})",
     "choice": _choice_text,
-    "build": lambda e, g: f"  {g.names[e['player']]} builds the {_name(g, e['card'])} for "
-                          f"{_coins(e['cost'])}",
+    "build": lambda e, g: f"  {g.names[e['player']]} builds the {_name(g, e['card'])} "
+                          + (f"for {_coins(e['cost'])}" if e["cost"] >= 0 else
+                             f"and gains {_coins(-e['cost'])}"),
     "pass": lambda e, g: f"  {g.names[e['player']]} builds nothing",
     "extra_turn": lambda e, g: f"  {g.names[e['player']]} will take another turn "
                                f"({_name(g, e['card'])})",

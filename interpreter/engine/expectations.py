@@ -14,6 +14,40 @@ from .chance import dice_outcomes, faces_for, total_distribution
 from .game import Game
 
 
+def _average_dice(faces: int):
+    """Dice that always show their mean face: a side roll in look-ahead counts its
+    expected total, and never draws from the game's generator."""
+    mean = (faces + 1) / 2
+    return lambda count: (mean,) * count
+
+
+def lookahead(game: Game) -> Game:
+    """A cheap copy of ``game`` to simulate on: no events, no history, and dice that show
+    their mean (a side roll's expected total); the real game's dice are never drawn."""
+    copy = game.clone(light=True)
+    copy._roll = _average_dice(game.rules.dice_faces)
+    return copy
+
+
+def effective_total(game: Game, roller: int, dice: tuple) -> int:
+    """The roll total after ``roller``'s additions to the roll (the Harbor's +2), each
+    taken when its conditions hold and, if optional, when it pays the roller more."""
+    total = sum(dice)
+    raises = game.rules.roll_raises
+    if not raises:
+        return total
+    g = lookahead(game)
+    g.current, g.dice, g.total, g.built_this_turn = roller, tuple(dice), total, []
+    for card, clause, n in raises:
+        if not game.owned[roller][card] or not clause.holds(g, roller):
+            continue
+        if not clause.action.asks or outcome_income(game, roller, dice, total + n)[roller] \
+                > outcome_income(game, roller, dice, total)[roller]:
+            total += n
+            g.total = total
+    return total
+
+
 def _auto_answer(game: Game, decision_options: tuple, owner: int):
     """The default answer while simulating: take from the richest other player, otherwise
     the first option that does something (not None / False). Choices of cards (town
@@ -59,14 +93,14 @@ def roll_income(game: Game, roller: int, total: int, dice: int = 1) -> list[int]
     return outcome_income(game, roller, faces_for(total, dice, game.rules.dice_faces))
 
 
-def outcome_income(game: Game, roller: int, dice: tuple, total: int | None = None) -> list[int]:
+def outcome_income(game: Game, roller: int, dice: tuple, total: int | None = None) -> list:
     """Coins each seat gains (negative: pays) if ``roller`` rolls the faces ``dice`` now
-    (the roll total is their sum unless ``total`` is given, as after adding to the roll):
-    the whole income step, simulated on a copy of ``game``."""
-    g = game.clone(light=True)
+    (the roll total is their sum raised by the roller's additions to the roll, unless
+    ``total`` is given): the whole income step, simulated on a copy of ``game``."""
+    g = lookahead(game)
     g.current = roller
     g.dice = tuple(dice)
-    g.total = sum(dice) if total is None else total
+    g.total = effective_total(game, roller, dice) if total is None else total
     g._queue_income(run_now=False)
     _run(g, g.queue)
     return [after - before for after, before in zip(g.coins, game.coins)]
@@ -79,10 +113,10 @@ def card_income(game: Game, seat: int, card: int, roller: int, dice: tuple,
     and only this card's items of ``seat`` run, on a copy of ``game``. When ``short`` is a
     list, a payment to ``seat`` that the payer could not make in full appends the coins
     missing."""
-    g = game.clone(light=True)
+    g = lookahead(game)
     g.current = roller
     g.dice = tuple(dice)
-    g.total = sum(dice)
+    g.total = effective_total(game, roller, dice)
     g._queue_income(run_now=False)
     own_items = [item for item in g.queue if item[0] == card and item[1] == seat]
     if not own_items:
@@ -103,7 +137,7 @@ def copy_value(game: Game, seat: int, card: int, roller: int, dice: int,
     ``dice`` dice once, given everybody's current towns: the exact mean over
     :func:`dice_outcomes` of :func:`card_income` with the extra copy, less without it.
     ``short`` collects the coins payers could not pay (see :func:`card_income`)."""
-    more = game.clone(light=True)
+    more = lookahead(game)
     more.owned[seat][card] += 1
     faces = game.rules.dice_faces
     value = 0.0
@@ -125,7 +159,7 @@ def clause_chance(game: Game, seat: int, clause, dice: int) -> float:
     """The probability that ``clause``'s conditions hold for its owner ``seat`` just after
     ``seat`` rolls ``dice`` dice in the current position (nothing built this turn)."""
     faces = game.rules.dice_faces
-    g = game.clone(light=True)
+    g = lookahead(game)
     g.current = seat
     g.built_this_turn = []
     chance = 0.0
@@ -176,7 +210,7 @@ def card_value(game: Game, seat: int, card: int, dice_of: dict | None = None) ->
             p = probability.get(total, 0.0)
             if not p:
                 continue
-            g = game.clone(light=True)
+            g = lookahead(game)
             g.owned[seat][card] += 1
             g.current = roller
             g.total = total

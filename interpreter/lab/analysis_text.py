@@ -19,6 +19,10 @@ def jsonable(value, digits: int = DIGITS):
     return value
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
 def _dice(k: int) -> str:
     return f"{k} die" if k == 1 else f"{k} dice"
 
@@ -152,6 +156,9 @@ def _establishment_table(report: dict) -> list[str]:
 
 def _establishment_notes(e: dict, counts: tuple, coin_text: str) -> list[str]:
     notes = []
+    if e["cost"] < 0:
+        notes.append(f"{e['id']}: building it gains {_plural(-e['cost'], 'coin')} "
+                     f"(cost {e['cost']})")
     if e["limited_by_payer"]:
         notes.append(f"* {e['id']}: a payer cannot always pay in full in the reference "
                      f"position ({coin_text}); try --coins")

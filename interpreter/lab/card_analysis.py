@@ -83,9 +83,9 @@ def _counted(game: Game, card: int, counts: tuple, income: dict) -> list[dict]:
         if clause.trigger is not None or not isinstance(amount, PerCard):
             continue
         pick = next((i for i in amount.cards if i in rules.establishments), amount.cards[0])
-        held = game.clone(light=True)  # the town as analyzed: one more copy of the card
+        held = expectations.lookahead(game)  # the town as analyzed: one more copy of the card
         held.owned[OWNER][card] += 1
-        more = game.clone(light=True)
+        more = expectations.lookahead(game)
         if amount.scope == "payer":  # "of theirs": one more in every other town
             towns: tuple = game.others(OWNER)
             where = "each other player's town"
@@ -149,7 +149,7 @@ def _outcome_incomes(game: Game, dice: int) -> list[tuple[tuple, float, int]]:
 
 def _rolled(game: Game, outcome: tuple) -> Game:
     """A copy of ``game`` just after the owner rolled ``outcome`` (nothing built yet)."""
-    g = game.clone(light=True)
+    g = expectations.lookahead(game)
     g.current = OWNER
     g.built_this_turn = []
     g.dice = outcome
@@ -222,13 +222,14 @@ def _measure_reroll(before: Game, after: Game, card: int, clause, counts: tuple)
 
 
 def _measure_add_to_roll(before: Game, after: Game, card: int, clause, counts: tuple) -> dict:
-    add = clause.action.n
+    add = _unwrapped(clause.action).n
     report: dict = {"kind": "add_to_roll", "add": add, "gain": {}, "chance": {}}
     for k in counts:
         gain = used = 0.0
-        for outcome, p, coins in _outcome_incomes(after, k):
+        for outcome, p in dice_outcomes(k, before.rules.dice_faces):
             if not _holds(after, clause, outcome):
                 continue
+            coins = expectations.outcome_income(after, OWNER, outcome, sum(outcome))[OWNER]
             raised = expectations.outcome_income(after, OWNER, outcome, sum(outcome) + add)[OWNER]
             if raised > coins:
                 gain += p * (raised - coins)
@@ -258,12 +259,17 @@ _MEASURES = ((DiceChoice, _measure_dice_choice), (Boost, _measure_boost),
 """How each kind of landmark power is measured, by the type of its compiled action."""
 
 
+def _unwrapped(action):
+    """The action a ``may`` wraps (itself when none does)."""
+    return getattr(action, "action", action)
+
+
 def _clause_report(before: Game, after: Game, card: int, clause, counts: tuple) -> dict:
     """What one clause of a landmark changes; ``before``/``after``: the reference position
     without and with the landmark built."""
     report: dict = {"clause": clause.text}
     for action_type, measure in _MEASURES:
-        if isinstance(clause.action, action_type):
+        if isinstance(_unwrapped(clause.action), action_type):
             report.update(measure(before, after, card, clause, counts))
             return report
     if clause.trigger is not None and not clause.static:
@@ -279,7 +285,7 @@ def landmark_report(game: Game, card: int, counts: tuple) -> dict:
     as ``if owner has ID``), beyond those its boosts name."""
     rules = game.rules
     info = rules.cards[card]
-    after = game.clone(light=True)
+    after = expectations.lookahead(game)
     after.owned[OWNER][card] = 1
     clauses = [_clause_report(game, after, card, c, counts) for c in info.clauses]
     boosted = {p["id"] for c in clauses for p in c.get("per_copy", ())}
@@ -319,5 +325,5 @@ def analyze(rules: RuleSet, players: int = 2, coins: int | None = None) -> dict:
         },
         "establishments": [establishment_report(game, i, counts)
                            for i in rules.establishments],
-        "landmarks": [landmark_report(game, i, counts) for i in rules.landmarks],
+        "landmarks": [landmark_report(game, i, counts) for i in rules.victory],
     }

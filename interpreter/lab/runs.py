@@ -80,7 +80,7 @@ def run_chunk(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | Non
     records when ``spec.records``. Top-level, so worker processes and Ray can run it."""
     rules = cached_ruleset(spec.variant)
     factories = [agent_factory(name, rules) for name in spec.agents]
-    landmarks = frozenset(rules.ids[i] for i in rules.landmarks)
+    landmarks = frozenset(rules.ids[i] for i in rules.victory)  # the ones that count
     summary = Summary(spec.players, spec.agents)
     records = [] if spec.records else None
     try:

@@ -79,12 +79,12 @@ def report(summary: Summary, rules: RuleSet, variant: str | None, seed: int) -> 
             else None,
             "builder_ci95": [lo, hi] if builders else None})
     landmarks = []
-    for i in rules.landmarks:
+    for i in rules.victory:  # City Hall and other landmarks that don't count: not listed
         ranks = summary.landmark_rank.get(rules.ids[i], {})
         done = sum(ranks.values())
         mean_rank = (sum((k + 1) * v for k, v in ranks.items()) / done) if done else None
         landmarks.append({"id": rules.ids[i], "completed": done, "mean_rank": mean_rank,
-                          "rank_counts": [ranks.get(k, 0) for k in range(len(rules.landmarks))]})
+                          "rank_counts": [ranks.get(k, 0) for k in range(len(rules.victory))]})
     return {
         "ruleset": rules.name, "variant": variant, "players": summary.players,
         "agents": [_short(a) for a in summary.agents], "games": summary.games, "seed": seed,

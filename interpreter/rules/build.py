@@ -190,4 +190,5 @@ def _ruleset(raw: RawRuleSet, cards: list[Card], colours: dict, ids: tuple, inde
         market_upkeep=any(row.kinds is not None for row in rows),
         conflicts=conflicts, order_groups=tables.order_groups(by_roll, cards, colours,
                                                               conflicts),
+        roll_raises=tables.roll_raises(cards),
     )

@@ -123,6 +123,7 @@ class RuleSet:
     market_upkeep: bool = False
     conflicts: frozenset = frozenset()
     order_groups: dict = field(default_factory=dict)
+    roll_raises: tuple = ()
 
     def supply_for(self, players: int) -> list[int]:
         """The market piles at the start of a game of ``players`` players: each card's

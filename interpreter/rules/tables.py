@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..language.actions import Boost, DiceChoice
+from ..language.actions import AddToRoll, Boost, DiceChoice
 from ..language.amounts import SideRoll
 from ..language.clauses import TRIGGERS
 from .ruleset import Card, Colour
@@ -147,3 +147,15 @@ def order_groups(table: dict[int, tuple], cards: list[Card], colours: dict[str, 
         if any(per_group):
             out[total] = tuple(per_group)
     return out
+
+
+def roll_raises(cards: list[Card]) -> tuple:
+    """``((card index, clause, coins added), ...)``: the ``after roll`` clauses that add to
+    the roll (the Harbor's +2), for look-ahead that counts roll modifiers."""
+    out = []
+    for i, c in enumerate(cards):
+        for cl in c.clauses:
+            inner = getattr(cl.action, "action", cl.action)
+            if cl.trigger == "after_roll" and isinstance(inner, AddToRoll):
+                out.append((i, cl, inner.n))
+    return tuple(out)
