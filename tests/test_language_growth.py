@@ -26,6 +26,7 @@ from machikoro.language.compiler import compile_card_filter, compile_effect, han
 from machikoro.language.conditions import HasLandmarks, Quantity
 from machikoro.language.parser import EffectError, action_words
 
+
 # card index: 0 farm (grain, blue, 1), 1 oven (loaf, green, 2-3), 2 diner (mug, red, 9-10),
 # 3 tower (spire, purple, 6), 4 boat (fish, blue, 12), 5 depot (landmark),
 # 6 fair (landmark), 7 hall (landmark, not for victory)
