@@ -64,6 +64,7 @@ class MarketState:
         while shown < row.kinds and deck:
             card = deck.pop()
             if retire and not self._buildable(card):
+                self._log({"type": "retire", "card": self.rules.ids[card], "copies": 1})
                 continue  # nobody may build it: it leaves the game
             if not supply[card]:
                 shown += 1

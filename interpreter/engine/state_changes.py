@@ -47,10 +47,8 @@ class StateChanges:
 
     def swap(self, seat: int, give: int, other: int, take: int, card: int) -> None:
         """``seat`` gives one ``give`` to ``other`` and takes one ``take`` from it."""
-        self.owned[seat][give] -= 1
-        self.owned[other][give] += 1
-        self.owned[other][take] -= 1
-        self.owned[seat][take] += 1
+        self._move_copy(seat, give, other)
+        self._move_copy(other, take, seat)
         ids = self.rules.ids
         self._log({"type": "swap", "player": seat, "other": other, "give": ids[give],
                    "take": ids[take], "card": ids[card]})
@@ -83,11 +81,22 @@ class StateChanges:
 
     # ------------------------------------------------------------------ cards moving
 
+    def _move_copy(self, seat: int, kind: int, other: int) -> None:
+        """One copy of ``kind`` goes from ``seat``'s town to ``other``'s: an unmarked copy
+        when there is one, else a marked one, which keeps its marker (a closed card stays
+        closed with its new owner)."""
+        owned = self.owned
+        for marker in self.rules.blocking_markers:
+            table = self.marks[marker]
+            if table[seat][kind] >= owned[seat][kind]:  # every copy marked: one moves
+                table[seat][kind] -= 1
+                table[other][kind] += 1
+        owned[seat][kind] -= 1
+        owned[other][kind] += 1
+
     def give(self, seat: int, give: int, other: int, card: int) -> None:
         """``seat`` gives one ``give`` to ``other`` (Moving Company)."""
-        self.owned[seat][give] -= 1
-        self.owned[other][give] += 1
-        self._unmark_moved(seat, give)
+        self._move_copy(seat, give, other)
         ids = self.rules.ids
         self._log({"type": "give", "player": seat, "other": other, "give": ids[give],
                    "card": ids[card]})
@@ -146,10 +155,10 @@ class StateChanges:
         return max(copies, 0)
 
     def _unmark_moved(self, seat: int, kind: int) -> None:
-        """A copy that leaves ``seat``'s town takes no marker the others keep: the marked
-        copies are at most the copies left."""
-        for table in self.marks:
-            row = table[seat]
+        """Copies that left ``seat``'s town for the market leave their markers: the closed
+        copies are at most the copies left (the unmarked ones leave first)."""
+        for marker in self.rules.blocking_markers:
+            row = self.marks[marker][seat]
             row[kind] = min(row[kind], self.owned[seat][kind])
 
     def store_coins(self, marker: int, seat: int, kind: int, coins: int) -> None:
