@@ -239,17 +239,26 @@ class Game(TurnPhases, StateChanges, MarketState):
         decision = self.pending if self.pending is not None else self.decision()
         if decision is None:
             raise GameOver("the game is over; no decision is waiting")
-        if value is None or type(value) is str:
+        kind = type(value)
+        if value is None or kind is str:
             legal = value in decision.options  # exact for None and str
+        elif kind is int or kind is bool:  # exact: 1 is not True
+            legal = False
+            for option in decision.options:
+                if type(option) is kind and option == value:
+                    legal = True
+                    break
         else:
             # the option itself stands for the answer: an immutable value, not the caller's
-            matched = next((option for option in decision.options
-                            if same_answer(option, value)), _ILLEGAL)
+            matched = next((option for option in decision.options if option is value),
+                           _ILLEGAL)  # an agent handing back an option: no comparing
+            if matched is _ILLEGAL:
+                matched = next((option for option in decision.options
+                                if same_answer(option, value)), _ILLEGAL)
             legal = matched is not _ILLEGAL
+            value = matched if legal else value
         if not legal:
             raise IllegalChoice(decision, value, self._why_illegal(decision, value))
-        if value is not None and type(value) is not str:
-            value = matched
         self.pending = None
         self.history.append(value)
         name = decision.name

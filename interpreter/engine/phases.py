@@ -22,6 +22,8 @@ there); each phase runs until a decision is pending or hands over to the next on
 
 from __future__ import annotations
 
+from itertools import repeat
+
 from .decision import Decision
 from .ordering import order_clause
 
@@ -29,6 +31,7 @@ START, ROLL, AFTER_ROLL, INCOME, BEFORE_BUILD, BUILD, END, OVER, BEFORE_ROLL = r
 PHASE_NAMES = ("start", "roll", "after_roll", "income", "before_build", "build", "end", "over",
                "before_roll")
 _NO_ITEMS: tuple = ()  # an empty queue (a tuple: nothing is ever inserted into it)
+_NO_ORDERING = repeat(())  # no group of this roll needs the order decision
 
 
 class TurnPhases:
@@ -54,7 +57,12 @@ class TurnPhases:
             self.phase = BEFORE_ROLL
             self._run_queue()
             return
-        self._choose_dice()
+        counts = self.dice_counts(p) if self.rules.dice_options else (self.rules.dice_count,)
+        if len(counts) > 1:
+            self.pending = Decision("dice", p, counts)
+            return
+        self.dice_count = counts[0]
+        self._roll_dice()
 
     def _choose_dice(self) -> None:
         """The ``dice`` decision when the roller's cards offer a choice, else the roll."""
@@ -125,16 +133,15 @@ class TurnPhases:
         if groups:
             roller = self.current
             owned = self.owned
-            blocking = self.rules.blocking_markers
-            ordering = self.rules.order_groups.get(self.total) if self.rules.order_groups \
-                else None
-            for g, group in enumerate(groups):
+            rules = self.rules
+            blocking = rules.blocking_markers
+            ordering = rules.order_groups.get(self.total) if rules.order_groups else None
+            for group, involved in zip(groups, ordering or _NO_ORDERING):
                 for owner in self._order[roller]:
                     town = owned[owner]
                     rolled = owner == roller
                     mark = -1
-                    if ordering and ordering[g] and \
-                            self._ask_order(queue, ordering[g], owner, rolled):
+                    if involved and self._ask_order(queue, involved, owner, rolled):
                         mark = len(queue) - 1
                         run_now = False  # the owner orders these cards: all of them wait
                     for card, mode, clauses in group:
@@ -152,18 +159,19 @@ class TurnPhases:
                                 queue.append((card, owner, copies, clause))
                             elif not clause.conditions or clause.holds(self, owner):
                                 # nothing pending before it: resolve now, in order
-                                self._run_inline(card, owner, copies, clause)
+                                happened = clause.action.run(self, card, owner, copies)
+                                if clause.rest is not None and happened is not False:
+                                    self._run_rest(card, owner, copies, clause.rest)
                     if mark >= 0:  # the order decision reorders the items queued after it
                         queue[mark] = (-1, owner, len(queue) - mark - 1, queue[mark][3])
         self.queue = queue
         self.qpos = 0
 
-    def _run_inline(self, card: int, owner: int, copies: int, clause) -> None:
-        """Run a clause that asks nothing, with its ``then`` steps while each happens."""
-        happened = clause.action.run(self, card, owner, copies)
-        rest = clause.rest
-        while rest is not None and happened is not False:
-            happened = rest.action.run(self, card, owner, copies)
+    def _run_rest(self, card: int, owner: int, copies: int, rest) -> None:
+        """Run the ``then`` steps of a clause that asks nothing, while each happens."""
+        while rest is not None:
+            if rest.action.run(self, card, owner, copies) is False:
+                return
             rest = rest.rest
 
     def _ask_order(self, queue: list, candidates: tuple, owner: int, rolled: bool) -> bool:
@@ -192,17 +200,37 @@ class TurnPhases:
                 if clause.conditions and not clause.holds(self, owner):
                     continue
                 action = clause.action
-                self.qins = self.qpos
                 if action.asks:
                     if self._ask(item):
                         return
                     continue
                 happened = action.run(self, card, owner, copies)
                 if clause.rest is not None and happened is not False:
+                    self.qins = self.qpos
                     self.enqueue([(card, owner, copies, clause.rest)])
                 if queue is not self.queue:  # the action replaced the queue (a reroll)
                     return
-            if self._next_phase():
+            # the queue of this phase is done: go on to the next phase
+            phase = self.phase
+            if phase == AFTER_ROLL:
+                self._queue_income()
+                self.phase = INCOME
+            elif phase == INCOME:
+                self._queue_hooks("before_build")
+                self.phase = BEFORE_BUILD
+            elif phase == BEFORE_BUILD:
+                self.builds_left = self.rules.builds_per_turn
+                if self.builds_left > 0:
+                    self.phase = BUILD
+                    self._ask_build()
+                    return
+                self._queue_hooks("end_of_turn")
+                self.phase = END
+            elif phase == BEFORE_ROLL:
+                self._choose_dice()
+                return
+            else:
+                self._end_turn()
                 return
 
     def _ask(self, item: tuple) -> bool:
@@ -226,32 +254,6 @@ class TurnPhases:
         step (a card activated by another, the ``then`` steps of a clause)."""
         self.queue[self.qins:self.qins] = items
         self.qins += len(items)
-
-    def _next_phase(self) -> bool:
-        """The queue of this phase is done: go on to the next phase; True when a decision
-        is pending or the turn is over (stop running)."""
-        phase = self.phase
-        if phase == BEFORE_ROLL:
-            self._choose_dice()
-            return True
-        if phase == AFTER_ROLL:
-            self._queue_income()
-            self.phase = INCOME
-        elif phase == INCOME:
-            self._queue_hooks("before_build")
-            self.phase = BEFORE_BUILD
-        elif phase == BEFORE_BUILD:
-            self.builds_left = self.rules.builds_per_turn
-            if self.builds_left > 0:
-                self.phase = BUILD
-                self._ask_build()
-                return True
-            self._queue_hooks("end_of_turn")
-            self.phase = END
-        else:
-            self._end_turn()
-            return True
-        return False
 
     def build_options(self, seat: int | None = None) -> tuple:
         """What ``seat`` (default: the current player) could build now: None and the ids of
@@ -290,7 +292,7 @@ class TurnPhases:
             self.built_this_turn.append(i)
             self.builds_left -= 1
             self._log({"type": "build", "player": p, "card": card_id, "cost": rules.cost[i]})
-            if self.has_won(p):
+            if rules.cards[i].is_landmark and self.has_won(p):
                 self.winner = p
                 self.phase = OVER
                 self.turn += 1  # the winning turn ends here, and counts as played

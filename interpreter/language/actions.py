@@ -295,9 +295,18 @@ class ShareCoins(Plain):
 # --------------------------------------------------------------------------- cards
 
 
+_NO_LIMIT = 1 << 30  # a card's limit when it has none (rules.tables.NO_LIMIT)
+
+
 def _fits(game, seat: int, card: int, gained: int = 1) -> bool:
     """True when ``seat`` may own ``gained`` more copies of ``card`` (its limit)."""
     return game.owned[seat][card] + gained <= game.rules.limit[card]
+
+
+def _swap_fits(game, owner: int, give: int, other: int, take: int) -> bool:
+    """True when swapping ``give`` for ``take`` leaves both players within the limits."""
+    gained = 0 if give == take else 1
+    return _fits(game, owner, take, gained) and _fits(game, other, give, gained)
 
 
 @dataclass(frozen=True)
@@ -314,16 +323,17 @@ class Swap(Choice):
     writes: ClassVar[frozenset] = frozenset({"towns"})
 
     def options(self, game, card: int, owner: int) -> tuple:
-        ids = game.rules.ids
+        ids, limit = game.rules.ids, game.rules.limit
         own = [i for i in self.swappable if game.owned[owner][i]]
         out: list = [None] if self.optional else []
         for other in game.others(owner):
             theirs = [i for i in self.swappable if game.owned[other][i]]
             for give in own:
                 for take in theirs:
-                    same = give == take
-                    if _fits(game, owner, take, 1 - same) and _fits(game, other, give, 1 - same):
-                        out.append(FrozenAnswer(give=ids[give], take=ids[take], **{"from": other}))
+                    if (limit[take] < _NO_LIMIT or limit[give] < _NO_LIMIT) and \
+                            not _swap_fits(game, owner, give, other, take):
+                        continue
+                    out.append(FrozenAnswer(give=ids[give], take=ids[take], **{"from": other}))
         return tuple(out)
 
     def resolve(self, game, card: int, owner: int, copies: int, answer):
