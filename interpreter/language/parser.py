@@ -15,7 +15,13 @@ from pathlib import Path
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-START_RULES = ("start", "condition", "tests")
+START_RULES = ("start", "condition", "tests", "preference", "choice")
+"""Where a text may start: an effect, a condition with or without its ``if``, and a
+strategy's ranking (``prefer``) or decision rule (``choose``)."""
+
+TERMINAL_WORDS = {"NAME": "a name (card id, icon or colour)", "INT": "a whole number",
+                  "_OR_TEST": "'or' and a test"}
+"""How a syntax error names the terminals that are patterns, not plain words."""
 
 
 @lru_cache(maxsize=1)
@@ -51,10 +57,8 @@ def _terminal_words(names) -> list[str]:
             continue
         if pattern.type == "str":
             words.append(f"'{pattern.value}'")
-        elif name == "NAME":
-            words.append("a name (card id, icon or colour)")
-        elif name == "INT":
-            words.append("a whole number")
+        elif name in TERMINAL_WORDS:
+            words.append(TERMINAL_WORDS[name])
         else:
             words.append(name.lower())
     return sorted(set(words))
