@@ -35,6 +35,12 @@ def add_common(parser: argparse.ArgumentParser) -> None:
                              "every seat equally often; shuffle: a random start player per "
                              "game (default: rotate when the agents differ, else fixed)")
     parser.add_argument("--games", type=positive, required=True, help="number of games")
+    add_run_options(parser)
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Options of every lab command that plays games: seed, workers, executor, turn cap,
+    JSON output and plot."""
     parser.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0)")
     parser.add_argument("--workers", type=positive, default=1,
                         help="worker processes (default 1)")

@@ -71,3 +71,49 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def plot_tournament(rep: dict, path: str) -> None:
+    """Draw a tournament report into ``path``: one heat map per player count, the row
+    strategy's win rate (%) at the tables it shares with the column strategy, and a last
+    column with its win rate over all its tables; colours are centred on the fair share
+    (100 / players), green above it, red below."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.colors import TwoSlopeNorm
+
+    names = rep["strategies"]
+    grids = rep["head_to_head"]
+    overall = {(o["strategy"], o["players"]): o["rate"] for o in rep["overall"]}
+    size = 0.62 * (len(names) + 1) + 2.5
+    fig, axes = plt.subplots(1, len(grids), figsize=(size * len(grids), size * 0.86),
+                             squeeze=False)
+    for ax, grid in zip(axes[0], grids):
+        n = grid["players"]
+        values = np.array([[np.nan if c["rate"] is None else 100 * c["rate"]
+                            for c in row["against"]]
+                           + [np.nan if overall[row["strategy"], n] is None
+                              else 100 * overall[row["strategy"], n]]
+                           for row in grid["rows"]], dtype=float)
+        norm = TwoSlopeNorm(vmin=0, vcenter=100 / n, vmax=100)
+        image = ax.imshow(values, cmap="RdYlGn", norm=norm)
+        for (i, j), value in np.ndenumerate(values):
+            if not np.isnan(value):
+                ax.text(j, i, f"{value:.0f}", ha="center", va="center", fontsize=8)
+        ax.axvline(len(names) - 0.5, color="black", linewidth=1.5)
+        ax.set_xticks(range(len(names) + 1))
+        ax.set_xticklabels(names + ["all tables"], rotation=45, ha="right", fontsize=8)
+        ax.set_yticks(range(len(names)))
+        ax.set_yticklabels(names, fontsize=8)
+        ax.set_xlabel("against (at the same table)")
+        ax.set_title(f"{n} players: row's win rate, % (fair share {100 / n:.0f})",
+                     fontsize=10)
+        fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    fig.suptitle(f"Tournament, seats rotated: {rep['games_per_table']} games per table, "
+                 f"seed {rep['seed']}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
