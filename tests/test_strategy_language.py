@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from machikoro import DataError, Decision, Game, load_ruleset, play
+from machikoro import DataError, Decision, Game, RandomAgent, load_ruleset, play
 from machikoro.agents.decision_rules import shape_of
 from machikoro.agents.greedy import GreedyAgent
 from machikoro.agents.strategy_files import check_strategy_file, load_strategy
@@ -322,6 +322,29 @@ def test_a_swap_follows_its_field_rankings_in_order(tmp_path):
     assert agent.choose(position(0), decision) == SWAPS[2]
 
 
+def test_immutable_mapping_options_are_mappings_too(tmp_path):
+    """Named tuples and frozen dataclasses, if the engine makes options immutable."""
+    from collections import namedtuple
+    from dataclasses import dataclass
+
+    Move = namedtuple("Move", "give take")
+
+    @dataclass(frozen=True)
+    class Gift:
+        give: str
+        to: int
+
+    agent = agent_of(tmp_path, "build: []\nchoose:\n  mapping: {take: most expensive, give: "
+                               "cheapest, to: richest}\n")
+    moves = (Move("cafe", "mine"), Move("wheat_field", "mine"), Move("wheat_field", "ranch"))
+    assert shape_of(Decision("x", 0, moves, "x")) == "mapping"
+    assert agent.choose(position(0), Decision("x", 0, moves, "x")) == moves[1]
+    game = Game(RULES, 3, seed=1)
+    game.coins[:] = [0, 1, 7]
+    gifts = (Gift("cafe", 1), Gift("cafe", 2))
+    assert agent.choose(game, Decision("moving", 0, gifts, "moving")) == gifts[1]
+
+
 def test_a_mapping_rule_declines_while_its_when_does_not_hold(tmp_path):
     agent = agent_of(tmp_path, "build: []\nchoose:\n  business_center:\n"
                                "    when: owner has 10 or more coins\n    take: most expensive\n")
@@ -437,3 +460,23 @@ def test_version_3_is_refused_by_the_schema(tmp_path):
     problems = problems_of(tmp_path, "version: 3\nbuild: []\n")
     assert [p.code for p in problems] == ["schema"]
     assert "version" in problems[0].field
+
+
+def test_every_strategy_in_the_docs_loads_and_plays(tmp_path):
+    """The examples of docs/strategies.md are real: each whole file loads and plays a game;
+    each snippet of a section loads inside a minimal file."""
+    import re
+
+    text = (Path(__file__).resolve().parents[1] / "docs" / "strategies.md").read_text("utf-8")
+    blocks = re.findall(r"```yaml\n(.*?)```", text, re.DOTALL)
+    files = [b for b in blocks if "kind: strategy" in b]
+    snippets = [b for b in blocks if "kind: strategy" not in b]
+    assert len(files) >= 2 and snippets
+    for k, body in enumerate(files + [f"kind: strategy\nname: S\nbuild: []\n{b}"
+                                      for b in snippets]):
+        path = tmp_path / f"doc-{k}.yaml"
+        path.write_text(body, "utf-8")
+        strategy = load_strategy(path, RULES)
+        assert not strategy.warnings
+        game = play(Game(RULES, 2, seed=k, max_turns=400), [strategy.agent(1), RandomAgent(2)])
+        assert game.over

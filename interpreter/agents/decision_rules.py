@@ -3,8 +3,9 @@
 A decision is named after the card that asks it (or ``dice``, ``reroll``, ``build``); its
 options have one of a few shapes (:func:`shape_of`): seats (``player``), card ids
 (``card``: a card of the owner's, a landmark, a kind of establishment), booleans
-(``yes-no``), mappings such as a swap ``{give, take, from}`` (``mapping``) or sequences of
-card ids (``order``); ``None`` among them means "nothing". A :class:`ChoiceRule` (a
+(``yes-no``), mappings such as a swap ``{give, take, from}`` (``mapping``; a named tuple or
+a frozen dataclass with named fields counts too) or sequences of card ids (``order``);
+``None`` among them means "nothing". A :class:`ChoiceRule` (a
 strategy's ``choose`` entry) answers any decision of a shape it fits, whatever card asks,
 and returns :data:`PASS` when it does not fit, so that the strategy falls back to greedy.
 """
@@ -12,7 +13,7 @@ and returns :data:`PASS` when it does not fit, so that the strategy falls back t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from ..engine.decision import Decision
@@ -49,10 +50,22 @@ def _kind(value: Any) -> str | None:
         return "player"
     if isinstance(value, str):
         return "card"
-    if isinstance(value, Mapping):
+    if fields_of(value) is not None:
         return "mapping"
     if isinstance(value, (tuple, list)):
         return "order"
+    return None
+
+
+def fields_of(value: Any) -> Mapping | None:
+    """The named fields of a mapping-shaped option (a mapping, a named tuple or a
+    dataclass instance, whichever the engine uses for immutable options), else None."""
+    if isinstance(value, Mapping):
+        return value
+    if hasattr(value, "_asdict"):
+        return value._asdict()
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in fields(value)}
     return None
 
 
@@ -155,8 +168,8 @@ class ChoiceRule:
         if shape in ("player", "card") and self.ranking is not None:
             return best(self.ranking, game, seat, values, shape)
         if shape == "mapping" and self.fields:
-            keys = [tuple(_field_key(r, game, seat, o.get(name)) for name, r in self.fields)
-                    for o in values]
+            keys = [tuple(_field_key(r, game, seat, fields_of(o).get(name))
+                          for name, r in self.fields) for o in values]
             return values[max(range(len(values)), key=lambda k: (keys[k], -k))]
         if shape == "order" and self.ranking is not None and \
                 self.ranking.target in ("any", "card"):
