@@ -142,9 +142,10 @@ def agent_lines(rep: dict) -> list[str]:
     agents changed seats), as text lines."""
     mixed = any(s["agent"] is None for s in rep["seats"])
     head = "".join(f"  seat {k + 1}" for k in range(rep["players"])) if mixed else ""
-    lines = [f"Win rate by agent          games   wins    rate   95% CI{' ' * 10}{head}"]
+    width = max([24, *(len(a["agent"]) for a in rep["by_agent"])])
+    lines = [f"{'Win rate by agent':<{width + 2}} games   wins    rate   95% CI{' ' * 10}{head}"]
     for a in rep["by_agent"]:
-        row = (f"  {a['agent']:<24} {a['games']:>6} {a['wins']:>6}  {_pct(a['rate'])}  "
+        row = (f"  {a['agent']:<{width}} {a['games']:>6} {a['wins']:>6}  {_pct(a['rate'])}  "
                f"{_ci(a['ci95'])}")
         if mixed:
             row += "  " + "".join(f"{_pct(s['rate']):>8}" for s in a["by_seat"])
