@@ -294,9 +294,9 @@ def read_results(text: str, spec: TournamentSpec) -> tuple[dict, int]:
         header = json.loads(lines[0])["tournament"]
     except (ValueError, KeyError, TypeError):
         raise ResultsMismatch("it is not a tournament results file") from None
-    mine = json.loads(json.dumps(asdict(spec)))
-    if header != mine:
-        changed = sorted(k for k in set(mine) | set(header) if mine.get(k) != header.get(k))
+    wanted = json.loads(json.dumps(asdict(spec)))
+    if header != wanted:
+        changed = sorted(k for k in set(wanted) | set(header) if wanted.get(k) != header.get(k))
         raise ResultsMismatch(f"it holds another tournament (different {', '.join(changed)})")
     by_number = {t.number: t for t in tables(spec)}
     counts: dict = {}
