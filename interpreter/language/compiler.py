@@ -9,7 +9,11 @@ methods, evaluated many times by the turn engine and never re-parsed. No ``eval`
 Every ``-> alias`` of the grammar has one handler here, in one table by the rule it belongs
 to: :data:`CONDITIONS`, :data:`AMOUNTS`, :data:`ACTIONS`, :data:`PAYERS`, :data:`SCOPES`,
 :data:`COMPARISONS`, :data:`WHO` (and the triggers of
-:data:`~machikoro.language.clauses.TRIGGERS`); a test checks that none is missing. Vocabulary of the language (every construct, by what it means):
+:data:`~machikoro.language.clauses.TRIGGERS`), and for the conditions' combinations, values
+and rankings :data:`BOOLEANS`, :data:`GAME_TESTS`, :data:`STRATEGY_TESTS`,
+:data:`OTHER_PLAYERS`, :data:`SIGNS`, :data:`VALUES`, :data:`STATS`, :data:`RANKINGS`; a
+test checks that none is missing. Vocabulary of the language (every construct, by what it
+means):
 
 - income: ``gain AMOUNT`` (from the bank), ``take AMOUNT from roller | each other player
   [with Q coins] | a chosen player``, ``pay AMOUNT to the bank``;
@@ -20,8 +24,17 @@ to: :data:`CONDITIONS`, :data:`AMOUNTS`, :data:`ACTIONS`, :data:`PAYERS`, :data:
 - triggers: ``before roll``, ``after roll``, ``before build``, ``at end of turn``;
 - conditions: ``if doubles``, ``if built nothing``, ``if owner|roller has NAME``,
   ``if owner|roller has Q landmarks|coins``, ``if owner|roller has Q NAMES`` (a count of
-  cards), ``if roll is Q``, joined by ``and``, where Q
-  is ``N``, ``N or more``, ``N or fewer``, ``fewer than N``, ``more than N``.
+  cards), ``any|every|no other player has ...``, ``market has NAME``, ``market has Q
+  NAMES``, ``if roll is Q``, ``VALUE >= VALUE`` (and ``<= > < = !=``), joined by ``not``,
+  ``and``, ``or`` and parentheses, where Q is ``N``, ``N or more``, ``N or fewer``,
+  ``fewer than N``, ``more than N``;
+- values (:mod:`~machikoro.language.values`): ``N``, ``owner|roller coins|landmarks``,
+  ``[owner|roller] copies of NAMES``, ``market NAMES``, ``cost of ID``, ``cost of missing
+  landmarks``, ``roll``, ``most|fewest STAT of other players``, and ``+ - *`` of them;
+- strategy files only (:data:`STRATEGY_WORDS`, made by the caller's ``extensions``): the
+  rankings of ``prefer`` (:func:`compile_ranking`), ``roll pays ...``, ``roll income``,
+  ``expected income``, ``best paying total``, ``build list done``, ``cost``, ``copies``,
+  ``player ...``.
 """
 
 from __future__ import annotations
