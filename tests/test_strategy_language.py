@@ -196,6 +196,15 @@ def test_a_new_game_starts_from_the_first_phase(tmp_path):
     assert build(agent, fresh) == "ranch" and agent.phase == 0
 
 
+def test_one_agent_in_two_seats_keeps_a_phase_for_each(tmp_path):
+    agent = agent_of(tmp_path, PHASES)
+    game = position(4, ranch=3)
+    game.coins[1] = 4
+    assert build(agent, game, seat=0) == "train_station"       # seat 0 moved on
+    assert build(agent, game, seat=1) == "ranch" and agent.phase == 0
+    assert build(agent, game, seat=0) == "train_station" and agent.phase == 1
+
+
 def test_phases_inherit_the_top_level_rules(tmp_path):
     agent = agent_of(tmp_path, """dice: 2
 build:

@@ -151,14 +151,16 @@ class StrategyAgent:
       its shape (player, card, yes-no, mapping, order);
     - whatever no rule answers: the greedy choice.
 
-    The phase is kept per game: a different game (seed, seat or player count), or a
-    game whose turn count went back, starts again from the first phase.
+    The phase is kept per seat and per game: a different game (seed or player count), or
+    a game whose turn count went back, starts again from the first phase; ``phase`` is the
+    phase index of the seat it last answered for.
     """
 
     def __init__(self, strategy: Strategy, seed: int | None = None):
         self.strategy = strategy
         self.name = strategy.key
-        self.phase = 0
+        self.phase = 0  # the phase of the seat it last answered for
+        self._phases: dict[int, int] = {}  # seat -> phase index, in the current game
         self._greedy = GreedyAgent(seed=seed)
         self._random = random.Random(seed).random
         self._game: tuple | None = None
@@ -188,16 +190,18 @@ class StrategyAgent:
         phases = self.strategy.phases
         if len(phases) == 1:
             return phases[0]
-        key = (game.seed, seat, game.n)
+        key = (game.seed, game.n)
         if key != self._game or game.turn < self._turn:
-            self._game, self.phase = key, 0
+            self._game, self._phases = key, {}
         self._turn = game.turn
+        index = self._phases.get(seat, 0)
         for _ in phases:
-            phase = phases[self.phase]
+            phase = phases[index]
             if phase.until is None or not phase.until.test(game, seat):
                 break
-            self.phase = phase.next
-        return phases[self.phase]
+            index = phase.next
+        self._phases[seat] = self.phase = index
+        return phases[index]
 
     def _build(self, phase: Phase, game: Game, decision: Decision) -> Any:
         options = decision.options
