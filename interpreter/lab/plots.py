@@ -13,9 +13,10 @@ def require_matplotlib() -> str | None:
 
 
 def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = None) -> None:
-    """Draw one figure of three panels into ``path`` (PNG): win rate by seat with 95%
-    intervals, the game-length histogram (turns), and each card's build rate against the
-    win rate of its builders. Several reports (a comparison) are overlaid, one colour each.
+    """Draw one figure into ``path`` (PNG): win rate by seat with 95% intervals, by agent
+    too when the agents differ, the game-length histogram (rounds), and each card's build
+    rate against the win rate of its builders. Several reports (a comparison) are
+    overlaid, one colour each.
     """
     import matplotlib
 
@@ -23,7 +24,11 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
     import matplotlib.pyplot as plt
 
     labels = labels or [r["ruleset"] for r in reports]
-    fig, (seat_ax, length_ax, card_ax) = plt.subplots(1, 3, figsize=(17, 5.2))
+    agents = len(reports[0].get("by_agent", ())) > 1
+    fig, axes = plt.subplots(1, 4 if agents else 3, figsize=(22 if agents else 17, 5.2))
+    seat_ax, length_ax, card_ax = axes[0], axes[-2], axes[-1]
+    if agents:
+        _agent_panel(axes[1], reports, labels)
     width = 0.8 / len(reports)
     for k, (rep, label) in enumerate(zip(reports, labels)):
         seats = rep["seats"]
@@ -62,7 +67,7 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
     card_ax.set_xlabel("players who built it, %")
     card_ax.set_ylabel("win rate of those players, %")
     card_ax.set_title("Cards: build rate vs win rate")
-    for ax in (seat_ax, length_ax, card_ax):
+    for ax in axes:
         if len(reports) > 1:
             ax.legend(fontsize=8)
     games = ", ".join(f"{r['games']} games" for r in reports[:1])
@@ -71,6 +76,24 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
+
+
+def _agent_panel(ax, reports: list[dict], labels: list[str]) -> None:
+    """Win rate by agent (every seat it played), with 95% intervals."""
+    names = [a["agent"] for a in reports[0]["by_agent"]]
+    width = 0.8 / len(reports)
+    for k, (rep, label) in enumerate(zip(reports, labels)):
+        rows = {a["agent"]: a for a in rep["by_agent"]}
+        xs = [i + (k - (len(reports) - 1) / 2) * width for i in range(len(names))]
+        rates = [100 * rows[n]["rate"] for n in names]
+        errors = [[100 * (rows[n]["rate"] - rows[n]["ci95"][0]) for n in names],
+                  [100 * (rows[n]["ci95"][1] - rows[n]["rate"]) for n in names]]
+        ax.bar(xs, rates, width=width, yerr=errors, capsize=4, label=label, alpha=0.85)
+    ax.axhline(100 / reports[0]["players"], color="grey", linestyle=":", linewidth=1)
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, rotation=20, ha="right", fontsize=8)
+    ax.set_ylabel("win rate, % (95% Wilson interval)")
+    ax.set_title(f"Win rate by agent (seats {reports[0].get('seating', 'fixed')})")
 
 
 def plot_tournament(rep: dict, path: str) -> None:
