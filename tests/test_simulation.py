@@ -276,12 +276,12 @@ def test_win_rates_add_up_to_the_games_not_capped(capsys):
 
 def test_win_rate_by_agent_pools_the_seats_of_each_agent(capsys):
     code, out, err = cli(capsys, "simulate", "--json", "--games", "60", "--players", "3",
-                         "--agents", "bakery,random")
+                         "--agents", "bakery,random", "--seats", "fixed")
     assert code == 0, err
     rep = json.loads(out)
     by_agent = {a["agent"]: a for a in rep["by_agent"]}
     assert rep["agents"] == ["bakery", "random", "random"]
-    assert by_agent["random"]["seats"] == 2
+    assert by_agent["random"]["seats"] == 2 and by_agent["random"]["games"] == 120
     assert by_agent["random"]["wins"] == rep["seats"][1]["wins"] + rep["seats"][2]["wins"]
     assert by_agent["random"]["rate"] == pytest.approx(by_agent["random"]["wins"] / 120)
 
@@ -558,7 +558,9 @@ def test_a_summary_does_not_grow_with_the_number_of_games():
     assert all(set(ranks) <= set(range(len(landmarks)))
                for ranks in big.landmark_rank.values())
     assert len(big.wins) == 2
-    bound = 2 * max_turns + 4 * len(ids) + len(landmarks) * (1 + len(landmarks)) + 2 + 2
+    agents = 1 + 1 + 2 + 2  # per agent: games, wins; per seat and agent: games, wins
+    bound = (2 * max_turns + 4 * len(ids) + len(landmarks) * (1 + len(landmarks)) + 2 + 2
+             + agents)
     assert summary_size(small) <= summary_size(big) <= bound
 
 

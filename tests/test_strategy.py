@@ -24,7 +24,9 @@ from machikoro.language.compiler import compile_condition
 from machikoro.language.parser import EffectError
 
 RULES = load_ruleset()
-BUNDLED = ("cheese-factory", "bakery", "one-die-spread", "landmark-rush")
+PUBLISHED = ("cheese-factory", "convenience-store", "one-die-spread", "bakery", "furniture-factory",
+             "fruit-and-vegetable-market", "mine-blue-spread", "buy-nothing")
+BUNDLED = PUBLISHED + ("landmark-rush",)
 HEADER = "# yaml-language-server: $schema=../../schema/strategy.schema.json"
 
 
@@ -81,8 +83,10 @@ def test_bundled_strategy_loads_and_is_described(name):
     assert check_strategy_file(read_yaml(path)) == []
 
 
-@pytest.mark.parametrize("name", BUNDLED)
+@pytest.mark.parametrize("name", [n for n in BUNDLED if n != "buy-nothing"])
 def test_bundled_strategy_beats_random_in_two_player_games(name):
+    """Every bundled plan but the floor (Buy Nothing builds no income at all) wins most of
+    its games against uniformly random play."""
     wins = 0
     for g in range(20):
         seat = g % 2
@@ -90,7 +94,7 @@ def test_bundled_strategy_beats_random_in_two_player_games(name):
         agents[seat] = make_agent(name, g, RULES)
         game = play(Game(RULES, 2, seed=500 + g, max_turns=1000), agents)
         wins += game.winner == seat
-    assert wins >= 15
+    assert wins > 10
 
 
 # --------------------------------------------------------------------------- build choice
@@ -102,9 +106,9 @@ def test_cheese_plan_builds_the_cheese_factory_once_the_ranches_are_there():
     assert build_choice(agent, game) == "cheese_factory"
 
 
-def test_cheese_plan_buys_ranches_instead_without_them():
+def test_cheese_plan_buys_ranches_when_a_factory_is_too_dear():
     agent = make_agent("cheese-factory", 1, RULES)
-    game = position(5, ranch=0, train_station=1)
+    game = position(4, ranch=0, train_station=1)
     assert build_choice(agent, game) == "ranch"
 
 
@@ -187,10 +191,9 @@ def test_otherwise_random_picks_among_the_options(tmp_path):
 # --------------------------------------------------------------------------- dice and the rest
 
 
-def test_cheese_plan_rolls_two_dice_with_a_cheese_factory():
+def test_cheese_plan_rolls_two_dice_once_it_may():
     agent = make_agent("cheese-factory", 1, RULES)
-    assert dice_choice(agent, position(0, train_station=1, cheese_factory=1)) == 2
-    assert dice_choice(agent, position(0, train_station=1)) == 1
+    assert dice_choice(agent, position(0, train_station=1)) == 2
 
 
 def test_dice_rules_fall_back_to_the_fewest_dice(tmp_path):
@@ -276,7 +279,8 @@ build:
     problem = caught.value.problems[0]
     assert (problem.line, problem.column, problem.field) == (4, 11, "build[0].card")
     assert problem.code == "unknown-name"
-    assert "unknown card id 'cheese_factroy' - did you mean 'cheese_factory'?" in problem.message
+    assert ("unknown card id 'cheese_factroy' in Machi Koro, original base set - did you mean "
+            "'cheese_factory'?") in problem.message
 
 
 def test_schema_errors_are_located_and_every_problem_is_reported(tmp_path):

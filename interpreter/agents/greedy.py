@@ -9,7 +9,7 @@ from typing import Any
 from ..engine import expectations
 from ..engine.decision import Decision
 from ..engine.game import Game
-from ..language.actions import Activate, AddToRoll, Unbuild
+from ..language.actions import Activate, AddToRoll, PayChosen, Unbuild
 
 
 def _asking_action(game: Game):
@@ -83,11 +83,11 @@ class GreedyAgent:
 
     @staticmethod
     def _player(game: Game, seat: int, seats: list, action) -> int:
-        """Take from the richest other player; give or pay to the weakest (fewest
-        victory landmarks, then fewest coins)."""
-        if getattr(action, "source", "") in ("players", "roller"):
-            return max(seats, key=lambda s: (game.coins[s], -s))
-        return min(seats, key=lambda s: (len(game.built_landmarks(s)), game.coins[s], s))
+        """Take from the richest other player; pay the weakest (fewest victory landmarks,
+        then fewest coins)."""
+        if isinstance(action, PayChosen):
+            return min(seats, key=lambda s: (len(game.built_landmarks(s)), game.coins[s], s))
+        return max(seats, key=lambda s: (game.coins[s], -s))
 
     @staticmethod
     def _move(game: Game, seat: int, options: tuple, moves: list) -> Any:

@@ -1,16 +1,18 @@
-"""Strategies as data: build priorities with conditions, played by :class:`StrategyAgent`.
+"""Strategies as data: what to build, named phases, and a rule for every decision, played by
+:class:`StrategyAgent`.
 
-A strategy file (``kind: strategy``, ``schema/strategy.schema.json``) lists what to build,
-most wanted first, each entry with an optional ``when`` written in the effect language's
-condition syntax (``owner has 2 or more ranch and owner has train_station``) and an
-optional ``max`` (copies to own at most); an optional ``dice`` list says how many dice to
-roll; ``otherwise`` says what to do when no entry applies (``save``, ``greedy``,
-``random``). Bundled strategies live in ``variants/strategies/`` and are named by their
-file stem (``--agents cheese-factory``).
+A strategy file (``kind: strategy``, ``schema/strategy.schema.json``, docs/strategies.md)
+lists what to build, most wanted first: single cards (``card``, with a ``max``) or groups
+(``cards``) ranked by a preference (``prefer: most expensive``, ``highest expected
+income``...), each with an optional ``when`` in the effect language's condition syntax and
+an optional ``save`` (wait for it rather than build something further down). Named
+``phases`` each have their own build list and rules and an ``until`` condition that moves
+on (and never back unless a phase's ``next`` says so). ``dice``, ``reroll`` and ``choose``
+answer every other decision, the last by the decision's name or by the shape of its
+options (:mod:`.decision_rules`); what no rule answers, the greedy agent does.
 
-Conditions are compiled once, when the file loads (:mod:`.strategy_files`), against the
-vocabulary of the rule set the strategy plays; a game only calls their
-``test(game, seat)``.
+Conditions and rankings are compiled once, when the file loads (:mod:`.strategy_files`),
+against the rule set the strategy plays; a game only calls their ``test``/``key``.
 """
 
 from __future__ import annotations
@@ -21,38 +23,36 @@ from typing import Any
 
 from ..engine.decision import Decision
 from ..engine.game import Game
+from .decision_rules import ALWAYS, PASS, Condition, best, shape_of
 from .greedy import GreedyAgent
 
 FALLBACKS = ("save", "greedy", "random")
 
-
-@dataclass(frozen=True)
-class Condition:
-    """A compiled ``when``: all of ``tests`` must hold; ``text`` is its source."""
-
-    tests: tuple
-    text: str = ""
-
-    def test(self, game: Game, seat: int) -> bool:
-        """True when every test holds for ``seat`` (the strategy's player) now."""
-        for t in self.tests:
-            if not t.test(game, seat):
-                return False
-        return True
-
-
-ALWAYS = Condition((), "")
+__all__ = ["ALWAYS", "FALLBACKS", "Condition", "DiceRule", "Entry", "Phase", "Priority",
+           "Strategy", "StrategyAgent"]
 
 
 @dataclass(frozen=True)
-class Priority:
-    """One ``build`` entry: build ``card`` (index ``index``) when ``when`` holds and the
-    player owns fewer than ``max`` copies (None: no cap)."""
+class Entry:
+    """One ``build`` entry: its ``cards`` as ``(id, index, cap)`` triples (cap: build while
+    owning fewer; the card's limit when none is given), in the order written; ``when``
+    gates it; ``prefer`` ranks its cards (None: the phase's ``prefer``, else the order
+    written); ``save``: when its
+    best card is left but too dear, build nothing rather than go on down the list."""
 
-    card: str
-    index: int
+    cards: tuple
     when: Condition = ALWAYS
-    max: int | None = None
+    prefer: Any = None
+    save: bool = False
+
+    @property
+    def card(self) -> str:
+        """The first card's id (an entry of one card: that card)."""
+        return self.cards[0][0]
+
+
+Priority = Entry
+"""The version 1 name of a build entry."""
 
 
 @dataclass(frozen=True)
@@ -64,22 +64,60 @@ class DiceRule:
 
 
 @dataclass(frozen=True)
+class Phase:
+    """One phase of a strategy (a strategy without ``phases`` has one, named ``main``).
+
+    ``build`` (entries), ``prefer`` (the ranking of groups without their own, or None:
+    the order written), ``otherwise`` (``save``/``greedy``/``random``), ``dice`` (rules,
+    or None for the greedy choice), ``reroll`` (a condition, or None for the greedy
+    choice), ``choose`` (``{decision name or shape: ChoiceRule}``), ``until`` (None: the
+    phase lasts) and ``next`` (the index of the phase ``until`` moves to).
+    """
+
+    name: str
+    build: tuple = ()
+    prefer: Any = None
+    otherwise: str = "save"
+    dice: tuple | None = None
+    reroll: Condition | None = None
+    choose: dict = field(default_factory=dict)
+    until: Condition | None = None
+    next: int | None = None
+
+
+@dataclass(frozen=True)
 class Strategy:
     """A loaded strategy, compiled against one rule set (``rules``).
 
-    ``key`` is the file stem (the name used with ``--agents``); ``dice`` is None when the
-    file has no ``dice`` field (the greedy choice); ``warnings`` lists non-fatal problems.
+    ``key`` is the file stem (the name used with ``--agents``); ``phases`` is never empty
+    (the first is played first); ``source`` says where the strategy comes from; ``version``
+    is the language version the file uses (1 or 2); ``warnings`` lists non-fatal problems.
     """
 
     key: str
     name: str
     description: str
-    build: tuple
-    dice: tuple | None
-    otherwise: str
+    phases: tuple
     rules: Any = field(compare=False, repr=False)
     file: str = ""
+    source: str = ""
+    version: int = 2
     warnings: tuple = field(default=(), compare=False, repr=False)
+
+    @property
+    def build(self) -> tuple:
+        """The first phase's build entries."""
+        return self.phases[0].build
+
+    @property
+    def dice(self) -> tuple | None:
+        """The first phase's dice rules (None: the greedy choice)."""
+        return self.phases[0].dice
+
+    @property
+    def otherwise(self) -> str:
+        """The first phase's build fallback."""
+        return self.phases[0].otherwise
 
     def agent(self, seed: int | None = None) -> StrategyAgent:
         """A new agent playing this strategy (``seed`` seeds its fallback choices)."""
@@ -89,54 +127,123 @@ class Strategy:
         return f"{self.key}: {self.name}"
 
 
-class StrategyAgent:
-    """Plays a :class:`Strategy`.
+def _available(game: Game, seat: int, index: int, cap: int) -> bool:
+    """True when ``seat`` could build card ``index`` but for its coins: under ``cap`` and
+    the card's limit, and (an establishment) left in the market."""
+    copies = game.owned[seat][index]
+    rules = game.rules
+    return copies < cap and copies < rules.limit[index] and (
+        game.supply[index] > 0 or rules.cards[index].is_landmark)
 
-    - ``build``: the first priority whose card is among the options, whose ``max`` is not
-      reached and whose ``when`` holds for the agent's seat; else the ``otherwise``
-      fallback (``save``: nothing; ``greedy``: :class:`~machikoro.agents.GreedyAgent`;
-      ``random``: any option, uniformly).
+
+class StrategyAgent:
+    """Plays a :class:`Strategy`; remembers its phase through a game.
+
+    - before every decision: while the current phase's ``until`` holds, move to its
+      ``next`` phase (at most once through every phase);
+    - ``build``: the first entry with a card it can build now (or, with ``save``, could
+      but for coins) under the entry's caps, whose ``when`` holds: its best card (by its
+      ``prefer``), or nothing when that card is too dear and the entry saves; when no
+      entry applies, ``otherwise`` (``save``: nothing; ``greedy``; ``random``);
     - ``dice``: the first dice rule whose count is allowed and whose ``when`` holds, else
-      the fewest dice; without dice rules, the greedy choice.
-    - every other decision (reroll, a chosen player, a swap): the greedy choice.
+      the fewest dice; ``reroll``: reroll when the phase's condition holds;
+    - any other decision: the phase's ``choose`` rule for the decision's name, else for
+      its shape (player, card, yes-no, mapping, order);
+    - whatever no rule answers: the greedy choice.
+
+    The phase is kept per seat and per game: a different game (seed or player count), or
+    a game whose turn count went back, starts again from the first phase; ``phase`` is the
+    phase index of the seat it last answered for.
     """
 
     def __init__(self, strategy: Strategy, seed: int | None = None):
         self.strategy = strategy
         self.name = strategy.key
+        self.phase = 0  # the phase of the seat it last answered for
+        self._phases: dict[int, int] = {}  # seat -> phase index, in the current game
         self._greedy = GreedyAgent(seed=seed)
         self._random = random.Random(seed).random
+        self._game: tuple | None = None
+        self._turn = -1
 
     def choose(self, game: Game, decision: Decision) -> Any:
-        if decision.card is None:
-            if decision.name == "build":
-                return self._build(game, decision)
-            if decision.name == "dice" and self.strategy.dice is not None:
-                return self._dice(game, decision)
+        seat = decision.player
+        phase = self._current_phase(game, seat)
+        shape = shape_of(decision)
+        if shape == "build":
+            return self._build(phase, game, decision)
+        if shape == "dice":
+            if phase.dice is not None:
+                return self._dice(phase.dice, game, decision)
+        elif shape == "reroll":
+            if phase.reroll is not None:
+                return self._reroll(phase, game, decision)
+        else:
+            rule = phase.choose.get(decision.name) or phase.choose.get(shape)
+            if rule is not None:
+                answer = rule.answer(game, seat, decision, shape)
+                if answer is not PASS:
+                    return answer
         return self._greedy.choose(game, decision)
 
-    def _build(self, game: Game, decision: Decision) -> Any:
+    def _current_phase(self, game: Game, seat: int) -> Phase:
+        phases = self.strategy.phases
+        if len(phases) == 1:
+            return phases[0]
+        key = (game.seed, game.n)
+        if key != self._game or game.turn < self._turn:
+            self._game, self._phases = key, {}
+        self._turn = game.turn
+        index = self._phases.get(seat, 0)
+        for _ in phases:
+            phase = phases[index]
+            if phase.until is None or not phase.until.test(game, seat):
+                break
+            index = phase.next
+        self._phases[seat] = self.phase = index
+        return phases[index]
+
+    def _build(self, phase: Phase, game: Game, decision: Decision) -> Any:
         options = decision.options
         seat = decision.player
-        town = game.owned[seat]
-        for entry in self.strategy.build:
-            if entry.card not in options:
+        for entry in phase.build:
+            ids = [c for c, i, cap in entry.cards if _available(game, seat, i, cap)]
+            if not entry.save:
+                ids = [c for c in ids if c in options]
+            if not ids or not entry.when.test(game, seat):
                 continue
-            if entry.max is not None and town[entry.index] >= entry.max:
-                continue
-            if entry.when.test(game, seat):
-                return entry.card
-        fallback = self.strategy.otherwise
+            choice = ids[0]
+            prefer = entry.prefer or phase.prefer
+            if prefer is not None and len(ids) > 1:
+                ranked = best(prefer, game, seat, ids, "card")
+                choice = ids[0] if ranked is PASS else ranked
+            if choice in options:
+                return choice
+            return None  # saving for it
+        fallback = phase.otherwise
         if fallback == "greedy":
             return self._greedy.choose(game, decision)
         if fallback == "random":
             return options[int(self._random() * len(options))]
         return None if None in options else options[0]
 
-    def _dice(self, game: Game, decision: Decision) -> Any:
+    def _dice(self, rules: tuple, game: Game, decision: Decision) -> Any:
         options = decision.options
         seat = decision.player
-        for rule in self.strategy.dice:
+        for rule in rules:
             if rule.roll in options and rule.when.test(game, seat):
                 return rule.roll
         return min(options)
+
+    def _reroll(self, phase: Phase, game: Game, decision: Decision) -> Any:
+        options = decision.options
+        if not phase.reroll.test(game, decision.player):
+            return False if any(o is False for o in options) else options[0]
+        if any(o is True for o in options):
+            return True
+        # options are False and dice counts (rules option reroll_same_dice: false): the
+        # dice rules' count, else as many dice as now
+        counts = tuple(o for o in options if type(o) is int)
+        if phase.dice is not None:
+            return self._dice(phase.dice, game, Decision("dice", decision.player, counts))
+        return game.dice_count if game.dice_count in counts else counts[-1]

@@ -2,8 +2,10 @@
 against a rule set, and checking them for ``machikoro validate``.
 
 Every problem in a file is a located :class:`~machikoro.errors.Problem`: schema errors,
-unknown card ids (with a "did you mean") and condition errors at the exact column inside
-the YAML string, with :func:`~machikoro.language.compiler.compile_condition`.
+unknown card ids (with a "did you mean", naming the rule set), condition and ranking errors
+at the exact column inside the YAML string (the effect language's compiler, with the
+strategy words of :mod:`.strategy_values`), phases that do not connect, and version 2
+fields in a file that says ``version: 1``.
 """
 
 from __future__ import annotations
@@ -18,14 +20,23 @@ from ..data.bundled import data_dir, resolve_variant
 from ..data.documents import Document, json_path
 from ..data.yaml_reader import read_yaml
 from ..errors import DataError, Problem
-from ..language.compiler import compile_condition
+from ..language.compiler import compile_choice, compile_condition, compile_ranking
 from ..language.parser import EffectError
 from ..rules.file_kinds import display
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet
-from .strategy import ALWAYS, FALLBACKS, Condition, DiceRule, Priority, Strategy
+from . import strategy_values
+from .decision_rules import NEVER, SHAPES, ChoiceRule
+from .strategy import ALWAYS, Condition, DiceRule, Entry, Phase, Strategy
 
 KIND = "strategy"
+
+VERSION_2_FIELDS = ("phases", "prefer", "reroll", "choose")
+"""Top-level fields a version 1 file may not use (entries: ``cards``, ``prefer``,
+``save``; ``dice`` as a number)."""
+
+PHASE_FIELDS = ("build", "prefer", "dice", "reroll", "choose", "otherwise")
+"""The fields a phase has of its own, defaulting to the file's top-level ones."""
 
 
 def strategies_folder() -> Path | None:
@@ -142,18 +153,16 @@ def compile_strategy(doc: Document, rules: RuleSet | None) -> tuple[Strategy | N
         if rules is None:
             return None, problems + trouble
     compiler = _StrategyCompiler(doc, rules, found, problems)
-    build = compiler.build_entries()
-    dice = compiler.dice_rules()
+    version = compiler.version()
+    phases = compiler.phases()
     problems.sort(key=lambda p: (p.line, p.column))
     if any(p.severity == "error" for p in problems):
         return None, problems
     data = doc.data
-    otherwise = data.get("otherwise", "save")
     strategy = Strategy(
         key=Path(doc.file).stem, name=data["name"], description=data.get("description", ""),
-        build=tuple(build), dice=tuple(dice) if dice is not None else None,
-        otherwise=otherwise if otherwise in FALLBACKS else "save", rules=rules, file=doc.file,
-        warnings=tuple(problems))
+        phases=phases, rules=rules, file=doc.file, source=data.get("source", ""),
+        version=version, warnings=tuple(problems))
     return strategy, problems
 
 
@@ -173,68 +182,292 @@ class _StrategyCompiler:
         """True when the schema reported nothing at, above or inside ``path``."""
         return self.usable(path) and not any(b[:len(path)] == path for b in self.bad)
 
-    def condition(self, path: tuple) -> Condition:
-        """The compiled condition at ``path`` (always true when absent or broken)."""
+    def error(self, path: tuple, message: str, code: str, **kw) -> None:
+        """Report a problem at ``path``."""
+        self.problems.append(self.doc.problem(path, message, code, **kw))
+
+    # ------------------------------------------------------------------ texts
+
+    def _text(self, path: tuple, compile_text, extensions: dict | None):
+        """Compile the text at ``path`` with ``compile_text``; None when absent, broken or
+        wrong (the problem located at its column inside the YAML string)."""
         text = _get(self.data, path)
-        if text is None or not self.usable(path):
-            return ALWAYS
+        if not isinstance(text, str) or not self.usable(path):
+            return None
         # a block scalar (when: >) may keep line breaks; the language reads them as spaces
         flat = text.replace("\n", " ")
         try:
-            return Condition(compile_condition(flat, self.rules.vocabulary), flat.strip())
+            return compile_text(flat, self.rules.vocabulary, extensions)
         except EffectError as exc:
             doc = self.doc
             line, column = doc.locate(path, exc.column - 1)
-            self.problems.append(Problem(doc.file, line, column, json_path(path), exc.message,
+            message = exc.message
+            if exc.code == "unknown-name":
+                message += f" (rule set: {self.rules.name})"
+            self.problems.append(Problem(doc.file, line, column, json_path(path), message,
                                          exc.code, "error", doc.source(line), exc.span))
-            return ALWAYS
+            return None
 
-    def build_entries(self) -> list[Priority]:
-        """The ``build`` list: known card ids, each with its condition and cap."""
-        rules, doc = self.rules, self.doc
-        build: list[Priority] = []
-        entries = self.data.get("build") if self.usable(("build",)) else None
-        for i, entry in enumerate(entries or ()):
-            when = self.condition(("build", i, "when"))  # checked even in a broken entry
-            if not self.whole(("build", i)):
+    def condition(self, path: tuple, extensions: dict | None = None) -> Condition | None:
+        """The compiled condition at ``path`` (None when absent or broken; ``true`` and
+        ``false`` where the schema allows them: always, never)."""
+        value = _get(self.data, path)
+        if isinstance(value, bool):
+            return ALWAYS if value else NEVER
+        tests = self._text(path, compile_condition, extensions)
+        if tests is None:
+            return None
+        return Condition(tests, _get(self.data, path).replace("\n", " ").strip())
+
+    def ranking(self, path: tuple, extensions: dict, target: str = "card"):
+        """The compiled ranking at ``path`` (None when absent or broken); one that reads
+        the wrong kind of option (players where cards are ranked) is an error."""
+        ranking = self._text(path, compile_ranking, extensions)
+        if ranking is not None and ranking.target not in ("any", target):
+            self.error(path, f"'{ranking.text}' ranks {ranking.target}s, but this ranks "
+                       f"{target}s", "strategy-ranking")
+            return None
+        return ranking
+
+    # ------------------------------------------------------------------ build lists
+
+    def card_index(self, path: tuple, card: str) -> int | None:
+        """The index of ``card`` in the rule set, or None with an "unknown card id"
+        problem naming the rule set."""
+        rules = self.rules
+        if card in rules.index:
+            return rules.index[card]
+        hint = difflib.get_close_matches(card, rules.ids, n=1)
+        more = f" - did you mean '{hint[0]}'?" if hint else ""
+        self.error(path, f"unknown card id '{card}' in {rules.name}{more}", "unknown-name",
+                   key=isinstance(path[-1], str) and path[-1] == card, span=len(card))
+        return None
+
+    def entry_cards(self, path: tuple) -> tuple | None:
+        """An entry's ``(id, index, cap)`` triples (None when it has a problem)."""
+        entry, rules = _get(self.data, path), self.rules
+        if not self.whole(path):
+            return None
+        if ("card" in entry) == ("cards" in entry):
+            self.error(path, "an entry names one card ('card: ID') or a group ('cards: "
+                       "[ID, ...]' or 'cards: {ID: copies}'), not both or neither",
+                       "strategy-entry")
+            return None
+        if "card" in entry:
+            group = {entry["card"]: entry.get("max")}
+            where = {entry["card"]: path + ("card",)}
+        else:
+            cards = entry["cards"]
+            group = dict(cards) if isinstance(cards, dict) else dict.fromkeys(cards)
+            where = {c: path + ("cards", c) if isinstance(cards, dict) else
+                     path + ("cards", k) for k, c in enumerate(cards)}
+            if "max" in entry:
+                self.error(path + ("max",), "'max' caps a single 'card'; give a group's "
+                           "caps as 'cards: {ID: copies}'", "strategy-entry")
+        out = []
+        for card, cap in group.items():
+            index = self.card_index(where[card], card)
+            if index is None:
                 continue
-            card = entry["card"]
-            if card not in rules.index:
-                hint = difflib.get_close_matches(card, rules.ids, n=1)
-                more = f" - did you mean '{hint[0]}'?" if hint else ""
-                self.problems.append(doc.problem(("build", i, "card"), f"unknown card id "
-                                                 f"'{card}'{more}", "unknown-name",
-                                                 span=len(card)))
-                continue
-            index = rules.index[card]
-            cap = entry.get("max")
             if cap is not None and cap > rules.limit[index]:
-                self.problems.append(doc.problem(
-                    ("build", i, "max"), f"a player may own at most {rules.limit[index]} "
-                    f"{card}, so max {cap} never stops buying", "strategy-max",
-                    severity="warning"))
-            build.append(Priority(card, index, when, cap))
-        return build
+                self.error(where[card] if "cards" in entry else path + ("max",),
+                           f"a player may own at most {rules.limit[index]} {card}, so "
+                           f"{cap} never stops buying", "strategy-max", severity="warning")
+            out.append((card, index, cap if cap is not None else rules.limit[index]))
+        return tuple(out)
 
-    def dice_rules(self) -> list[DiceRule] | None:
-        """The ``dice`` list (None without one); a count no card offers is a warning."""
-        if "dice" not in self.data or not self.usable(("dice",)):
+    def build_entries(self, path: tuple, extensions: dict) -> tuple:
+        """The build list at ``path``: entries with their conditions and own rankings."""
+        entries = _get(self.data, path) if self.usable(path) else None
+        cards = [self.entry_cards(path + (i,)) for i in range(len(entries or ()))]
+        build = []
+        for i, entry in enumerate(entries or ()):
+            when = self.condition(path + (i, "when"), extensions)  # even in a broken entry
+            own = self.ranking(path + (i, "prefer"), extensions)
+            if cards[i] is None or not cards[i]:
+                continue
+            build.append(Entry(cards[i], when or ALWAYS, own, bool(entry.get("save", False))))
+        return tuple(build)
+
+    def build_cards(self, path: tuple) -> tuple:
+        """``(index, cap)`` of every card of the build list at ``path`` (for ``build list
+        done``), without reporting problems (:meth:`build_entries` does)."""
+        entries = _get(self.data, path)
+        out = []
+        rules = self.rules
+        for entry in entries if isinstance(entries, list) else ():
+            if not isinstance(entry, dict):
+                continue
+            group = entry.get("cards", {entry.get("card"): entry.get("max")})
+            pairs = group.items() if isinstance(group, dict) else ((c, None) for c in group)
+            for card, cap in pairs:
+                if card in rules.index:
+                    i = rules.index[card]
+                    out.append((i, cap if isinstance(cap, int) else rules.limit[i]))
+        return tuple(out)
+
+    # ------------------------------------------------------------------ decisions
+
+    def dice_rules(self, path: tuple, extensions: dict) -> tuple | None:
+        """The dice rules at ``path`` (None without them); a count no card offers is a
+        warning."""
+        value = _get(self.data, path)
+        if value is None or not self.usable(path):
             return None
         rules = self.rules
-        dice = []
         counts = {rules.dice_count} | {n for _, options in rules.dice_options for n in options}
-        for i, rule in enumerate(self.data["dice"]):
-            when = self.condition(("dice", i, "when"))
-            if not self.whole(("dice", i)):
+        items = [{"roll": value}] if isinstance(value, int) else value
+        dice = []
+        for i, rule in enumerate(items):
+            where = path if isinstance(value, int) else path + (i,)
+            when = self.condition(where + ("when",), extensions) \
+                if not isinstance(value, int) else None
+            if not isinstance(value, int) and not self.whole(where):
                 continue
             if rule["roll"] not in counts:
                 allowed = ", ".join(str(n) for n in sorted(counts))
-                self.problems.append(self.doc.problem(
-                    ("dice", i, "roll"), f"no card in this rule set lets a player roll "
-                    f"{rule['roll']} dice (possible: {allowed})", "strategy-dice",
-                    severity="warning"))
-            dice.append(DiceRule(rule["roll"], when))
-        return dice
+                self.error(where if isinstance(value, int) else where + ("roll",),
+                           f"no card in this rule set lets a player roll {rule['roll']} "
+                           f"dice (possible: {allowed})", "strategy-dice",
+                           severity="warning")
+            dice.append(DiceRule(rule["roll"], when or ALWAYS))
+        return tuple(dice)
+
+    def choice(self, path: tuple, extensions: dict) -> ChoiceRule | None:
+        """One ``choose`` rule (None when broken)."""
+        value = _get(self.data, path)
+        if isinstance(value, bool):
+            return ChoiceRule(always=value, text=str(value).lower())
+        if isinstance(value, str):
+            compiled = self._text(path, compile_choice, extensions)
+            if compiled is None:
+                return None
+            if isinstance(compiled, tuple):
+                return ChoiceRule(when=Condition(compiled, value.strip()), text=value.strip())
+            return ChoiceRule(ranking=compiled, text=value.strip())
+        when = self.condition(path + ("when",), extensions)
+        prefer = self._text(path + ("prefer",), compile_ranking, extensions)
+        fields = []
+        for name in value:
+            if name not in ("prefer", "when"):
+                ranked = self._text(path + (name,), compile_ranking, extensions)
+                if ranked is not None:
+                    fields.append((name, ranked))
+        return ChoiceRule(ranking=prefer, when=when, fields=tuple(fields), text=str(value))
+
+    def choose_rules(self, path: tuple, extensions: dict) -> dict:
+        """The ``choose`` rules at ``path``: ``{decision name or shape: ChoiceRule}``; a
+        key that is neither a shape nor a card of the rule set is a warning."""
+        value = _get(self.data, path)
+        if not isinstance(value, dict) or not self.usable(path):
+            return {}
+        rules = {}
+        for key in value:
+            if key not in SHAPES and key not in self.rules.index and key not in (
+                    "dice", "reroll", "build"):
+                hint = difflib.get_close_matches(key, list(SHAPES) + list(self.rules.ids), n=1)
+                more = f" - did you mean '{hint[0]}'?" if hint else ""
+                self.error(path + (key,), f"'{key}' is neither a shape ({', '.join(SHAPES)}) "
+                           f"nor a card of {self.rules.name}{more}", "strategy-choose",
+                           key=True, severity="warning")
+            elif key in ("dice", "reroll", "build"):
+                self.error(path + (key,), f"the '{key}' decision has its own field: write "
+                           f"'{key}:' beside 'choose'", "strategy-choose", key=True)
+                continue
+            rule = self.choice(path + (key,), extensions)
+            if rule is not None:
+                rules[key] = rule
+        return rules
+
+    # ------------------------------------------------------------------ phases
+
+    def phase(self, base: tuple, name: str, default: Phase | None) -> Phase:
+        """The phase whose fields are at ``base`` (``()``: the top level), each missing
+        field taken from ``default`` (the top level's phase)."""
+        has = self.data if not base else _get(self.data, base)
+        here = {f for f in PHASE_FIELDS if f in has}
+        own_build = "build" in here or default is None
+        build_path = base + ("build",) if own_build else ("build",)
+        extensions = strategy_values.extensions(self.build_cards(build_path))
+
+        def field(name: str, make):
+            if name in here:
+                return make(base + (name,))
+            return getattr(default, name) if default is not None else None
+
+        choose = dict(default.choose) if default is not None else {}
+        choose.update(self.choose_rules(base + ("choose",), extensions))
+        return Phase(
+            name=name,
+            build=self.build_entries(build_path, extensions) if own_build else default.build,
+            prefer=field("prefer", lambda p: self.ranking(p, extensions)),
+            otherwise=has.get("otherwise", default.otherwise if default else "save"),
+            dice=field("dice", lambda p: self.dice_rules(p, extensions)),
+            reroll=field("reroll", lambda p: self.condition(p, extensions)),
+            choose=choose,
+            until=self.condition(base + ("until",), extensions) if base else None)
+
+    def phases(self) -> tuple:
+        """Every phase, in order, ``next`` resolved (a strategy without ``phases`` has one,
+        ``main``); phases that do not connect are errors."""
+        top = self.phase((), "main", None)
+        listed = self.data.get("phases") if self.usable(("phases",)) else None
+        if not listed:
+            if "build" not in self.data and not self.bad:
+                self.error((), "a strategy needs a 'build' list or 'phases'", "strategy-phases")
+            return (top,)
+        names = [p.get("name") for p in listed]
+        phases = []
+        for k, item in enumerate(listed):
+            phase = self.phase(("phases", k), str(item.get("name")), top)
+            phases.append(_connect(self, phase, item, k, names))
+        return tuple(phases)
+
+    def version(self) -> int:
+        """The language version the file is in: its ``version``, else 2 when it uses a
+        version 2 field, else 1. Version 2 fields in a version 1 file are errors."""
+        data = self.data
+        used = [(f,) for f in VERSION_2_FIELDS if f in data]
+        if isinstance(data.get("dice"), int):
+            used.append(("dice",))
+        for i, entry in enumerate(data.get("build") or ()):
+            if isinstance(entry, dict):
+                used += [("build", i, f) for f in ("cards", "prefer", "save") if f in entry]
+        if data.get("version") == 1:
+            for path in used:
+                self.error(path, f"'{path[-1]}' is strategy language version 2, but this "
+                           "file says 'version: 1': write 'version: 2'",
+                           "strategy-version", key=True)
+            return 1
+        return data.get("version", 2 if used else 1)
+
+
+def _connect(compiler: _StrategyCompiler, phase: Phase, item: dict, k: int,
+             names: list) -> Phase:
+    """``phase`` with ``next`` resolved to an index; a repeated name, an unknown ``next``
+    or an ``until`` with nowhere to go is an error."""
+    path = ("phases", k)
+    if names.index(item.get("name")) != k:
+        compiler.error(path + ("name",), f"a phase named '{item.get('name')}' comes "
+                       "earlier: phase names must differ", "strategy-phases")
+    target = item.get("next")
+    if target is not None and target not in names:
+        hint = difflib.get_close_matches(str(target), [str(n) for n in names], n=1)
+        more = f" - did you mean '{hint[0]}'?" if hint else ""
+        compiler.error(path + ("next",), f"no phase named '{target}'{more}",
+                       "strategy-phases")
+        return phase
+    if "until" in item:
+        goes = names.index(target) if target is not None else k + 1
+        if goes >= len(names):
+            compiler.error(path + ("until",), "the last phase has no phase after it: give "
+                           "'next: NAME' or drop 'until'", "strategy-phases")
+            return phase
+        return Phase(**{**phase.__dict__, "next": goes})
+    if target is not None:
+        compiler.error(path + ("next",), "'next' needs an 'until' condition saying when",
+                       "strategy-phases")
+    return phase
 
 
 def _get(data: Any, path: tuple) -> Any:

@@ -18,6 +18,7 @@ from .lab_options import (
     check_plot,
     finish,
     progress,
+    seating,
     variant_spec,
 )
 
@@ -71,8 +72,9 @@ def run(args) -> int:
     except LabUsageError as exc:
         print(f"machikoro compare: {exc}", file=sys.stderr)
         return 2
-    specs = [RunSpec(variant, args.players, agents, args.seed, args.max_turns, records=True)
-             for variant, _ in loaded]
+    seats = seating(args.seats, agents)
+    specs = [RunSpec(variant, args.players, agents, args.seed, args.max_turns, records=True,
+                     seats=seats) for variant, _ in loaded]
     comparison = Comparison(specs)
     target = args.games if args.until_ci is None else args.max_games
     try:
@@ -85,7 +87,7 @@ def run(args) -> int:
     except RuntimeError as exc:
         print(f"machikoro compare: {exc}", file=sys.stderr)
         return 2
-    reports = [report(s, rules, variant, args.seed) for s, (variant, rules)
+    reports = [report(s, rules, variant, args.seed, seats) for s, (variant, rules)
                in zip(comparison.summaries, loaded)]
     labels = [label(name) for name in args.rulesets]
     result = {"rulesets": labels, "games": min(s.games for s in comparison.summaries),

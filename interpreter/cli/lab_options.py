@@ -13,6 +13,7 @@ from ..agents.registry import agent_factory
 from ..data.bundled import resolve_variant
 from ..errors import DataError
 from ..lab.plots import plot_simulation, require_matplotlib
+from ..lab.seats import POOL, SEATINGS, default_seating, members
 from ..rules.loader import load_ruleset
 from ..rules.ruleset import RuleSet
 from .arguments import positive, seed_value
@@ -27,9 +28,19 @@ def add_common(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=positive, default=2, help="players (default 2)")
     parser.add_argument("--agents", default="greedy",
                         help="comma-separated agents by seat: random, greedy, a bundled "
-                             "strategy or a strategy file; the last fills the remaining "
-                             "seats (default greedy)")
+                             "strategy, a strategy file, or pool:A|B|C (one drawn per "
+                             "game); the last fills the remaining seats (default greedy)")
+    parser.add_argument("--seats", choices=SEATINGS, default=None,
+                        help="fixed: each agent keeps its seat; rotate: every agent plays "
+                             "every seat equally often; shuffle: a random start player per "
+                             "game (default: rotate when the agents differ, else fixed)")
     parser.add_argument("--games", type=positive, required=True, help="number of games")
+    add_run_options(parser)
+
+
+def add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Options of every lab command that plays games: seed, workers, executor, turn cap,
+    JSON output and plot."""
     parser.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0)")
     parser.add_argument("--workers", type=positive, default=1,
                         help="worker processes (default 1)")
@@ -44,8 +55,9 @@ def add_common(parser: argparse.ArgumentParser) -> None:
 
 
 def agents_for(text: str, players: int, rules: RuleSet) -> tuple:
-    """The agent name of each seat from ``--agents``; checks every name (and strategy
-    file) now. Raises :class:`LabUsageError` for an unknown name and
+    """The slot of each seat from ``--agents`` (an agent name or a pool ``pool:A|B``, file
+    paths made absolute); checks every name (and strategy file) now. Raises
+    :class:`LabUsageError` for an unknown name or an empty pool and
     :class:`~machikoro.errors.DataError` (located problems) for a bad strategy file."""
     names = [a.strip() for a in text.split(",")]
     if any(not n for n in names):
@@ -53,14 +65,27 @@ def agents_for(text: str, players: int, rules: RuleSet) -> tuple:
     if len(names) > players:
         raise LabUsageError(f"--agents names {len(names)} agents for {players} players")
     names += [names[-1]] * (players - len(names))
-    for name in set(names):
-        try:
-            agent_factory(name, rules)
-        except DataError:
-            raise
-        except ValueError as exc:
-            raise LabUsageError(f"--agents: {exc}") from None
-    return tuple(str(Path(n).resolve()) if Path(n).is_file() else n for n in names)
+    slots = []
+    for slot in names:
+        pool = members(slot)
+        if any(not name for name in pool):
+            raise LabUsageError(f"--agents: '{slot}' has an empty name (a pool is "
+                                "pool:NAME|NAME|...)")
+        for name in pool:
+            try:
+                agent_factory(name, rules)
+            except DataError:
+                raise
+            except ValueError as exc:
+                raise LabUsageError(f"--agents: {exc}") from None
+        absolute = [str(Path(n).resolve()) if Path(n).is_file() else n for n in pool]
+        slots.append(POOL + "|".join(absolute) if slot.startswith(POOL) else absolute[0])
+    return tuple(slots)
+
+
+def seating(choice: str | None, slots: tuple) -> str:
+    """``--seats``, or its default for these slots (rotate when the agents differ)."""
+    return choice or default_seating(slots)
 
 
 def variant_spec(given: str | list | None) -> tuple[str | tuple | None, RuleSet]:

@@ -19,6 +19,7 @@ from .lab_options import (
     check_plot,
     finish,
     progress,
+    seating,
     variant_spec,
 )
 
@@ -52,7 +53,7 @@ def run(args) -> int:
                   f"{exc.strerror or exc}", file=sys.stderr)
             return 2
     spec = RunSpec(variant, args.players, agents, args.seed, args.max_turns,
-                   records=out is not None)
+                   records=out is not None, seats=seating(args.seats, agents))
     try:
         with Executor(args.executor, args.workers) as executor, \
                 progress(args.games, "simulate") as bar:
@@ -65,7 +66,7 @@ def run(args) -> int:
     finally:
         if out is not None:
             out.close()
-    rep = report(summary, rules, variant, args.seed)
+    rep = report(summary, rules, variant, args.seed, spec.seats)
     rep["interrupted"] = interrupted
     text = "" if args.json else render(rep, rules)
     return finish("simulate", rep, text, [rep], args, summary.games, interrupted)

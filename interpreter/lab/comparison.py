@@ -14,6 +14,8 @@ from pathlib import Path
 from . import simulation
 from .executors import Executor
 from .runs import RunSpec, chunks, deferred_interrupts
+from .seats import all_agents
+from .simulation import short_name
 from .statistics import Paired
 from .summary import Summary
 
@@ -21,13 +23,16 @@ from .summary import Summary
 class Comparison:
     """The paired statistics of several rule sets played on the same games: a
     :class:`~machikoro.lab.summary.Summary` per rule set, and for each rule set after the
-    first its paired differences from the first (win rate by seat, turns, rounds)."""
+    first its paired differences from the first (win rate by seat and by agent, turns,
+    rounds). Game ``i`` seats the same agents in every rule set."""
 
     def __init__(self, specs: list[RunSpec]):
         players, agents = specs[0].players, specs[0].agents
         self.specs = specs
+        self.agents = all_agents(agents)
         self.summaries = [Summary(players, agents) for _ in specs]
         self.seat_diffs = [[Paired() for _ in range(players)] for _ in specs[1:]]
+        self.agent_diffs = [{name: Paired() for name in self.agents} for _ in specs[1:]]
         self.turn_diffs = [Paired() for _ in specs[1:]]
         self.round_diffs = [Paired() for _ in specs[1:]]
 
@@ -41,6 +46,9 @@ class Comparison:
             for a, b in zip(base_records, records):
                 for seat, paired in enumerate(self.seat_diffs[k]):
                     paired.add((b["winner"] == seat) - (a["winner"] == seat))
+                won_a, won_b = _winning_agent(a), _winning_agent(b)
+                for name, paired in self.agent_diffs[k].items():
+                    paired.add((won_b == name) - (won_a == name))
                 self.turn_diffs[k].add(b["turns"] - a["turns"])
                 self.round_diffs[k].add(b["rounds"] - a["rounds"])
 
@@ -55,6 +63,9 @@ class Comparison:
             "ruleset": labels[k + 1], "vs": labels[0],
             "seat_win_rate": [{"seat": s + 1, **_clean(self.seat_diffs[k][s].interval())}
                               for s in range(players)],
+            "agent_win_rate": [{"agent": short_name(name),
+                                **_clean(self.agent_diffs[k][name].interval())}
+                               for name in self.agents] if len(self.agents) > 1 else [],
             "turns": _clean(self.turn_diffs[k].interval()),
             "rounds": _clean(self.round_diffs[k].interval())}
             for k in range(len(self.specs) - 1)]
@@ -96,6 +107,11 @@ def play_pairs(comparison: Comparison, executor: Executor, bar, games: int,
     return stopped_by, False
 
 
+def _winning_agent(record: dict) -> str | None:
+    winner = record["winner"]
+    return None if winner is None else record["agents"][winner]
+
+
 def label(name: str) -> str:
     """A rule set's label in the output: ``base``, or its file stem."""
     return "base" if name == "base" else Path(name).stem
@@ -122,15 +138,21 @@ def render(result: dict) -> str:
     head = "".join(f"{label:>{width + 2}}" for label in labels)
     title = (f"Paired comparison: {result['games']} games per rule set, "
              f"{reports[0]['players']} players ({', '.join(reports[0]['agents'])}), "
-             f"seed {reports[0]['seed']}; stopped by {result['stopped_by']}")
-    lines = [title, "", f"{'':<22}{head}"]
+             f"seats {reports[0].get('seating', 'fixed')}, seed {reports[0]['seed']}; "
+             f"stopped by {result['stopped_by']}")
+    agents = [a["agent"] for a in reports[0]["by_agent"]] if len(reports[0]["by_agent"]) > 1 \
+        else []
+    side = max([22, *(len(a) + 11 for a in agents)])
+    lines = [title, "", f"{'':<{side}}{head}"]
 
     def row(name: str, values: list[str]) -> None:
-        lines.append(f"{name:<22}" + "".join(f"{v:>{width + 2}}" for v in values))
+        lines.append(f"{name:<{side}}" + "".join(f"{v:>{width + 2}}" for v in values))
 
     for s in range(reports[0]["players"]):
         row(f"seat {s + 1} win rate",
             [f"{100 * r['seats'][s]['rate']:.1f}%" for r in reports])
+    for k, agent in enumerate(agents):
+        row(f"{agent} win rate", [f"{100 * r['by_agent'][k]['rate']:.1f}%" for r in reports])
     for key in ("turns", "rounds"):
         row(f"{key} mean", [f"{r[key]['mean']:.2f}" if r[key]["mean"] is not None else "-"
                             for r in reports])
@@ -139,12 +161,16 @@ def render(result: dict) -> str:
         row(f"{key} p10-p90", [f"{r[key]['p10']:.0f}-{r[key]['p90']:.0f}"
                                if r[key]["p10"] is not None else "-" for r in reports])
     row("turn cap reached", [f"{100 * r['capped']['rate']:.1f}%" for r in reports])
+    pad = max([19, *(len(a) + 13 for a in agents)])
     for d in result["differences"]:
         lines += ["", f"{d['ruleset']} minus {d['vs']} (paired, 95% interval)"]
         for s in d["seat_win_rate"]:
-            lines.append(f"  seat {s['seat']} win rate    {_fmt_diff(s, unit=' pts')}")
-        lines.append(f"  turns per game     {_fmt_diff(d['turns'], 1.0)}")
-        lines.append(f"  rounds per game    {_fmt_diff(d['rounds'], 1.0)}")
+            name = f"seat {s['seat']} win rate"
+            lines.append(f"  {name:<{pad}}{_fmt_diff(s, unit=' pts')}")
+        for a in d["agent_win_rate"]:
+            lines.append(f"  {a['agent'] + ' win rate':<{pad}}{_fmt_diff(a, unit=' pts')}")
+        lines.append(f"  {'turns per game':<{pad}}{_fmt_diff(d['turns'], 1.0)}")
+        lines.append(f"  {'rounds per game':<{pad}}{_fmt_diff(d['rounds'], 1.0)}")
     cards = {c["id"]: [] for c in reports[0]["cards"]}
     for r in reports:
         for c in r["cards"]:

@@ -13,9 +13,10 @@ def require_matplotlib() -> str | None:
 
 
 def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = None) -> None:
-    """Draw one figure of three panels into ``path`` (PNG): win rate by seat with 95%
-    intervals, the game-length histogram (turns), and each card's build rate against the
-    win rate of its builders. Several reports (a comparison) are overlaid, one colour each.
+    """Draw one figure into ``path`` (PNG): win rate by seat with 95% intervals, by agent
+    too when the agents differ, the game-length histogram (rounds), and each card's build
+    rate against the win rate of its builders. Several reports (a comparison) are
+    overlaid, one colour each.
     """
     import matplotlib
 
@@ -23,7 +24,11 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
     import matplotlib.pyplot as plt
 
     labels = labels or [r["ruleset"] for r in reports]
-    fig, (seat_ax, length_ax, card_ax) = plt.subplots(1, 3, figsize=(17, 5.2))
+    agents = len(reports[0].get("by_agent", ())) > 1
+    fig, axes = plt.subplots(1, 4 if agents else 3, figsize=(22 if agents else 17, 5.2))
+    seat_ax, length_ax, card_ax = axes[0], axes[-2], axes[-1]
+    if agents:
+        _agent_panel(axes[1], reports, labels)
     width = 0.8 / len(reports)
     for k, (rep, label) in enumerate(zip(reports, labels)):
         seats = rep["seats"]
@@ -62,12 +67,76 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
     card_ax.set_xlabel("players who built it, %")
     card_ax.set_ylabel("win rate of those players, %")
     card_ax.set_title("Cards: build rate vs win rate")
-    for ax in (seat_ax, length_ax, card_ax):
+    for ax in axes:
         if len(reports) > 1:
             ax.legend(fontsize=8)
     games = ", ".join(f"{r['games']} games" for r in reports[:1])
     fig.suptitle(f"{' vs '.join(labels)} - {players} players, "
                  f"{', '.join(reports[0]['agents'])}; {games} each")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def _agent_panel(ax, reports: list[dict], labels: list[str]) -> None:
+    """Win rate by agent (every seat it played), with 95% intervals."""
+    names = [a["agent"] for a in reports[0]["by_agent"]]
+    width = 0.8 / len(reports)
+    for k, (rep, label) in enumerate(zip(reports, labels)):
+        rows = {a["agent"]: a for a in rep["by_agent"]}
+        xs = [i + (k - (len(reports) - 1) / 2) * width for i in range(len(names))]
+        rates = [100 * rows[n]["rate"] for n in names]
+        errors = [[100 * (rows[n]["rate"] - rows[n]["ci95"][0]) for n in names],
+                  [100 * (rows[n]["ci95"][1] - rows[n]["rate"]) for n in names]]
+        ax.bar(xs, rates, width=width, yerr=errors, capsize=4, label=label, alpha=0.85)
+    ax.axhline(100 / reports[0]["players"], color="grey", linestyle=":", linewidth=1)
+    ax.set_xticks(range(len(names)))
+    ax.set_xticklabels(names, rotation=20, ha="right", fontsize=8)
+    ax.set_ylabel("win rate, % (95% Wilson interval)")
+    ax.set_title(f"Win rate by agent (seats {reports[0].get('seating', 'fixed')})")
+
+
+def plot_tournament(rep: dict, path: str) -> None:
+    """Draw a tournament report into ``path``: one heat map per player count, the row
+    strategy's win rate (%) at the tables it shares with the column strategy, and a last
+    column with its win rate over all its tables; colours are centred on the fair share
+    (100 / players), green above it, red below."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from matplotlib.colors import TwoSlopeNorm
+
+    names = rep["strategies"]
+    grids = rep["head_to_head"]
+    overall = {(o["strategy"], o["players"]): o["rate"] for o in rep["overall"]}
+    size = 0.62 * (len(names) + 1) + 2.5
+    fig, axes = plt.subplots(1, len(grids), figsize=(size * len(grids), size * 0.86),
+                             squeeze=False)
+    for ax, grid in zip(axes[0], grids):
+        n = grid["players"]
+        values = np.array([[np.nan if c["rate"] is None else 100 * c["rate"]
+                            for c in row["against"]]
+                           + [np.nan if overall[row["strategy"], n] is None
+                              else 100 * overall[row["strategy"], n]]
+                           for row in grid["rows"]], dtype=float)
+        norm = TwoSlopeNorm(vmin=0, vcenter=100 / n, vmax=100)
+        image = ax.imshow(values, cmap="RdYlGn", norm=norm)
+        for (i, j), value in np.ndenumerate(values):
+            if not np.isnan(value):
+                ax.text(j, i, f"{value:.0f}", ha="center", va="center", fontsize=8)
+        ax.axvline(len(names) - 0.5, color="black", linewidth=1.5)
+        ax.set_xticks(range(len(names) + 1))
+        ax.set_xticklabels(names + ["all tables"], rotation=45, ha="right", fontsize=8)
+        ax.set_yticks(range(len(names)))
+        ax.set_yticklabels(names, fontsize=8)
+        ax.set_xlabel("against (at the same table)")
+        ax.set_title(f"{n} players: row's win rate, % (fair share {100 / n:.0f})",
+                     fontsize=10)
+        fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+    fig.suptitle(f"Tournament, seats rotated: {rep['games_per_table']} games per table, "
+                 f"seed {rep['seed']}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

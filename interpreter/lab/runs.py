@@ -21,6 +21,7 @@ from ..agents.registry import agent_factory
 from ..engine.game import Game
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet
+from .seats import all_agents, lineup
 from .summary import Summary
 
 
@@ -34,8 +35,9 @@ def game_seed(seed: int, index: int, seat: int = -1) -> int:
 @dataclass(frozen=True)
 class RunSpec:
     """What to play: ``variant`` (None for the base set, else a path as text), ``players``,
-    ``agents`` (one agent name per seat), ``seed``, ``max_turns`` (the turn cap), and
-    ``records`` (also return one record per game)."""
+    ``agents`` (one slot per seat: an agent name or a pool, :mod:`.seats`), ``seed``,
+    ``max_turns`` (the turn cap), ``records`` (also return one record per game) and
+    ``seats`` (how the slots are seated in each game: fixed, rotate, shuffle)."""
 
     variant: str | None
     players: int
@@ -43,17 +45,20 @@ class RunSpec:
     seed: int
     max_turns: int = 1000
     records: bool = False
+    seats: str = "fixed"
 
 
-def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: list) -> dict:
-    """Play game ``index`` of ``spec``; return its record: ``game``, ``seed``, ``winner``
-    (seat or None), ``turns``, ``rounds`` (rounds begun, extra turns not counted),
-    ``capped`` (the turn cap ended it) and ``builds`` (``[turn, seat, card id]`` per
-    build, turns numbered from 1)."""
+def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: dict) -> dict:
+    """Play game ``index`` of ``spec`` (``factories``: agent name -> ``seed -> agent``);
+    return its record: ``game``, ``seed``, ``agents`` (the agent name of each seat),
+    ``winner`` (seat or None), ``turns``, ``rounds`` (rounds begun, extra turns not
+    counted), ``capped`` (the turn cap ended it) and ``builds`` (``[turn, seat, card id]``
+    per build, turns numbered from 1)."""
     seed = game_seed(spec.seed, index)
     game = Game(rules, spec.players, seed=seed, max_turns=spec.max_turns)
-    agents = [make(game_seed(spec.seed, index, seat)).choose
-              for seat, make in enumerate(factories)]
+    names = lineup(spec.agents, spec.seats, spec.seed, index)
+    agents = [factories[name](game_seed(spec.seed, index, seat)).choose
+              for seat, name in enumerate(names)]
     builds: list = []
     decision = game.decision
     answer = game.answer
@@ -70,7 +75,8 @@ def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: list) -> dic
     won = game.winner is not None
     turns = game.turn
     extra = game.extra_turns - (not won and game.extra_turn)
-    return {"game": index, "seed": seed, "winner": game.winner, "turns": turns,
+    return {"game": index, "seed": seed, "agents": list(names), "winner": game.winner,
+            "turns": turns,
             "rounds": max(1, math.ceil((turns - extra) / spec.players)),
             "capped": not won, "builds": builds}
 
@@ -79,7 +85,7 @@ def run_chunk(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | Non
     """Play games ``start``..``stop - 1`` of ``spec``: their :class:`Summary`, and their
     records when ``spec.records``. Top-level, so worker processes and Ray can run it."""
     rules = cached_ruleset(spec.variant)
-    factories = [agent_factory(name, rules) for name in spec.agents]
+    factories = {name: agent_factory(name, rules) for name in all_agents(spec.agents)}
     landmarks = frozenset(rules.ids[i] for i in rules.victory)  # the ones that count
     summary = Summary(spec.players, spec.agents)
     records = [] if spec.records else None

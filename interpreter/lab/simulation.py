@@ -16,6 +16,7 @@ from pathlib import Path
 from ..rules.ruleset import RuleSet
 from .executors import Executor
 from .runs import Interrupted, RunSpec, chunks, deferred_interrupts
+from .seats import POOL, members
 from .statistics import histogram_stats, wilson
 from .summary import Summary
 
@@ -49,22 +50,56 @@ def play_games(spec: RunSpec, start: int, stop: int, executor: Executor, bar,
     return summary, False
 
 
-def report(summary: Summary, rules: RuleSet, variant: str | None, seed: int) -> dict:
-    """A JSON-ready report of a :class:`Summary`."""
+def report(summary: Summary, rules: RuleSet, variant: str | None, seed: int,
+           seats: str = "fixed") -> dict:
+    """A JSON-ready report of a :class:`Summary` (``seats``: how the run seated its agents:
+    fixed, rotate or shuffle)."""
     games = max(summary.games, 1)
-    seats = []
+    return {
+        "ruleset": rules.name, "variant": variant, "players": summary.players,
+        "agents": [short_name(a) for a in summary.agents], "seating": seats,
+        "games": summary.games, "seed": seed,
+        "capped": {"games": summary.capped, "rate": summary.capped / games},
+        "seats": seat_rates(summary), "by_agent": agent_rates(summary),
+        "turns": histogram_stats(summary.turns), "rounds": histogram_stats(summary.rounds),
+        "turns_histogram": {str(k): v for k, v in sorted(summary.turns.items())},
+        "rounds_histogram": {str(k): v for k, v in sorted(summary.rounds.items())},
+        "cards": _cards(summary, rules), "landmarks": _landmarks(summary, rules),
+    }
+
+
+def seat_rates(summary: Summary) -> list[dict]:
+    """Win rate by seat with 95% Wilson intervals; ``agent`` is the agent that sat there in
+    every game, or None when agents took turns in it."""
+    out = []
     for seat, wins in enumerate(summary.wins):
         lo, hi = wilson(wins, summary.games)
-        seats.append({"seat": seat + 1, "agent": _short(summary.agents[seat]), "wins": wins,
-                      "rate": wins / games, "ci95": [lo, hi]})
-    agents = []
-    for name in dict.fromkeys(summary.agents):
-        places = [s for s, a in enumerate(summary.agents) if a == name]
-        wins = sum(summary.wins[s] for s in places)
-        trials = summary.games * len(places)
-        lo, hi = wilson(wins, trials)
-        agents.append({"agent": _short(name), "seats": len(places), "wins": wins,
-                       "rate": wins / max(trials, 1), "ci95": [lo, hi]})
+        sat = {name for (s, name) in summary.seat_games if s == seat}
+        out.append({"seat": seat + 1, "agent": short_name(sat.pop()) if len(sat) == 1 else None,
+                    "wins": wins, "rate": wins / max(summary.games, 1), "ci95": [lo, hi]})
+    return out
+
+
+def agent_rates(summary: Summary) -> list[dict]:
+    """Win rate by agent: ``games`` are player-games (one per seat it filled in a game),
+    ``seats`` the mean seats it filled per game; ``by_seat`` splits them by seat."""
+    out = []
+    for name, played in summary.agent_games.items():
+        wins = summary.agent_wins[name]
+        lo, hi = wilson(wins, played)
+        by_seat = []
+        for seat in range(summary.players):
+            n, w = summary.seat_games[seat, name], summary.seat_wins[seat, name]
+            by_seat.append({"seat": seat + 1, "games": n, "wins": w,
+                            "rate": w / n if n else None})
+        out.append({"agent": short_name(name), "seats": played / max(summary.games, 1),
+                    "games": played, "wins": wins, "rate": wins / max(played, 1),
+                    "ci95": [lo, hi], "by_seat": by_seat})
+    return out
+
+
+def _cards(summary: Summary, rules: RuleSet) -> list[dict]:
+    games = max(summary.games, 1)
     player_games = games * summary.players
     cards = []
     for card in rules.cards:
@@ -78,6 +113,10 @@ def report(summary: Summary, rules: RuleSet, variant: str | None, seed: int) -> 
             "builder_win_rate": (summary.builder_wins[card.id] / builders) if builders
             else None,
             "builder_ci95": [lo, hi] if builders else None})
+    return cards
+
+
+def _landmarks(summary: Summary, rules: RuleSet) -> list[dict]:
     landmarks = []
     for i in rules.victory:  # City Hall and other landmarks that don't count: not listed
         ranks = summary.landmark_rank.get(rules.ids[i], {})
@@ -85,19 +124,39 @@ def report(summary: Summary, rules: RuleSet, variant: str | None, seed: int) -> 
         mean_rank = (sum((k + 1) * v for k, v in ranks.items()) / done) if done else None
         landmarks.append({"id": rules.ids[i], "completed": done, "mean_rank": mean_rank,
                           "rank_counts": [ranks.get(k, 0) for k in range(len(rules.victory))]})
-    return {
-        "ruleset": rules.name, "variant": variant, "players": summary.players,
-        "agents": [_short(a) for a in summary.agents], "games": summary.games, "seed": seed,
-        "capped": {"games": summary.capped, "rate": summary.capped / games},
-        "seats": seats, "by_agent": agents,
-        "turns": histogram_stats(summary.turns), "rounds": histogram_stats(summary.rounds),
-        "turns_histogram": {str(k): v for k, v in sorted(summary.turns.items())},
-        "rounds_histogram": {str(k): v for k, v in sorted(summary.rounds.items())},
-        "cards": cards, "landmarks": landmarks,
-    }
+    return landmarks
 
 
-def _short(agent: str) -> str:
+def seat_lines(rep: dict) -> list[str]:
+    """The by-seat table of a report, as text lines."""
+    lines = ["Win rate by seat           wins    rate   95% CI"]
+    for s in rep["seats"]:
+        agent = s["agent"] if s["agent"] is not None else "(every agent)"
+        lines.append(f"  seat {s['seat']} {agent:<16} {s['wins']:>6}  {_pct(s['rate'])}  "
+                     f"{_ci(s['ci95'])}")
+    return lines
+
+
+def agent_lines(rep: dict) -> list[str]:
+    """The by-agent table of a report (with each agent's win rate in each seat, when the
+    agents changed seats), as text lines."""
+    mixed = any(s["agent"] is None for s in rep["seats"])
+    head = "".join(f"  seat {k + 1}" for k in range(rep["players"])) if mixed else ""
+    width = max([24, *(len(a["agent"]) for a in rep["by_agent"])])
+    lines = [f"{'Win rate by agent':<{width + 2}} games   wins    rate   95% CI{' ' * 10}{head}"]
+    for a in rep["by_agent"]:
+        row = (f"  {a['agent']:<{width}} {a['games']:>6} {a['wins']:>6}  {_pct(a['rate'])}  "
+               f"{_ci(a['ci95'])}")
+        if mixed:
+            row += "  " + "".join(f"{_pct(s['rate']):>8}" for s in a["by_seat"])
+        lines.append(row)
+    return lines
+
+
+def short_name(agent: str) -> str:
+    """An agent's name in reports: a strategy file by its stem; a pool by its members'."""
+    if agent.startswith(POOL):
+        return POOL + "|".join(short_name(m) for m in members(agent))
     return Path(agent).stem if agent.endswith((".yaml", ".yml")) else agent
 
 
@@ -112,18 +171,13 @@ def _ci(ci) -> str:
 def render(rep: dict, rules: RuleSet) -> str:
     """The readable text of a report."""
     lines = [(f"{rep['ruleset']}: {rep['games']} games, {rep['players']} players "
-              f"({', '.join(rep['agents'])}), seed {rep['seed']}")]
+              f"({', '.join(rep['agents'])}), seats {rep.get('seating', 'fixed')}, "
+              f"seed {rep['seed']}")]
     if rep.get("interrupted"):
         lines.append(f"INTERRUPTED: partial results for the {rep['games']} games finished")
-    lines += ["", "Win rate by seat           wins    rate   95% CI"]
-    for s in rep["seats"]:
-        lines.append(f"  seat {s['seat']} {s['agent']:<16} {s['wins']:>6}  {_pct(s['rate'])}  "
-                     f"{_ci(s['ci95'])}")
+    lines += [""] + seat_lines(rep)
     if len(rep["by_agent"]) > 1:
-        lines += ["", "Win rate by agent  seats   wins    rate   95% CI"]
-        for a in rep["by_agent"]:
-            lines.append(f"  {a['agent']:<16} {a['seats']:>5} {a['wins']:>6}  "
-                         f"{_pct(a['rate'])}  {_ci(a['ci95'])}")
+        lines += [""] + agent_lines(rep)
     lines += ["", "Game length        mean  median   p10   p90"]
     for key in ("turns", "rounds"):
         st = rep[key]

@@ -9,7 +9,10 @@ class Summary:
     """Statistics of a set of games, built by :meth:`add` and combined with :meth:`merge`;
     constant size whatever the number of games.
 
-    ``wins[seat]``; ``turns`` and ``rounds`` are histograms (Counter: length -> games);
+    ``wins[seat]``; by agent name, ``agent_games`` (player-games: one per seat it filled
+    in a game) and ``agent_wins``, and by ``(seat, agent name)`` ``seat_games`` and
+    ``seat_wins`` (a game record without ``agents`` seats ``agents`` in order);
+    ``turns`` and ``rounds`` are histograms (Counter: length -> games);
     per card id: ``built`` (copies built), ``builders`` (player-games that built it at
     least once), ``first_turn_sum`` (sum of the turn of the first copy), ``builder_wins``;
     ``landmark_rank[id][k]``: player-games that completed it as their (k+1)-th landmark.
@@ -21,6 +24,10 @@ class Summary:
         self.games = 0
         self.capped = 0
         self.wins = [0] * players
+        self.agent_games: Counter = Counter()
+        self.agent_wins: Counter = Counter()
+        self.seat_games: Counter = Counter()
+        self.seat_wins: Counter = Counter()
         self.turns: Counter = Counter()
         self.rounds: Counter = Counter()
         self.built: Counter = Counter()
@@ -33,10 +40,16 @@ class Summary:
         """Count one game record (see :func:`play_game`); ``landmarks`` are landmark ids."""
         self.games += 1
         winner = record["winner"]
+        seated = record.get("agents") or self.agents
+        for seat, name in enumerate(seated):
+            self.agent_games[name] += 1
+            self.seat_games[seat, name] += 1
         if winner is None:
             self.capped += 1
         else:
             self.wins[winner] += 1
+            self.agent_wins[seated[winner]] += 1
+            self.seat_wins[winner, seated[winner]] += 1
         self.turns[record["turns"]] += 1
         self.rounds[record["rounds"]] += 1
         first: dict = {}
@@ -62,7 +75,7 @@ class Summary:
         self.capped += other.capped
         self.wins = [a + b for a, b in zip(self.wins, other.wins)]
         for name in ("turns", "rounds", "built", "builders", "first_turn_sum",
-                     "builder_wins"):
+                     "builder_wins", "agent_games", "agent_wins", "seat_games", "seat_wins"):
             getattr(self, name).update(getattr(other, name))
         for card, ranks in other.landmark_rank.items():
             self.landmark_rank.setdefault(card, Counter()).update(ranks)

@@ -9,7 +9,11 @@ methods, evaluated many times by the turn engine and never re-parsed. No ``eval`
 Every ``-> alias`` of the grammar has one handler here, in one table by the rule it belongs
 to: :data:`CONDITIONS`, :data:`AMOUNTS`, :data:`ACTIONS`, :data:`PAYERS`, :data:`SCOPES`,
 :data:`COMPARISONS`, :data:`WHO` (and the triggers of
-:data:`~machikoro.language.clauses.TRIGGERS`); a test checks that none is missing. Vocabulary of the language (every construct, by what it means):
+:data:`~machikoro.language.clauses.TRIGGERS`), and for the conditions' combinations, values
+and rankings :data:`BOOLEANS`, :data:`GAME_TESTS`, :data:`STRATEGY_TESTS`,
+:data:`OTHER_PLAYERS`, :data:`SIGNS`, :data:`VALUES`, :data:`STATS`, :data:`RANKINGS`; a
+test checks that none is missing. Vocabulary of the language (every construct, by what it
+means):
 
 - income: ``gain AMOUNT`` (from the bank), ``take AMOUNT from roller | each other player
   [with Q coins] | a chosen player``, ``pay AMOUNT to the bank``;
@@ -20,8 +24,17 @@ to: :data:`CONDITIONS`, :data:`AMOUNTS`, :data:`ACTIONS`, :data:`PAYERS`, :data:
 - triggers: ``before roll``, ``after roll``, ``before build``, ``at end of turn``;
 - conditions: ``if doubles``, ``if built nothing``, ``if owner|roller has NAME``,
   ``if owner|roller has Q landmarks|coins``, ``if owner|roller has Q NAMES`` (a count of
-  cards), ``if roll is Q``, joined by ``and``, where Q
-  is ``N``, ``N or more``, ``N or fewer``, ``fewer than N``, ``more than N``.
+  cards), ``any|every|no other player has ...``, ``market has NAME``, ``market has Q
+  NAMES``, ``if roll is Q``, ``VALUE >= VALUE`` (and ``<= > < = !=``), joined by ``not``,
+  ``and``, ``or`` and parentheses, where Q is ``N``, ``N or more``, ``N or fewer``,
+  ``fewer than N``, ``more than N``;
+- values (:mod:`~machikoro.language.values`): ``N``, ``owner|roller coins|landmarks``,
+  ``[owner|roller] copies of NAMES``, ``market NAMES``, ``cost of ID``, ``cost of missing
+  landmarks``, ``roll``, ``most|fewest STAT of other players``, and ``+ - *`` of them;
+- strategy files only (:data:`STRATEGY_WORDS`, made by the caller's ``extensions``): the
+  rankings of ``prefer`` (:func:`compile_ranking`), ``roll pays ...``, ``roll income``,
+  ``expected income``, ``best paying total``, ``build list done``, ``cost``, ``copies``,
+  ``player ...``.
 """
 
 from __future__ import annotations
@@ -32,7 +45,7 @@ from collections.abc import Callable
 from lark import Token, Tree
 
 from . import actions as act
-from . import amounts, conditions
+from . import amounts, conditions, values
 from .clauses import TRIGGERS, Clause
 from .parser import EffectError, parse
 from .vocabulary import Vocabulary
@@ -63,10 +76,12 @@ COMPARISONS = {"exactly": "==", "at_least": ">=", "at_most": "<=", "below": "<",
 class _Compiler:
     """Turns the parse tree of one text into clause objects, against one vocabulary."""
 
-    def __init__(self, vocab: Vocabulary, text: str):
+    def __init__(self, vocab: Vocabulary, text: str, extensions: dict | None = None):
         self.vocab = vocab
         self.text = text
         self.chosen_before = False  # an earlier step of the clause chose a kind ("it")
+        self.extensions = extensions or {}
+        self.uses: set[str] = set()  # item words met: "card" (cost, ...), "player"
 
     def names(self, tree: Tree, allow: tuple[str, ...]) -> tuple[int, ...]:
         """The card indices of a ``names`` tree (``NAME or NAME...``), in order, without
@@ -81,7 +96,43 @@ class _Compiler:
         return conditions.Quantity(COMPARISONS[tree.data], _int(tree.children[0], 0))
 
     def condition(self, tree: Tree):
-        return CONDITIONS[tree.data](self, tree)
+        if tree.data in SUBJECT_TESTS and tree.children[0].data in OTHER_PLAYERS:
+            return _other_players(self, tree)
+        return TESTS[tree.data](self, tree)
+
+    def conditions(self, tree: Tree) -> tuple:
+        """A clause's or a ``when``'s conditions as a tuple that must all hold: the tests of
+        a top-level ``and``, else the one test."""
+        if tree.data == "all_of":
+            return tuple(self.condition(t) for t in tree.children)
+        return (self.condition(tree),)
+
+    def value(self, tree: Tree):
+        return VALUES[tree.data](self, tree)
+
+    def extension(self, alias: str, tree: Tree, *args):
+        """The object the caller's extension ``alias`` makes of ``args`` (strategy words);
+        raises :class:`EffectError` where no extension is given (a card effect)."""
+        make = self.extensions.get(alias)
+        if make is None:
+            column, span = _where(tree, self.text)
+            raise EffectError(f"'{STRATEGY_WORDS[alias]}' is for strategy files; "
+                              "a card effect cannot use it", column, span, "effect-context")
+        if alias in CARD_WORDS:
+            self.uses.add("card")
+        return make(*args)
+
+    def ranking(self, tree: Tree) -> values.Ranking:
+        self.uses = set()
+        keys = RANKINGS[tree.data](self, tree)
+        target = "any" if not keys else "card" if "card" in self.uses else \
+            "player" if "player" in self.uses else "any"
+        if {"card", "player"} <= self.uses:
+            column, span = _where(tree, self.text)
+            raise EffectError("a ranking reads either cards (cost, copies, expected income) "
+                              "or players (player ...), not both", column, span,
+                              "effect-context")
+        return values.Ranking(target, keys, self.text.strip())
 
     def amount(self, tree: Tree):
         return AMOUNTS[tree.data](self, tree)
@@ -103,7 +154,7 @@ class _Compiler:
     def clause(self, tree: Tree) -> Clause:
         trigger_tree, condition_tree, *step_trees = tree.children
         trigger = trigger_tree.data if trigger_tree is not None else None
-        tests = tuple(self.condition(t) for t in condition_tree.children) \
+        tests = self.conditions(condition_tree.children[0]) \
             if condition_tree is not None else ()
         steps = []
         for step_tree in step_trees:
@@ -333,13 +384,193 @@ CARD_TESTS: dict[str, Handler] = {
 """Card-filter tests by grammar alias: each gives the set of card indices that pass."""
 
 
+# --------------------------------------------------------------------------- tests, values
+
+
+def _where(tree: Tree, text: str) -> tuple[int, int]:
+    """The 1-based column and the span of ``tree`` in the text (the whole text when the
+    parser kept no position)."""
+    meta = tree.meta
+    if meta.empty:
+        return 1, max(1, len(text))
+    return meta.column, max(1, meta.end_pos - meta.start_pos)
+
+
+def _no_item_words(c: _Compiler, tree: Tree, what: str) -> None:
+    """Raises :class:`EffectError` when ``what`` (a condition) used a word about the option
+    being ranked (``cost``, ``copies``, ``expected income``, ``player``)."""
+    if c.uses:
+        column, span = _where(tree, c.text)
+        raise EffectError(f"{what} has no option being ranked: 'cost', 'copies', 'expected "
+                          "income' and 'player' belong in a ranking (prefer: ...); use "
+                          "'cost of ID' or 'owner ...'", column, span, "effect-context")
+
+
+OTHER_PLAYERS = {"any_other": "any", "every_other": "every", "no_other": "none",
+                 "ranked_player": "item"}
+"""``who`` aliases that are not one player of the card: the owner's opponents (a test
+holds for any, every or none of them) and the player being ranked (values only)."""
+
+SUBJECT_TESTS = ("has_card", "has_landmarks", "has_coins", "has_count")
+"""Tests about one player (``who has ...``), which ``any|every|no other player`` may ask
+about each opponent."""
+
+
+def _other_players(c: _Compiler, tree: Tree):
+    mode = OTHER_PLAYERS[tree.children[0].data]
+    if mode == "item":
+        column, span = _where(tree, c.text)
+        raise EffectError("'player' (the player being ranked) is for values in a ranking, "
+                          "e.g. 'prefer: highest player coins'", column, span,
+                          "effect-context")
+    inner = Tree(tree.data, [Tree("owner", []), *tree.children[1:]], tree.meta)
+    return conditions.OtherPlayers(mode, TESTS[tree.data](c, inner))
+
+
+def _value_who(c: _Compiler, tree: Tree) -> str:
+    """The player a value reads (``owner``, ``roller``, ``player``)."""
+    who = tree.data
+    if who in WHO:
+        return values.ROLLER if WHO[who] else values.OWNER
+    if OTHER_PLAYERS[who] == "item":
+        c.uses.add("player")
+        return values.ITEM
+    column, span = _where(tree, c.text)
+    raise EffectError("a value reads one player (owner, roller or player); for opponents "
+                      "use 'most ... of other players' or 'fewest ... of other players'",
+                      column, span, "effect-context")
+
+
+SIGNS = {"cmp_ge": ">=", "cmp_le": "<=", "cmp_gt": ">", "cmp_lt": "<", "cmp_eq": "=",
+         "cmp_ne": "!="}
+"""``comparison`` aliases: the sign each one compares with."""
+
+BOOLEANS: dict[str, Handler] = {
+    "all_of": lambda c, t: conditions.AllOf(tuple(c.condition(x) for x in t.children)),
+    "any_of": lambda c, t: conditions.AnyOf(tuple(c.condition(x) for x in t.children)),
+    "negation": lambda c, t: conditions.Not(c.condition(t.children[0])),
+}
+"""``?cond``, ``?conj``, ``?neg`` aliases: ``or``, ``and``, ``not``."""
+
+GAME_TESTS: dict[str, Handler] = {
+    "market_has": lambda c, t: conditions.MarketHas(
+        conditions.Quantity(">=", 1), c.names(Tree("names", [t.children[0]]), ("id",))),
+    "market_count": lambda c, t: conditions.MarketHas(
+        c.quantity(t.children[0]), c.names(t.children[1], ("id", "icon", "colour"))),
+    "compare": lambda c, t: conditions.Compare(
+        c.value(t.children[0]), SIGNS[t.children[1].data], c.value(t.children[2])),
+}
+"""``?test`` aliases about the market and comparisons of values."""
+
+STRATEGY_WORDS = {
+    "roll_pays_nothing": "roll pays nothing", "roll_pays": "roll pays ... coins",
+    "build_list_done": "build list done", "option_cost": "cost",
+    "option_copies": "copies", "expected_income": "expected income",
+    "expected_roll_income": "expected income with N dice", "roll_income": "roll income",
+    "best_paying_total": "best paying total",
+}
+"""Words only strategy files may use, made by the caller's extensions: they read the game
+through the engine's expectations or the strategy itself (agents sit above the language)."""
+
+CARD_WORDS = ("option_cost", "option_copies", "expected_income")
+"""Strategy words about the card being ranked (a ranking of card options)."""
+
+STRATEGY_TESTS: dict[str, Handler] = {
+    "roll_pays_nothing": lambda c, t: c.extension("roll_pays_nothing", t),
+    "roll_pays": lambda c, t: c.extension("roll_pays", t, c.quantity(t.children[0])),
+    "build_list_done": lambda c, t: c.extension("build_list_done", t),
+}
+"""``?test`` aliases only strategy files may use."""
+
+TESTS: dict[str, Handler] = {}  # every test handler, filled below the tables
+
+
+def _stat(c: _Compiler, tree: Tree):
+    """The value ``most|fewest STAT of other players`` reads for each opponent."""
+    kind = tree.data
+    if kind == "stat_coins":
+        return values.CoinsOf(values.ITEM)
+    if kind == "stat_landmarks":
+        return values.LandmarksOf(values.ITEM, c.vocab.victory)
+    return values.CardsOf(values.ITEM, c.names(tree.children[0], ("id", "icon", "colour")))
+
+
+def _arithmetic(op: str) -> Handler:
+    return lambda c, t: values.Arithmetic(op, c.value(t.children[0]), c.value(t.children[1]))
+
+
+VALUES: dict[str, Handler] = {
+    "number": lambda c, t: values.Number(_int(t.children[0])),
+    "coins_of": lambda c, t: values.CoinsOf(_value_who(c, t.children[0])),
+    "landmarks_of": lambda c, t: values.LandmarksOf(_value_who(c, t.children[0]),
+                                                    c.vocab.victory),
+    "cards_of": lambda c, t: values.CardsOf(
+        _value_who(c, t.children[0]), c.names(t.children[1], ("id", "icon", "colour"))),
+    "own_cards": lambda c, t: values.CardsOf(
+        values.OWNER, c.names(t.children[0], ("id", "icon", "colour"))),
+    "market_cards": lambda c, t: values.MarketCards(
+        c.names(t.children[0], ("id", "icon", "colour"))),
+    "cost_of": lambda c, t: values.CostOf(
+        c.names(Tree("names", [t.children[0]]), ("id",))[0]),
+    "missing_cost": lambda c, t: values.MissingCost(c.vocab.victory),
+    "roll_total": lambda c, t: values.RollTotal(),
+    "most_of_others": lambda c, t: values.OtherPlayersBest(_stat(c, t.children[0]), True),
+    "fewest_of_others": lambda c, t: values.OtherPlayersBest(_stat(c, t.children[0]), False),
+    "plus": _arithmetic("+"),
+    "minus": _arithmetic("-"),
+    "times": _arithmetic("*"),
+    # strategy files only
+    "option_cost": lambda c, t: c.extension("option_cost", t),
+    "option_copies": lambda c, t: c.extension("option_copies", t),
+    "expected_income": lambda c, t: c.extension("expected_income", t),
+    "expected_roll_income": lambda c, t: c.extension("expected_roll_income", t,
+                                                     _int(t.children[0], 1, 10)),
+    "roll_income": lambda c, t: c.extension("roll_income", t),
+    "best_paying_total": lambda c, t: c.extension("best_paying_total", t),
+}
+"""Value handlers by grammar alias (``?value``, ``?product``, ``?operand``)."""
+
+STATS = ("stat_coins", "stat_landmarks", "stat_cards")
+"""``stat`` aliases (read by :func:`_stat`)."""
+
+
+def _player_keys(*keys) -> Handler:
+    def handler(c: _Compiler, tree: Tree) -> tuple:
+        c.uses.add("player")
+        return keys
+    return handler
+
+
+RANKINGS: dict[str, Handler] = {
+    "most_expensive": lambda c, t: (c.extension("option_cost", t),),
+    "cheapest": lambda c, t: (values.Negated(c.extension("option_cost", t)),),
+    "highest": lambda c, t: (c.value(t.children[0]),),
+    "lowest": lambda c, t: (values.Negated(c.value(t.children[0])),),
+    "richest": _player_keys(values.CoinsOf(values.ITEM)),
+    "poorest": _player_keys(values.Negated(values.CoinsOf(values.ITEM))),
+    "leader": lambda c, t: _player_keys(values.LandmarksOf(values.ITEM, c.vocab.victory),
+                                        values.CoinsOf(values.ITEM))(c, t),
+    "list_order": lambda c, t: (),
+}
+"""``preference`` aliases: each gives the ranking's keys (highest preferred)."""
+
+
+TESTS.update(CONDITIONS)
+TESTS.update(BOOLEANS)
+TESTS.update(GAME_TESTS)
+TESTS.update(STRATEGY_TESTS)
+
+
 def handled_aliases() -> set[str]:
     """Every grammar alias this module compiles: conditions, amounts, actions, payers,
     payees, scopes, comparisons, the ``who`` of a test, the triggers, what ``per``
-    counts, marked copies, chosen cards, card-filter tests and ``may``."""
+    counts, marked copies, chosen cards, card-filter tests, ``may``, and the conditions'
+    combinations, values and rankings."""
     return (set(CONDITIONS) | set(AMOUNTS) | set(ACTIONS) | set(PAYERS) | set(PAYEES)
             | set(SCOPES) | set(COMPARISONS) | set(WHO) | set(TRIGGERS) | set(COUNTED)
-            | set(MARKED) | set(CHOSEN_CARDS) | set(CARD_TESTS) | {"optional"})
+            | set(MARKED) | set(CHOSEN_CARDS) | set(CARD_TESTS) | {"optional"}
+            | set(TESTS) | set(OTHER_PLAYERS) | set(SIGNS) | set(VALUES) | set(STATS)
+            | set(RANKINGS))
 
 
 # --------------------------------------------------------------------------- entry points
@@ -356,16 +587,46 @@ def compile_effect(text: str, vocab: Vocabulary) -> tuple[Clause, ...]:
     return tuple(compiler.clause(child) for child in tree.children)
 
 
-def compile_condition(text: str, vocab: Vocabulary) -> tuple:
-    """Compile a stand-alone condition, ``if TEST [and TEST...]`` (the leading ``if`` may be
-    left out), into a tuple of condition objects with ``test(game, seat) -> bool``.
+def compile_condition(text: str, vocab: Vocabulary, extensions: dict | None = None) -> tuple:
+    """Compile a stand-alone condition, ``if TEST [and|or TEST...]`` (the leading ``if`` may
+    be left out), into a tuple of condition objects with ``test(game, seat) -> bool`` that
+    must all hold.
 
-    The same grammar as effect conditions; used by data-defined strategies. Raises
-    :class:`EffectError` like :func:`compile_effect`, with a 1-based column within ``text``.
+    The same grammar as effect conditions; used by data-defined strategies, which pass
+    ``extensions``: ``{alias: factory}`` for the strategy words (:data:`STRATEGY_WORDS`).
+    Raises :class:`EffectError` like :func:`compile_effect`, with a 1-based column within
+    ``text``; also for a word about the option being ranked (``cost``, ``player``...).
     """
     tree = parse(text, "condition" if re.match(r"\s*if\b", text) else "tests")
-    compiler = _Compiler(vocab, text)
-    return tuple(compiler.condition(t) for t in tree.children)
+    compiler = _Compiler(vocab, text, extensions)
+    compiled = compiler.conditions(tree.children[0])
+    _no_item_words(compiler, tree, "a condition")
+    return compiled
+
+
+def compile_ranking(text: str, vocab: Vocabulary, extensions: dict | None = None
+                    ) -> values.Ranking:
+    """Compile a strategy's ``prefer`` text (``most expensive``, ``highest expected income``,
+    ``richest``, ``lowest cost of ranch - owner coins``...) into a
+    :class:`~machikoro.language.values.Ranking`. ``extensions`` as for
+    :func:`compile_condition`. Raises :class:`EffectError` (1-based column within ``text``),
+    also for a ranking that mixes words about cards and about players."""
+    compiler = _Compiler(vocab, text, extensions)
+    return compiler.ranking(parse(text, "preference"))
+
+
+def compile_choice(text: str, vocab: Vocabulary, extensions: dict | None = None):
+    """Compile a strategy's rule for one decision: a ranking (as :func:`compile_ranking`)
+    or a condition (as :func:`compile_condition`; a yes/no decision answers yes when it
+    holds). Returns a :class:`~machikoro.language.values.Ranking` or a tuple of
+    conditions. Raises :class:`EffectError`."""
+    tree = parse(text, "choice").children[0]
+    compiler = _Compiler(vocab, text, extensions)
+    if tree.data in RANKINGS:
+        return compiler.ranking(tree)
+    compiled = compiler.conditions(tree)
+    _no_item_words(compiler, tree, "a condition")
+    return compiled
 
 
 def compile_card_filter(text: str, vocab: Vocabulary) -> frozenset:

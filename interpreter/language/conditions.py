@@ -124,3 +124,95 @@ class RollIs:
 
     def test(self, game, owner: int) -> bool:
         return self.quantity(game.total)
+
+
+# ------------------------------------------------------------- combinations and comparisons
+
+
+@dataclass(frozen=True)
+class AllOf:
+    """``A and B``: every test holds (used inside ``or`` and ``not``; a clause's own
+    top-level ``and`` is its tuple of conditions)."""
+
+    tests: tuple
+
+    def test(self, game, owner: int) -> bool:
+        for t in self.tests:
+            if not t.test(game, owner):
+                return False
+        return True
+
+
+@dataclass(frozen=True)
+class AnyOf:
+    """``A or B``: at least one test holds (``and`` binds tighter: ``A and B or C`` is
+    ``(A and B) or C``)."""
+
+    tests: tuple
+
+    def test(self, game, owner: int) -> bool:
+        for t in self.tests:
+            if t.test(game, owner):
+                return True
+        return False
+
+
+@dataclass(frozen=True)
+class Not:
+    """``not A``: the test does not hold."""
+
+    inner: object
+
+    def test(self, game, owner: int) -> bool:
+        return not self.inner.test(game, owner)
+
+
+COMPARE = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, b: a > b,
+           "<": lambda a, b: a < b, "=": lambda a, b: a == b, "!=": lambda a, b: a != b}
+"""The comparison signs of ``VALUE SIGN VALUE``."""
+
+
+@dataclass(frozen=True)
+class Compare:
+    """``VALUE SIGN VALUE``, e.g. ``owner coins >= cost of missing landmarks`` or
+    ``roller coins > owner coins``; ``op`` is one of ``>= <= > < = !=``
+    (values: :mod:`machikoro.language.values`)."""
+
+    left: object
+    op: str
+    right: object
+
+    def test(self, game, owner: int) -> bool:
+        return COMPARE[self.op](self.left.value(game, owner), self.right.value(game, owner))
+
+
+@dataclass(frozen=True)
+class MarketHas:
+    """``market has ID`` (at least one copy left) or ``market has Q NAMES``: copies of the
+    named establishments left in the market."""
+
+    quantity: Quantity
+    cards: tuple
+
+    def test(self, game, owner: int) -> bool:
+        supply = game.supply
+        return self.quantity(sum(supply[i] for i in self.cards))
+
+
+@dataclass(frozen=True)
+class OtherPlayers:
+    """``any|every|no other player has ...``: the test about a player (``inner``, read for
+    each of the owner's opponents in turn) holds for at least one (``any``), for all
+    (``every``) or for none (``none``) of them."""
+
+    mode: str
+    inner: object
+
+    def test(self, game, owner: int) -> bool:
+        inner = self.inner
+        found = [inner.test(game, other) for other in game.others(owner)]
+        if self.mode == "any":
+            return any(found)
+        if self.mode == "every":
+            return all(found)
+        return not any(found)

@@ -15,7 +15,15 @@ from pathlib import Path
 from lark import Lark
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
-START_RULES = ("start", "condition", "tests", "card_filter")
+START_RULES = ("start", "condition", "tests", "preference", "choice", "card_filter")
+"""Where a text may start: an effect, a condition with or without its ``if``, a
+strategy's ranking (``prefer``) or decision rule (``choose``), and a card filter (market
+rows, cost changes)."""
+
+TERMINAL_WORDS = {"NAME": "a name (card id, icon or colour)", "INT": "a whole number",
+                  "_OR_TEST": "'or' and a test"}
+"""How a syntax error names the terminals that are patterns, not plain words."""
+
 _TRIGGER_STARTS = ("before", "after", "at")
 
 
@@ -52,10 +60,8 @@ def _terminal_words(names) -> list[str]:
             continue
         if pattern.type == "str":
             words.append(f"'{pattern.value}'")
-        elif name == "NAME":
-            words.append("a name (card id, icon or colour)")
-        elif name == "INT":
-            words.append("a whole number")
+        elif name in TERMINAL_WORDS:
+            words.append(TERMINAL_WORDS[name])
         else:
             words.append(name.lower())
     return sorted(set(words))

@@ -1,0 +1,175 @@
+"""``machikoro tournament``: every strategy against every other at 2, 3 and 4 players, seats
+rotated; one table of win rates with 95% intervals, head-to-head grids and a heat map
+(:mod:`machikoro.lab.tournament`). ``--out FILE.jsonl`` keeps every finished chunk of
+games, so an interrupted run resumes where it stopped and gives the same results."""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from ..agents.registry import agent_factory
+from ..agents.strategy_files import bundled_strategies, find_strategy
+from ..errors import DataError
+from ..lab import tournament
+from ..lab.executors import Executor
+from ..lab.plots import plot_tournament
+from ..lab.simulation import short_name
+from ..rules.ruleset import RuleSet
+from .arguments import positive
+from .lab_options import LabUsageError, add_run_options, check_plot, progress, variant_spec
+
+HELP = "every strategy against every other at 2, 3 and 4 players, seats rotated"
+
+
+def player_counts(text: str) -> tuple[int, ...]:
+    """An argparse type: player counts separated by commas (``2,3,4``)."""
+    try:
+        counts = tuple(sorted({int(part) for part in text.split(",")}))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected player counts such as 2,3,4, got "
+                                         f"{text!r}") from None
+    if not counts or counts[0] < 1:
+        raise argparse.ArgumentTypeError(f"player counts must be 1 or more, got {text!r}")
+    return counts
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The tournament command's options."""
+    parser.add_argument("strategies", nargs="*", metavar="STRATEGY",
+                        help="the strategies (bundled names, strategy files, random or "
+                             "greedy; default: every bundled strategy)")
+    parser.add_argument("--players", type=player_counts, default=(2, 3, 4),
+                        help="player counts, comma-separated (default 2,3,4)")
+    parser.add_argument("--games", type=positive, required=True,
+                        help="games per table (a multiple of the player count seats every "
+                             "strategy equally often in every seat)")
+    parser.add_argument("--mirror", action="store_true",
+                        help="also seat a strategy more than once at a table")
+    parser.add_argument("--variant", default=None, help="variant file or rule-set folder")
+    parser.add_argument("--out", default=None, metavar="FILE.jsonl",
+                        help="keep every finished chunk of games here; run again with the "
+                             "same options to resume")
+    add_run_options(parser)
+
+
+def _fingerprint(name: str) -> str:
+    path = find_strategy(name)
+    if path is None:
+        return ""
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:16]
+
+
+def _strategies(args, rules: RuleSet) -> tuple:
+    """The tournament's strategies, checked (file paths made absolute). Raises
+    :class:`LabUsageError`, or :class:`~machikoro.errors.DataError` for a bad file."""
+    names = args.strategies or bundled_strategies()
+    resolved = []
+    for name in names:
+        try:
+            agent_factory(name, rules)
+        except DataError:
+            raise
+        except ValueError as exc:
+            raise LabUsageError(str(exc)) from None
+        resolved.append(str(Path(name).resolve()) if Path(name).is_file() else name)
+    shown = [short_name(n) for n in resolved]
+    twice = sorted({n for n in shown if shown.count(n) > 1})
+    if twice:
+        raise LabUsageError(f"{', '.join(twice)} named twice (strategies are told apart "
+                            "by name)")
+    if len(resolved) < 2:
+        raise LabUsageError("a tournament needs at least two strategies")
+    return tuple(resolved)
+
+
+def _spec(args) -> tuple[tournament.TournamentSpec, RuleSet]:
+    """The tournament to play, every option checked before any game."""
+    variant, rules = variant_spec(args.variant)
+    strategies = _strategies(args, rules)
+    for n in args.players:
+        if not rules.min_players <= n <= rules.max_players:
+            raise LabUsageError(f"--players: {rules.name} is for {rules.min_players}-"
+                                f"{rules.max_players} players, not {n}")
+        if n > len(strategies) and not args.mirror:
+            raise LabUsageError(f"--players: {n} players need {n} strategies, or --mirror")
+    check_plot(args.plot)
+    return tournament.TournamentSpec(
+        strategies, tuple(args.players), args.games, args.seed, variant, args.max_turns,
+        args.mirror, tuple(_fingerprint(n) for n in strategies)), rules
+
+
+def _open_results(path: str, spec: tournament.TournamentSpec):
+    """The results file, opened to append, and the counts it already holds (a new file
+    gets its header line). Raises :class:`LabUsageError`."""
+    file = Path(path)
+    try:
+        text = file.read_text("utf-8") if file.is_file() else ""
+        counts, good = tournament.read_results(text, spec)
+        out = open(file, "a+", encoding="utf-8")  # noqa: SIM115 - open for the run
+    except tournament.ResultsMismatch as exc:
+        raise LabUsageError(f"--out: {path}: {exc}; give another file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        raise LabUsageError(f"--out: cannot use {path}: {reason}") from None
+    out.seek(good)
+    out.truncate()  # a last line cut short by a killed run
+    if good == 0:
+        out.write(tournament.header_line(spec))
+        out.flush()
+    return out, counts
+
+
+def run(args) -> int:
+    """Run ``machikoro tournament``; returns the exit code."""
+    out = None
+    try:
+        spec, _ = _spec(args)
+        if args.out:
+            out, counts = _open_results(args.out, spec)
+        else:
+            counts = {}
+    except LabUsageError as exc:
+        print(f"machikoro tournament: {exc}", file=sys.stderr)
+        return 2
+    resumed = sum(c.games for c in counts.values())
+    total = spec.games * len(tournament.tables(spec))
+    try:
+        with Executor(args.executor, args.workers) as executor, \
+                progress(total, "tournament") as bar:
+            bar.update(resumed)
+            interrupted = tournament.play(spec, counts, executor, bar, out)
+    except KeyboardInterrupt:
+        interrupted = True
+    except RuntimeError as exc:
+        print(f"machikoro tournament: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        if out is not None:
+            out.close()
+    rep = tournament.report(spec, counts)
+    rep["resumed_games"] = resumed
+    rep["interrupted"] = interrupted
+    return _finish(rep, args, interrupted)
+
+
+def _finish(rep: dict, args, interrupted: bool) -> int:
+    print(json.dumps(rep, indent=2) if args.json else tournament.render(rep))
+    if args.plot and rep["games"]:
+        try:
+            plot_tournament(rep, args.plot)
+        except OSError as exc:
+            print(f"machikoro tournament: --plot: cannot write {args.plot}: "
+                  f"{exc.strerror or exc}", file=sys.stderr)
+            return 2
+        if not args.json:
+            print(f"\nplot written to {args.plot}")
+    if interrupted:
+        how = f"; run it again to resume from {args.out}" if args.out else ""
+        print(f"machikoro tournament: interrupted (partial results above{how})",
+              file=sys.stderr)
+        return 130
+    return 0
