@@ -94,7 +94,7 @@ def _narrate(game: Game, decide: list, as_json: bool, log_file, out) -> None:
                     out.write(text + "\n")
         if decision is None:
             return
-        game.answer(decide[decision.player](game, decision))
+        game.answer(decide[decision.player](game, decision), decision.player)
 
 
 def _final_position(game: Game, labels: list[str], max_turns: int, out) -> None:

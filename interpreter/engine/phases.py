@@ -18,6 +18,7 @@ there); each phase runs until a decision is pending or hands over to the next on
 
 from __future__ import annotations
 
+from .chance import ChanceStep
 from .decision import Decision
 
 START, ROLL, AFTER_ROLL, INCOME, BEFORE_BUILD, BUILD, END, OVER = range(8)
@@ -59,17 +60,28 @@ class TurnPhases:
                 counts.update(options)
         return tuple(sorted(counts)) if counts else (self.rules.dice_count,)
 
-    def _throw(self, count: int) -> tuple:
+    def _throw(self, count: int, faces: int | None = None) -> tuple:
         if self._roll is not None:
             return tuple(self._roll(count))
-        rnd, faces = self.rng.random, self.rules.dice_faces
+        rnd = self.rng.random
+        if faces is None:
+            faces = self.rules.dice_faces
         if count == 1:
             return (int(rnd() * faces) + 1,)
         return tuple(int(rnd() * faces) + 1 for _ in range(count))
 
     def _roll_dice(self) -> None:
-        self.dice = self._throw(self.dice_count)
-        self.total = sum(self.dice)
+        if self.explicit_chance:  # a chance step: wait for apply_chance
+            self.phase = ROLL
+            self.roll_for(ChanceStep(self.dice_count, self.rules.dice_faces, "roll",
+                                     self.current), TurnPhases._rolled)
+            return
+        self._rolled(None, self._throw(self.dice_count))
+
+    def _rolled(self, step: ChanceStep | None, faces: tuple) -> None:
+        """The turn's roll showed ``faces``: log it, run the ``after roll`` hooks."""
+        self.dice = faces
+        self.total = sum(faces)
         if self.events is not None:
             self._log({"type": "roll", "player": self.current, "dice": list(self.dice),
                        "total": self.total})
@@ -146,8 +158,8 @@ class TurnPhases:
                     self.pending_item = item
                     return
                 action.run(self, card, owner, copies)
-                if queue is not self.queue:  # the action replaced the queue (a reroll)
-                    return
+                if queue is not self.queue or self.chance_pending is not None:
+                    return  # the action replaced the queue (a reroll) or awaits dice
             phase = self.phase
             if phase == AFTER_ROLL:
                 self._queue_income()

@@ -7,6 +7,8 @@ each records its event when the game keeps events.
 
 from __future__ import annotations
 
+from .chance import ChanceStep
+
 
 class StateChanges:
     """The changes effects make, as methods of :class:`~machikoro.engine.game.Game`."""
@@ -67,12 +69,15 @@ class StateChanges:
         self.rerolls_used.append(card)
         if count is not None:
             self.dice_count = count
+        self.roll_for(ChanceStep(self.dice_count, self.rules.dice_faces, "reroll",
+                                 self.current, self.rules.ids[card]), StateChanges._rerolled)
+
+    def _rerolled(self, step: ChanceStep, faces: tuple) -> None:
         old = self.dice
-        self.dice = self._throw(self.dice_count)
-        self.total = sum(self.dice)
+        self.dice = faces
+        self.total = sum(faces)
         self._log({"type": "reroll", "player": self.current, "old": list(old),
-                   "dice": list(self.dice), "total": self.total,
-                   "card": self.rules.ids[card]})
+                   "dice": list(self.dice), "total": self.total, "card": step.card})
         self._queue_hooks("after_roll")
 
     def add_to_roll(self, n: int, card: int) -> None:
