@@ -20,8 +20,7 @@ from .agents.random_agent import RandomAgent
 from .agents.registry import make_agent
 from .engine.decision import Decision
 from .engine.game import Game
-from .errors import (DataError, GameOver, IllegalChoice, MachikoroError, NothingPending,
-                     Problem)
+from .errors import DataError, GameOver, IllegalChoice, MachikoroError, NothingPending, Problem
 from .rules.loader import load_ruleset
 from .rules.ruleset import Card, RuleSet
 

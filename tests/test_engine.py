@@ -7,8 +7,7 @@ from __future__ import annotations
 import pytest
 
 import machikoro
-from machikoro import (Decision, Game, GameOver, IllegalChoice, NothingPending, RandomAgent,
-                       play)
+from machikoro import Decision, Game, GameOver, IllegalChoice, NothingPending, RandomAgent, play
 
 RULES = machikoro.load_ruleset()
 IDX = RULES.index

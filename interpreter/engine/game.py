@@ -309,7 +309,8 @@ class Game(TurnPhases, StateChanges):
             why = ("a chance step is waiting (apply_chance)" if self.chance_pending is not None
                    else "call decision() first")
             raise NothingPending(f"no decision is waiting: {why}")
-        if player is not None and (not _whole(player) or player != decision.player):
+        if player is not None and player is not decision.player and (
+                not _whole(player) or player != decision.player):
             raise IllegalChoice(decision, value, f"the decision is seat {decision.player}'s "
                                 f"({self.names[decision.player]}), not seat {player!r}'s")
         if value is None or type(value) is str:
