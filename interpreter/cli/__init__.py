@@ -1,7 +1,7 @@
 """The ``machikoro`` command line: ``main(argv) -> int``.
 
 One module per command (:mod:`.play`, :mod:`.validate`, :mod:`.scenario`,
-:mod:`.simulate`, :mod:`.compare`, :mod:`.analyze`, :mod:`.cards`), each with ``HELP``,
+:mod:`.simulate`, :mod:`.compare`, :mod:`.analyze`, :mod:`.cards`, :mod:`.replay`), each with ``HELP``,
 ``add_arguments(parser)`` and ``run(args) -> int``.
 
 Exit codes: 0 success; 1 a problem with the data, a failed rule case, or a game error; 2 bad
@@ -17,11 +17,11 @@ import os
 import sys
 
 from ..errors import DataError, MachikoroError
-from . import analyze, cards, compare, play, scenario, simulate, validate
+from . import analyze, cards, compare, play, replay, scenario, simulate, validate
 from .arguments import UsageError
 
-COMMANDS = {"play": play, "validate": validate, "scenario": scenario, "simulate": simulate,
-            "compare": compare, "analyze": analyze, "cards": cards}
+COMMANDS = {"play": play, "replay": replay, "validate": validate, "scenario": scenario,
+            "simulate": simulate, "compare": compare, "analyze": analyze, "cards": cards}
 """The commands, in the order ``--help`` lists them."""
 
 
