@@ -85,7 +85,8 @@ class ChanceStep:
 
     def __str__(self) -> str:
         why = self.purpose if self.card is None else f"{self.purpose} ({self.card})"
-        return f"{self.dice} dice of {self.faces} faces, {why}"
+        dice = "1 die" if self.dice == 1 else f"{self.dice} dice"
+        return f"{dice} of {self.faces} faces, {why}"
 
 
 @cache
