@@ -40,7 +40,7 @@ def test_atomic_options_take_one_action_each_and_the_mask_is_the_options():
     decision = Decision("build", 0, (None, "wheat_field", "ranch"))
     step = table.step(decision)
     assert step.legal == tuple(sorted(table.action_id(o) for o in decision.options))
-    prefix, done = table.choose(decision, (), table.action_id("ranch"))
+    _, done = table.choose(decision, (), table.action_id("ranch"))
     assert done.complete and done.option == "ranch"
     with pytest.raises(MachikoroError, match="not legal"):
         table.choose(decision, (), table.action_id("cafe"))

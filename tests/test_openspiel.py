@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
-import machikoro.openspiel  # noqa: E402,F401 - registers the game
+import machikoro.openspiel  # noqa: F401 - registers the game
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ["base"] + sorted(f"house/{p.stem}" for p in (ROOT / "variants/house").glob("*.yaml"))

@@ -12,11 +12,11 @@ import numpy as np
 import pytest
 
 pytest.importorskip("pettingzoo")
-from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test, seed_test
 
-from machikoro import MachikoroError  # noqa: E402
-from machikoro import pettingzoo as mpz  # noqa: E402
+from machikoro import MachikoroError
+from machikoro import pettingzoo as mpz
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ["base"] + sorted(f"house/{p.stem}" for p in (ROOT / "variants/house").glob("*.yaml"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import importlib.util
 import re
+import runpy
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ README = Path(__file__).resolve().parents[1] / "README.md"
 def _blocks() -> list[str]:
     text = README.read_text("utf-8")
     section = text.split("\n## Writing an agent\n", 1)[1].split("\n## ", 1)[0]
-    return re.findall(r"```python\n(.*?)```", section, re.S)
+    return re.findall(r"```python\n(.*?)```", section, re.DOTALL)
 
 
 def test_the_section_has_examples_for_each_way_in():
@@ -28,12 +29,14 @@ def test_the_section_has_examples_for_each_way_in():
 
 
 @pytest.mark.parametrize("index", range(len(_blocks())))
-def test_each_example_runs(index: int, capsys, monkeypatch):
+def test_each_example_runs(index: int, capsys, monkeypatch, tmp_path):
     code = _blocks()[index]
     for package in ("pyspiel", "pettingzoo"):
-        if f"import {package}" in code or f"machikoro.{package}" in code:
-            if importlib.util.find_spec(package) is None:
-                pytest.skip(f"{package} is not installed")
+        needed = f"import {package}" in code or f"machikoro.{package}" in code
+        if needed and importlib.util.find_spec(package) is None:
+            pytest.skip(f"{package} is not installed")
+    script = tmp_path / f"readme_example_{index}.py"
+    script.write_text(code, "utf-8")
     monkeypatch.chdir(README.parent)
-    exec(compile(code, f"README.md block {index}", "exec"), {"__name__": "readme"})
+    runpy.run_path(str(script), run_name="readme")
     assert capsys.readouterr().out.strip()
