@@ -120,3 +120,19 @@ def test_text_of_a_position():
     game.decision()
     text = table.describe(game)
     assert "Ann: " in text and "decision build of Ann" in text
+
+
+def test_immutable_options_read_the_same_as_their_plain_forms():
+    """Frozen mappings and named tuples (immutable options) give the paths of a dict and a
+    tuple with the same values."""
+    from types import MappingProxyType
+    from typing import NamedTuple
+
+    class Pair(NamedTuple):
+        give: str
+        take: str
+
+    table = action_table(RULES, 2)
+    swap = {"give": "cafe", "take": "forest", "from": 1}
+    assert table.path(MappingProxyType(swap)) == table.path(swap)
+    assert table.path(Pair("cafe", "forest")) == table.path(("cafe", "forest"))

@@ -12,8 +12,8 @@ or for an unreadable log. ``--until N`` stops after turn N and prints the positi
 from __future__ import annotations
 
 import argparse
-import json
 import sys
+from collections.abc import Mapping
 from pathlib import Path
 
 from ..engine.game import Game
@@ -33,8 +33,12 @@ def add_arguments(replay: argparse.ArgumentParser) -> None:
 
 
 def _plain(value):
-    """``value`` as the log holds it (tuples become lists, as in JSON)."""
-    return json.loads(json.dumps(value))
+    """``value`` as the log holds it: mappings as dicts, tuples as lists, as in JSON."""
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _variant(path: str, head: dict):

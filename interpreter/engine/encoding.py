@@ -25,6 +25,7 @@ whole state.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -137,10 +138,10 @@ class ActionTable:
 
     def path(self, option: Any) -> tuple:
         """The action ids that choose ``option``: one for an atom, one per value for a
-        mapping (in sorted key order) or a sequence."""
-        if isinstance(option, dict):
+        mapping (any ``Mapping``, in sorted key order) or a sequence (tuple or list)."""
+        if isinstance(option, Mapping):
             return tuple(self.action_id(option[k]) for k in sorted(option))
-        if isinstance(option, (tuple, list)):
+        if isinstance(option, (tuple, list)):  # a NamedTuple too: its fields in order
             return tuple(self.action_id(v) for v in option)
         return (self.action_id(option),)
 
