@@ -85,14 +85,14 @@ def _compare(game: Game, logged: list, seen: int, path: str) -> int:
     """Check the game's new events against the log from ``seen`` on; return the count."""
     events = game.events
     while seen < len(events):
-        mine = _plain(events[seen])
+        replayed = _plain(events[seen])
         line = seen + 2  # the header is line 1
         if seen >= len(logged):
-            raise LogError(path, line, f"not in the log: the replay gives {mine}",
-                           f"event {seen + 1} ({mine['type']})")
-        if mine != logged[seen]:
+            raise LogError(path, line, f"not in the log: the replay gives {replayed}",
+                           f"event {seen + 1} ({replayed['type']})")
+        if replayed != logged[seen]:
             raise LogError(path, line, f"differs: the log has {logged[seen]}, the replay "
-                                       f"gives {mine}",
+                                       f"gives {replayed}",
                            f"event {seen + 1} ({logged[seen].get('type')})")
         seen += 1
     return seen
