@@ -96,9 +96,11 @@ class raw_env(AECEnv):
         self._generator = np.random.default_rng()
 
     def observation_space(self, agent: str) -> spaces.Dict:
+        """The space of ``agent``'s observations: ``observation`` and ``action_mask``."""
         return self.observation_spaces[agent]
 
     def action_space(self, agent: str) -> spaces.Discrete:
+        """``Discrete(num_actions)`` of the rule set's action table."""
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
@@ -160,7 +162,7 @@ class raw_env(AECEnv):
         return self.table.describe(self.game, self.prefix)
 
     def close(self) -> None:
-        pass
+        """Nothing to release."""
 
 
 class SingleAgentEnv(gymnasium.Env):

@@ -23,10 +23,30 @@ from ..engine.decision import Decision
 from ..engine.game import Game
 
 
+_VALUES: dict = {}
+
+
+def card_values(rules, players: int) -> dict[int, list[float]]:
+    """``{dice count: [expected coins per round of one copy of each card]}`` in a fresh
+    game of ``players`` seats all rolling that many dice
+    (:func:`~machikoro.engine.expectations.card_value`; 0 for landmarks); computed once
+    per rule set and player count."""
+    key = (id(rules), players)
+    held = _VALUES.get(key)
+    if held is None or held[0] is not rules:
+        game = Game(rules, players, seed=0)
+        counts = sorted({rules.dice_count, *(k for _, ks in rules.dice_options for k in ks)})
+        establishments = set(rules.establishments)
+        value = {k: [expectations.card_value(game, 0, i, dict.fromkeys(range(players), k))
+                     if i in establishments else 0.0 for i in range(len(rules.cards))]
+                 for k in counts}
+        held = _VALUES[key] = (rules, value)
+    return held[1]
+
+
 class Playout:
-    """The playout policy: cheap rules from a table of card values computed once per rule
-    set and player count (expected coins per round of one copy, for each number of dice,
-    in a fresh game: :func:`~machikoro.engine.expectations.card_value`).
+    """The playout policy and the leaf value of the search, for one agent: cheap rules
+    from :func:`card_values`, and each seat's expected income through the engine.
 
     - ``build``: the dearest affordable victory landmark; else, with probability
       ``explore``, any establishment; else the one with the best value over ``horizon``
@@ -38,15 +58,10 @@ class Playout:
 
     def __init__(self, rules, players: int, horizon: float = 6.0, explore: float = 0.1):
         self.rules, self.horizon, self.explore = rules, horizon, explore
-        game = Game(rules, players, seed=0)
-        counts = sorted({rules.dice_count, *(k for _, ks in rules.dice_options for k in ks)})
-        self.counts = counts
-        self.value = {k: [expectations.card_value(game, 0, i, dict.fromkeys(range(players), k))
-                          if i in set(rules.establishments) else 0.0
-                          for i in range(len(rules.cards))] for k in counts}
+        self.value = card_values(rules, players)
+        self.counts = sorted(self.value)
         self.victory = frozenset(rules.victory)
         self._income: dict = {}
-        self.victory_cost = sum(rules.cost[i] for i in rules.victory)
 
     def income(self, game: Game) -> list[float]:
         """Expected coins per round (one turn of every seat) each seat gains, less what it
@@ -187,6 +202,8 @@ class MCTSAgent:
         return held[1]
 
     def choose(self, game: Game, decision: Decision) -> Any:
+        """The option of ``decision`` whose subtree the search visited most, after
+        ``simulations`` simulations from ``game`` (left unchanged, its dice unread)."""
         options = decision.options
         if len(options) == 1:
             return options[0]
