@@ -76,7 +76,7 @@ class raw_env(AECEnv):
     """
 
     metadata: ClassVar[dict] = {"render_modes": ["human", "ansi"], "name": "machikoro_v0",
-                "is_parallelizable": False}
+                                "is_parallelizable": False}
 
     def __init__(self, players: int = 2, variant: str | RuleSet | None = "base",
                  max_turns: int = 1000, render_mode: str | None = None):

@@ -22,7 +22,6 @@ from ..engine.chance import dice_outcomes
 from ..engine.decision import Decision
 from ..engine.game import Game
 
-
 _VALUES: dict = {}
 
 
