@@ -1,7 +1,7 @@
 """The ``machikoro`` command line: ``main(argv) -> int``.
 
-One module per command (:mod:`.play`, :mod:`.validate`, :mod:`.scenario`,
-:mod:`.simulate`, :mod:`.compare`, :mod:`.analyze`, :mod:`.cards`, :mod:`.replay`), each with ``HELP``,
+One module per command (:mod:`.play`, :mod:`.replay`, :mod:`.validate`, :mod:`.scenario`,
+:mod:`.simulate`, :mod:`.compare`, :mod:`.analyze`, :mod:`.cards`), each with ``HELP``,
 ``add_arguments(parser)`` and ``run(args) -> int``.
 
 Exit codes: 0 success; 1 a problem with the data, a failed rule case, or a game error; 2 bad

@@ -76,15 +76,7 @@ class TurnPhases:
             self.roll_for(ChanceStep(self.dice_count, self.rules.dice_faces, "roll",
                                      self.current), TurnPhases._rolled)
             return
-        # sampled at once: the same steps as _rolled, inline (the hot path of every turn)
-        self.dice = dice = self._throw(self.dice_count)
-        self.total = sum(dice)
-        if self.events is not None:
-            self._log({"type": "roll", "player": self.current, "dice": list(dice),
-                       "total": self.total})
-        self._queue_hooks("after_roll")
-        self.phase = AFTER_ROLL
-        self._run_queue()
+        self._rolled(None, self._throw(self.dice_count))  # sampled at once
 
     def _rolled(self, step: ChanceStep | None, faces: tuple) -> None:
         """The turn's roll showed ``faces``: log it, run the ``after roll`` hooks."""
