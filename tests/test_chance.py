@@ -189,6 +189,19 @@ def test_playing_a_clone_does_not_change_the_originals_future():
     assert _dice_ahead(game, 60) == _dice_ahead(untouched, 60)
 
 
+def test_a_clone_never_reads_scripted_dice():
+    """A game rolling scripted dice keeps its script: copies roll their own dice."""
+    script = [(6,), (5,), (4,), (3,), (2,), (1,)] * 5
+    game = Game(RULES, 2, seed=0, dice=lambda n: script.pop(0))
+    copy = game.clone(seed=1)
+    play(copy, [FirstOption()] * 2, max_decisions=12)
+    light = game.clone(light=True)
+    assert light.decision() is None and light.chance_step() is not None
+    assert len(script) == 30
+    game.decision()
+    assert game.dice == (6,) and len(script) == 29
+
+
 def test_clones_with_the_same_seed_roll_the_same_dice():
     game = Game(RULES, 2, seed=4)
     play(game, [FirstOption()] * 2, max_decisions=10)
@@ -224,7 +237,7 @@ def test_every_slot_is_shared_only_when_immutable_and_copied_otherwise():
                     assert all(a is not b for a, b in zip(mine, theirs)), slot
             else:
                 assert slot in Game._SHARED or slot in ("rng", "seed", "explicit_chance",
-                                                       "events"), slot
+                                                       "events", "_roll"), slot
     assert set(Game._SHARED) <= set(Game.__slots__)
 
 

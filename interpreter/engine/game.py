@@ -209,8 +209,7 @@ class Game(TurnPhases, StateChanges):
 
     _SHARED = ("rules", "names", "n", "current", "turn", "phase", "dice", "total",
                "dice_count", "builds_left", "extra_turn", "extra_turns", "winner", "qpos",
-               "pending", "pending_item", "max_turns", "_roll", "_order", "_others",
-               "chance_pending")
+               "pending", "pending_item", "max_turns", "_order", "_others", "chance_pending")
     """Slots a clone shares with its original: immutable values (ints, tuples, frozen
     objects). Every other slot is copied or made anew by :meth:`clone` (a test checks
     that the two lists cover ``__slots__``)."""
@@ -221,7 +220,7 @@ class Game(TurnPhases, StateChanges):
 
         The copy's generator is seeded with ``seed`` (a whole number) when given, else from
         the system's entropy: playing on in a copy never reveals the rolls this game will
-        make, and never changes them. ``light=True`` makes a cheaper copy for look-ahead
+        make (scripted ``dice`` included), and never changes them. ``light=True`` makes a cheaper copy for look-ahead
         (no events, no history); without a ``seed`` a light copy rolls no dice at all: it
         stops at every roll as a chance step (explicit chance), so look-ahead enumerates or
         samples the outcomes itself. ``explicit_chance`` sets the copy's mode (default: this
@@ -232,11 +231,12 @@ class Game(TurnPhases, StateChanges):
         (new.rules, new.names, new.n, new.current, new.turn, new.phase, new.dice,
          new.total, new.dice_count, new.builds_left, new.extra_turn, new.extra_turns,
          new.winner, new.qpos, new.pending, new.pending_item, new.max_turns,
-         new._roll, new._order, new._others, new.chance_pending) = (
+         new._order, new._others, new.chance_pending) = (
             self.rules, self.names, self.n, self.current, self.turn, self.phase, self.dice,
             self.total, self.dice_count, self.builds_left, self.extra_turn,
             self.extra_turns, self.winner, self.qpos, self.pending, self.pending_item,
-            self.max_turns, self._roll, self._order, self._others, self.chance_pending)
+            self.max_turns, self._order, self._others, self.chance_pending)
+        new._roll = None  # scripted dice are this game's future: a copy never reads them
         new.coins = list(self.coins)
         new.owned = [list(t) for t in self.owned]
         new.supply = list(self.supply)
