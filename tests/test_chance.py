@@ -202,6 +202,15 @@ def test_a_clone_never_reads_scripted_dice():
     assert game.dice == (6,) and len(script) == 29
 
 
+def test_a_clone_seed_is_checked_like_a_game_seed():
+    game = Game(RULES, 2, seed=0)
+    for bad in (-1, "abc", 1.5, True):
+        with pytest.raises(MachikoroError, match="seed"):
+            game.clone(seed=bad)
+    with pytest.raises(MachikoroError, match="needs a seed"):
+        game.clone(light=True, explicit_chance=False)
+
+
 def test_clones_with_the_same_seed_roll_the_same_dice():
     game = Game(RULES, 2, seed=4)
     play(game, [FirstOption()] * 2, max_decisions=10)

@@ -218,15 +218,19 @@ class Game(TurnPhases, StateChanges):
               explicit_chance: bool | None = None) -> Game:
         """An independent copy of this game whose future dice are not this game's.
 
-        The copy's generator is seeded with ``seed`` (a whole number) when given, else from
-        the system's entropy: playing on in a copy never reveals the rolls this game will
-        make (scripted ``dice`` included), and never changes them. ``light=True`` makes a cheaper copy for look-ahead
-        (no events, no history); without a ``seed`` a light copy rolls no dice at all: it
-        stops at every roll as a chance step (explicit chance), so look-ahead enumerates or
-        samples the outcomes itself. ``explicit_chance`` sets the copy's mode (default: this
-        game's, or explicit for a light copy without a seed). ``seed`` of the copy is the
-        seed given (None when drawn from entropy).
+        The copy's generator is seeded with ``seed`` (a whole number >= 0) when given, else
+        from the system's entropy: playing on in a copy never reveals the rolls this game
+        will make (scripted ``dice`` included), and never changes them. ``light=True`` makes
+        a cheaper copy for look-ahead (no events, no history); without a ``seed`` a light
+        copy rolls no dice at all: it stops at every roll as a chance step (explicit
+        chance), so look-ahead enumerates or samples the outcomes itself.
+        ``explicit_chance`` sets the copy's mode (default: this game's, or explicit for a
+        light copy without a seed). The copy's ``seed`` is the seed given (None when drawn
+        from entropy). Raises :class:`~machikoro.errors.MachikoroError` for a bad seed, or
+        for a light copy asked to sample without a seed.
         """
+        if seed is not None and (not _whole(seed) or seed < 0):
+            raise MachikoroError(f"seed must be a whole number >= 0, not {seed!r:.60}")
         new = Game.__new__(Game)
         (new.rules, new.names, new.n, new.current, new.turn, new.phase, new.dice,
          new.total, new.dice_count, new.builds_left, new.extra_turn, new.extra_turns,
