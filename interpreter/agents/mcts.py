@@ -5,10 +5,13 @@ future dice: :meth:`~machikoro.engine.game.Game.clone` with ``light=True`` stops
 roll as a chance step, and the search draws the roll itself from the outcomes' exact
 probabilities (:class:`~machikoro.engine.chance.ChanceStep`) with its own generator. So the
 tree has decision nodes (one child per option, chosen by UCB1 for the seat that decides)
-and chance nodes (one child per outcome drawn); a new leaf is valued by one playout to the
-end of the game with a fast rule-based policy (:class:`Playout`) whose dice also come from
-the agent's generator. Rewards: 1 to the winner, 0 to the others, 1/players each when the
-playout reaches its turn limit. The answer is the root option visited most.
+and chance nodes (one child per outcome drawn). At a new leaf the roll it waits for, if
+any, is drawn the same way and ``playout_turns`` turns (default 0) are played by a fast
+rule-based policy (:class:`Playout`); the leaf is then valued by :meth:`Playout.evaluate`:
+each seat's chance to win from the rounds it still needs to pay for its missing victory
+landmarks at its expected income (the engine's own income step over every outcome, as the
+greedy agent computes it). A finished game gives 1 to its winner. The answer is the root
+option visited most. The agent names no card: everything comes from the rule set.
 """
 
 from __future__ import annotations
