@@ -221,46 +221,44 @@ class Game(TurnPhases, StateChanges):
         The copy's generator is seeded with ``seed`` (a whole number >= 0) when given, else
         from the system's entropy: playing on in a copy never reveals the rolls this game
         will make (scripted ``dice`` included), and never changes them. ``light=True`` makes
-        a cheaper copy for look-ahead (no events, no history); without a ``seed`` a light
-        copy rolls no dice at all: it stops at every roll as a chance step (explicit
-        chance), so look-ahead enumerates or samples the outcomes itself.
+        a cheaper copy for look-ahead (no events, no history, ``chance_history`` None);
+        without a ``seed`` a light copy rolls no dice at all: it stops at every roll as a
+        chance step (explicit chance), so look-ahead enumerates or samples the outcomes
+        itself.
         ``explicit_chance`` sets the copy's mode (default: this game's, or explicit for a
         light copy without a seed). The copy's ``seed`` is the seed given (None when drawn
         from entropy). Raises :class:`~machikoro.errors.MachikoroError` for a bad seed, or
         for a light copy asked to sample without a seed.
         """
-        if seed is not None and (not _whole(seed) or seed < 0):
-            raise MachikoroError(f"seed must be a whole number >= 0, not {seed!r:.60}")
+        if seed is None and light:  # the look-ahead copy: no generator, every roll a step
+            if explicit_chance is False:
+                raise MachikoroError("a light clone that samples its dice needs a seed")
+            rng, explicit = None, True
+        else:
+            if seed is not None and (not _whole(seed) or seed < 0):
+                raise MachikoroError(f"seed must be a whole number >= 0, not {seed!r:.60}")
+            rng = random.Random(seed)  # None: the system's entropy
+            explicit = self.explicit_chance if explicit_chance is None else explicit_chance
         new = Game.__new__(Game)
         (new.rules, new.names, new.n, new.current, new.turn, new.phase, new.dice,
          new.total, new.dice_count, new.builds_left, new.extra_turn, new.extra_turns,
          new.winner, new.qpos, new.pending, new.pending_item, new.max_turns,
-         new._order, new._others, new.chance_pending) = (
+         new._order, new._others, new.chance_pending, new.rng, new.explicit_chance,
+         new.seed, new._roll) = (
             self.rules, self.names, self.n, self.current, self.turn, self.phase, self.dice,
             self.total, self.dice_count, self.builds_left, self.extra_turn,
             self.extra_turns, self.winner, self.qpos, self.pending, self.pending_item,
-            self.max_turns, self._order, self._others, self.chance_pending)
-        new._roll = None  # scripted dice are this game's future: a copy never reads them
+            self.max_turns, self._order, self._others, self.chance_pending, rng, explicit,
+            seed, None)  # _roll None: scripted dice are this game's future, never a copy's
         new.coins = list(self.coins)
         new.owned = [list(t) for t in self.owned]
         new.supply = list(self.supply)
         new.rerolls_used = list(self.rerolls_used)
         new.built_this_turn = list(self.built_this_turn)
         new.queue = list(self.queue)
-        new.seed = seed
-        if light and seed is None:
-            new.rng = None
-            new.explicit_chance = True if explicit_chance is None else explicit_chance
-        else:
-            new.rng = random.Random(seed)  # None: the system's entropy
-            new.explicit_chance = (self.explicit_chance if explicit_chance is None
-                                   else explicit_chance)
-        if new.explicit_chance is False and new.rng is None:
-            raise MachikoroError("a light clone that samples its dice needs a seed")
         if light:
-            new.events = None
+            new.events = new.chance_history = None
             new.history = []
-            new.chance_history = []
             return new
         new.events = None if self.events is None else list(self.events)
         new.history = list(self.history)
@@ -373,7 +371,8 @@ class Game(TurnPhases, StateChanges):
         step, then = self.chance_pending
         faces = step.check(outcome)
         self.chance_pending = None
-        self.chance_history.append(faces)
+        if self.chance_history is not None:  # a light copy keeps none
+            self.chance_history.append(faces)
         then(self, step, faces)
 
     def roll_for(self, step: ChanceStep, then: Callable) -> None:
