@@ -126,3 +126,37 @@ def test_until_shows_the_position_after_that_turn(tmp_path, capsys):
 def test_until_must_be_a_turn_number(tmp_path, capsys, until):
     log = _play(tmp_path, "--seed", "6", "--agents", "random")
     assert main(["replay", str(log), "--until", until]) == 2
+
+
+class _ClosingPipe:
+    """Standard output that breaks after ``lines`` writes, as ``play | head`` does."""
+
+    def __init__(self, lines: int):
+        self.left = lines
+
+    def write(self, text: str) -> int:
+        self.left -= 1
+        if self.left < 0:
+            raise BrokenPipeError
+        return len(text)
+
+    def flush(self) -> None:
+        pass
+
+
+def test_an_interrupted_play_log_replays_as_far_as_it_goes(tmp_path, capsys, monkeypatch):
+    log = tmp_path / "cut.jsonl"
+    monkeypatch.setattr("sys.stdout", _ClosingPipe(25))
+    assert main(["play", "--seed", "3", "--agents", "greedy", "--log", str(log)]) == 0
+    monkeypatch.undo()
+    end = _lines(log)[-1]
+    assert end["winner"] is None and end["turns"] > 0
+    assert main(["replay", str(log)]) == 0
+    out = capsys.readouterr().out
+    logged = len(_lines(log)) - 2
+    assert f"all {logged} events match the log, which stops in turn" in out
+    assert "Position where the log stops" in out
+    lines = _lines(log)  # the events it has are still checked
+    _write(log, lines[:-2] + [{"type": "pass", "player": 9}, lines[-1]])
+    assert main(["replay", str(log)]) == 1
+    assert "differs" in capsys.readouterr().err

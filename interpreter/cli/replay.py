@@ -15,6 +15,7 @@ import argparse
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import NamedTuple
 
 from ..engine.game import Game
 from ..errors import MachikoroError
@@ -81,10 +82,12 @@ def _answer(game: Game, decision, value, path: str, line: int) -> None:
                                f"(options: {_plain(list(decision.options))})"[:400], "answers")
 
 
-def _compare(game: Game, logged: list, seen: int, path: str) -> int:
-    """Check the game's new events against the log from ``seen`` on; return the count."""
+def _compare(game: Game, logged: list, seen: int, path: str, partial: bool = False) -> int:
+    """Check the game's new events against the log from ``seen`` on; return the count.
+    With ``partial`` (an interrupted log), events past the log's last are not checked."""
     events = game.events
-    while seen < len(events):
+    stop = min(len(events), len(logged)) if partial else len(events)
+    while seen < stop:
         replayed = _plain(events[seen])
         line = seen + 2  # the header is line 1
         if seen >= len(logged):
@@ -98,10 +101,21 @@ def _compare(game: Game, logged: list, seen: int, path: str) -> int:
     return seen
 
 
-def replay(path: str, until: int | None = None) -> tuple[Game, dict, int]:
-    """Replay the log at ``path``: the game (stopped after turn ``until`` when given), its
-    header and the number of events checked. Raises :class:`LogError` at the first
-    difference."""
+class Replayed(NamedTuple):
+    """A replayed log: the ``game`` (at its end, after turn ``until``, or where the log
+    stops), the log's ``header``, the number of ``events`` checked, and ``complete``
+    (False when the log stops before the game ends: an interrupted ``play``)."""
+
+    game: Game
+    header: dict
+    events: int
+    complete: bool
+
+
+def replay(path: str, until: int | None = None) -> Replayed:
+    """Replay the log at ``path`` and check every event (see the module text). A log whose
+    answers run out while the game goes on (``play`` was interrupted) is replayed as far
+    as it goes. Raises :class:`LogError` at the first difference."""
     head, logged, end = read_log(path)
     game = _game(path, head)
     answers = list(end.get("answers", []))
@@ -109,9 +123,13 @@ def replay(path: str, until: int | None = None) -> tuple[Game, dict, int]:
     line_of_end = len(logged) + 2
     while True:
         decision = game.decision(stop_at_turn_end=until is not None)
+        if decision is not None and not answers and end.get("winner") is None:
+            seen = _compare(game, logged, seen, path, partial=True)
+            if seen == len(logged) and end.get("turns") == game.turn:
+                return Replayed(game, head, seen, False)  # the log stops here
         seen = _compare(game, logged, seen, path)
         if until is not None and game.turn >= until:
-            return game, head, seen
+            return Replayed(game, head, seen, game.over)
         if decision is None:
             if until is not None and not game.over:
                 continue  # between turns: go on to the next one
@@ -121,6 +139,13 @@ def replay(path: str, until: int | None = None) -> tuple[Game, dict, int]:
                                               f"{decision.name!r} of turn {game.turn + 1}",
                            "answers")
         _answer(game, decision, answers.pop(0), path, line_of_end)
+    _check_end(path, logged, end, game, seen, answers)
+    return Replayed(game, head, seen, True)
+
+
+def _check_end(path: str, logged: list, end: dict, game: Game, seen: int,
+               answers: list) -> None:
+    line_of_end = len(logged) + 2
     if seen != len(logged):
         raise LogError(path, seen + 2, "never happens in the replay",
                        f"event {seen + 1} ({logged[seen].get('type')})")
@@ -129,7 +154,6 @@ def replay(path: str, until: int | None = None) -> tuple[Game, dict, int]:
                        f"{end.get('winner')} after {end.get('turns')} turns with "
                        f"{len(answers)} answer(s) left; the replay ends with winner "
                        f"{game.winner} after {game.turn} turns", "end")
-    return game, head, seen
 
 
 def _position(game: Game, out) -> None:
@@ -142,11 +166,17 @@ def _position(game: Game, out) -> None:
 
 def run(args) -> int:
     """Replay and check the log; print what was checked (and the position for --until)."""
-    game, head, seen = replay(args.log, args.until)
+    game, head, seen, complete = replay(args.log, args.until)
     out = sys.stdout
     if head.get("version") not in (None, package_version()):
         out.write(f"note: the log was written by machikoro {head.get('version')}, this is "
                   f"{package_version()}\n")
+    if not complete and (args.until is None or game.turn < args.until):
+        out.write(f"{args.log}: all {seen} events match the log, which stops in turn "
+                  f"{game.turn + 1} before the game ends (play was interrupted)\n")
+        out.write(f"Position where the log stops ({game.names[game.current]} to play):\n")
+        _position(game, out)
+        return 0
     if args.until is not None and not game.over:
         out.write(f"{args.log}: {seen} events of turns 1-{game.turn} match the log\n")
         out.write(f"Position after turn {game.turn} ({game.names[game.current]} to play "
