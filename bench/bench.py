@@ -3,7 +3,8 @@
     python bench/bench.py [--games N] [--players 2,4] [--agents random,greedy]
 
 Prints, for each (players, agents) pair: games per second, turns per second (a turn is one
-player's turn, extra turns included), average turns per game, and the peak memory of the
+player's turn, extra turns included; times are CPU time of this process, time.process_time,
+so a busy machine skews them less), average turns per game, and the peak memory of the
 process (tracemalloc is not used: it would slow the games; ru_maxrss is read instead).
 It also times loading and checking the bundled base set.
 """
@@ -21,7 +22,8 @@ from machikoro import Game, load_ruleset, make_agent, play
 def bench_load(repeat: int = 5) -> float:
     """Seconds to load, schema-check and compile the bundled base set (best of ``repeat``),
     in a fresh process state for the schema/grammar caches on the first call."""
-    from machikoro import effects, schemas
+    from machikoro.data import schemas
+    from machikoro.language import parser as effects
 
     best = float("inf")
     for _ in range(repeat):
@@ -38,12 +40,12 @@ def bench_games(games: int, players: int, agent: str, seed: int = 0) -> dict:
     """Play ``games`` games of ``players`` seats, all ``agent``; return the figures."""
     rules = load_ruleset()
     turns = 0
-    start = time.perf_counter()
+    start = time.process_time()
     for i in range(games):
         game = Game(rules, players, seed=seed + i, max_turns=2000)
         play(game, [make_agent(agent, (seed + i) * 16 + s) for s in range(players)])
         turns += game.turn
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return {"players": players, "agents": agent, "games": games,
             "seconds": elapsed, "games_per_s": games / elapsed,
             "turns_per_s": turns / elapsed, "turns_per_game": turns / games}

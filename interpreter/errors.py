@@ -122,3 +122,8 @@ class IllegalChoice(MachikoroError):
 
 class GameOver(MachikoroError):
     """An answer was given to a game that has already ended."""
+
+
+class NothingPending(MachikoroError):
+    """``answer()`` with no decision waiting, or ``apply_chance()`` with no chance step
+    waiting (call ``decision()`` or ``chance_step()`` first); the game is unchanged."""

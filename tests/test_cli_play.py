@@ -76,7 +76,9 @@ def test_play_json_ends_with_the_answers_that_replay_the_game(capsys):
     assert header["type"] == "game" and end["type"] == "end"
     replay = Game(RULES, 2, seed=header["seed"])
     for answer in end["answers"]:
+        replay.decision()
         replay.answer(answer)
+    replay.decision()
     assert replay.over and replay.winner == end["winner"] and replay.turn == end["turns"]
 
 

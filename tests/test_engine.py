@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import machikoro
-from machikoro import Decision, Game, GameOver, IllegalChoice, RandomAgent, play
+from machikoro import Decision, Game, GameOver, IllegalChoice, NothingPending, RandomAgent, play
 
 RULES = machikoro.load_ruleset()
 IDX = RULES.index
@@ -126,12 +126,22 @@ def test_answer_continues_to_the_next_players_turn() -> None:
     assert game.history == [None]
 
 
-def test_answer_without_asking_first_runs_to_the_decision() -> None:
-    """answer() may be called without decision(): it answers the decision that comes."""
+def test_answer_with_nothing_pending_raises_and_plays_nothing_forward() -> None:
+    """answer() answers only the decision decision() returned: with nothing pending (a new
+    game, or right after an answer) it raises NothingPending, rolls no dice and changes
+    nothing, even for a value the coming decision would accept."""
     game = make_game(rolls=[(4,), (4,)])
+    before = snapshot(game)
+    with pytest.raises(NothingPending):
+        game.answer("wheat_field")
+    assert snapshot(game) == before and game.dice == () and game.rules is RULES
+    assert game.decision().name == "build"
     game.answer("wheat_field")
-    assert game.town(0) == {"wheat_field": 2, "bakery": 1}
-    assert game.coins[0] == 2
+    after = snapshot(game)
+    with pytest.raises(NothingPending):
+        game.answer(None)  # the next player's build is not asked yet
+    assert snapshot(game) == after
+    assert game.town(0) == {"wheat_field": 2, "bakery": 1} and game.coins[0] == 2
 
 
 def test_train_station_asks_for_dice_and_two_dice_are_summed() -> None:
@@ -143,6 +153,7 @@ def test_train_station_asks_for_dice_and_two_dice_are_summed() -> None:
     dice = game.decision()
     assert (dice.name, dice.player, dice.card) == ("dice", 0, None)
     assert sorted(dice.options) == [1, 2]
+    game.decision()
     game.answer(2)
     assert game.decision().name == "build"
     assert game.dice == (3, 4) and game.total == 7
@@ -165,6 +176,7 @@ def test_radio_tower_asks_reroll_and_only_the_new_roll_counts() -> None:
     reroll = game.decision()
     assert (reroll.name, reroll.player, reroll.card) == ("reroll", 0, "radio_tower")
     assert set(reroll.options) == {False, True}
+    game.decision()
     game.answer(True)
     assert game.decision().name == "build"  # asked once per turn
     assert game.dice == (3,)
@@ -181,6 +193,7 @@ def test_tv_station_asks_which_other_player() -> None:
     assert sorted(choice.options) == [1, 2]
     with pytest.raises(IllegalChoice):
         game.answer(0)
+    game.decision()
     game.answer(2)
     assert game.coins == [5, 3, 4]
 
@@ -204,6 +217,7 @@ def test_business_center_offers_no_swap_and_only_non_purple_swaps() -> None:
         assert swap["give"] not in PURPLE + LANDMARKS
         assert swap["take"] not in PURPLE + LANDMARKS
         assert swap["from"] in (1, 2)
+    game.decision()
     game.answer({"give": "wheat_field", "take": "cafe", "from": 1})
     assert game.town(0) == {"cafe": 1, "business_center": 1, "stadium": 1}
     assert game.town(1) == {"wheat_field": 1, "tv_station": 1}
@@ -251,6 +265,7 @@ def test_illegal_build_raises_and_changes_nothing(value, why: str) -> None:
     IllegalChoice (a MachikoroError and ValueError) with the reason; coins, towns, market
     and the pending decision are unchanged, and a legal answer still works."""
     game = _build_position()
+    game.decision()
     game.answer(1)
     decision = game.decision()
     assert decision.name == "build"
@@ -261,6 +276,7 @@ def test_illegal_build_raises_and_changes_nothing(value, why: str) -> None:
     assert isinstance(info.value, ValueError)
     assert why in str(info.value)
     assert snapshot(game) == before
+    game.decision()
     game.answer("forest")
     assert game.coins[0] == 7 and game.town(0)["forest"] == 1
 
@@ -281,6 +297,7 @@ def test_build_options_are_exactly_the_legal_builds() -> None:
     """Build options: None plus every affordable establishment with copies left and under
     its limit, and every affordable unbuilt landmark - nothing else."""
     game = _build_position()
+    game.decision()
     game.answer(1)
     options = game.decision().options
     assert options[0] is None
@@ -310,8 +327,10 @@ def test_landmark_build_does_not_touch_the_market() -> None:
     game = make_game(rolls=[(4,), (4,)])
     place(game, 0, coins=4)
     market = game.market()
+    game.decision()
     game.answer("train_station")
     assert game.market() == market and game.built_landmarks(0) == ["train_station"]
+    game.decision()
     game.answer("ranch")
     assert game.market()["ranch"] == market["ranch"] - 1
 
@@ -338,9 +357,11 @@ def test_red_pays_counterclockwise_from_roller() -> None:
         place(game, seat, coins=10, town={"cafe": 1})
     game.decision()
     assert payments(game) == [(0, 3, 1), (0, 2, 1), (0, 1, 1)]
+    game.decision()
     game.answer(None)
     game.decision()
     assert payments(game)[3:] == [(1, 0, 1), (1, 3, 1), (1, 2, 1)]
+    game.decision()
     game.answer(None)
     game.decision()
     assert payments(game)[6:] == [(2, 1, 1), (2, 0, 1), (2, 3, 1)]
@@ -372,13 +393,17 @@ def test_amusement_park_doubles_give_the_same_player_the_next_turn() -> None:
     """Doubles with an Amusement Park: the same seat plays the next turn."""
     game = make_game(rolls=[(5, 5), (1, 2), (4,)])
     place(game, 0, landmarks=["train_station", "amusement_park"])
+    game.decision()
     game.answer(2)
+    game.decision()
     game.answer(None)
     nxt = game.decision()
     assert (nxt.name, nxt.player) == ("dice", 0)
     assert game.turn == 1 and game.current == 0
     assert any(e["type"] == "extra_turn" for e in game.events)
+    game.decision()
     game.answer(2)
+    game.decision()
     game.answer(None)
     assert game.decision().player == 1
 
@@ -388,8 +413,10 @@ def test_fourth_landmark_wins_at_once() -> None:
     decisions (rules: 4つすべてが完成面になったら、そこで勝利です)."""
     game = make_game(players=3, rolls=[(4,)])
     place(game, 0, coins=22, landmarks=["train_station", "shopping_mall", "amusement_park"])
+    game.decision()
     game.answer(1)
     assert game.winner is None and not game.over
+    game.decision()
     game.answer("radio_tower")
     assert game.winner == 0 and game.over
     assert sorted(game.built_landmarks(0)) == sorted(LANDMARKS)
@@ -446,29 +473,31 @@ def test_a_different_seed_gives_a_different_game() -> None:
     assert rolls[0] != rolls[1]
 
 
-def test_clone_is_independent_and_continues_identically() -> None:
-    """clone() copies the whole state (random generator included): playing the clone
-    leaves the original untouched, and the same answers give the same game."""
+def test_clone_is_independent_and_same_seed_clones_continue_identically() -> None:
+    """clone() copies the whole state: playing the clone leaves the original untouched
+    (coins, towns, market, dice, the generator); two clones given the same seed and the
+    same answers play the same game."""
     game = Game(RULES, 3, seed=11, record=True)
     agents = [RandomAgent(i) for i in range(3)]
     play(game, agents, max_decisions=40)
-    copy = game.clone()
+    copy = game.clone(seed=5)
     before = snapshot(game)
     play(copy, [RandomAgent(100 + i) for i in range(3)], max_decisions=60)
     copy.coins[0] += 100
     copy.owned[1][0] += 5
     copy.supply[0] = 0
     assert snapshot(game) == before
-    # the same answers from the same point give the same game
-    twin = game.clone()
+    twin = game.clone(seed=5)
     replayed = copy.history[len(game.history):]
+    again = game.clone(seed=5)
     for value in replayed:
         twin.decision()
         twin.answer(value)
     for value in replayed:
-        game.decision()
-        game.answer(value)
-    assert snapshot(game) == snapshot(twin)
+        again.decision()
+        again.answer(value)
+    assert snapshot(again)[:-2] == snapshot(twin)[:-2]
+    assert again.events == twin.events
 
 
 def test_max_turns_ends_the_game_without_a_winner() -> None:
@@ -502,6 +531,7 @@ def test_stop_at_turn_end_returns_between_turns() -> None:
     """decision(stop_at_turn_end=True) returns None once the turn is complete, without
     rolling the next turn's dice."""
     game = make_game(rolls=[(4,)])
+    game.decision()
     game.answer(None)
     assert game.decision(stop_at_turn_end=True) is None
     assert game.turn == 1 and game.phase_name == "start"
@@ -522,9 +552,11 @@ def test_reroll_may_choose_the_dice_again_when_the_rules_option_says_so(tmp_path
         game.owned[0][rules.index[landmark]] = 1
     decision = game.decision()
     assert decision.name == "dice"
+    game.decision()
     game.answer(2)
     decision = game.decision()
     assert decision.name == "reroll" and decision.options == (False, 1, 2)
+    game.decision()
     game.answer(1)
     assert game.dice == (5,) and game.total == 5
     assert game.decision().name == "build"

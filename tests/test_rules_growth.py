@@ -168,8 +168,12 @@ def test_decision_options_are_immutable_and_a_plain_dict_answers():
         swap["take"] = "stadium"
     game.answer(dict(swap))  # an equal plain mapping is the same answer
     assert game.history[-1] is swap
-    with pytest.raises(IllegalChoice):
-        Game(BASE, 2, seed=1).answer({"give": "bakery", "take": "cafe", "from": True})
+    with pytest.raises(IllegalChoice):  # True is no seat, however equal to 1
+        game = Game(BASE, 2, seed=1, dice=lambda count: (6,) * count)
+        game.owned[0][BASE.index["business_center"]] = 1
+        game.owned[1][BASE.index["cafe"]] = 1
+        until(game, "business_center")
+        game.answer({"give": "bakery", "take": "cafe", "from": True})
 
 
 def test_a_swap_never_breaks_a_card_limit(tmp_path):
@@ -256,3 +260,52 @@ def test_the_harbor_makes_13_and_14_reachable():
 def test_choosing_a_player_needs_two_players(tmp_path):
     text = refused(variant(tmp_path, "rules: {players: {min: 1, max: 4}}\n"))
     assert "players.min is 1" in text and "tv_station" in text
+
+
+def _explicit(rules, **cards):
+    game = Game(rules, 2, seed=1, explicit_chance=True)
+    seat_town(game, 0, **{k: v for k, v in cards.items() if k in rules.establishments
+                          or rules.index[k] in rules.establishments})
+    for card_id, copies in cards.items():
+        game.owned[0][rules.index[card_id]] = copies
+    game.coins[0] = 0
+    return game
+
+
+def _step(game, answers: dict, chances: list):
+    """Run on, answering decisions from ``answers`` and chance steps from ``chances``; the
+    purposes of the chance steps met, in order."""
+    purposes = []
+    while game.turn == 0:
+        decision = game.decision(stop_at_turn_end=True)
+        if decision is None and game.chance_pending is not None:
+            purposes.append(game.chance_pending[0].purpose)
+            game.apply_chance(chances.pop(0))
+            continue
+        if decision is None:
+            break
+        game.answer(answers.get(decision.name, decision.options[0]))
+    return purposes
+
+
+def test_a_side_roll_is_a_chance_step_with_explicit_chance():
+    """The Tuna Boat's side roll is a chance step of its own (OpenSpiel sees it), made
+    before the income step; the boat pays its total."""
+    rules = load_ruleset(["harbor", "millionaires-row"])
+    game = _explicit(rules, tuna_boat=1, harbor=1, train_station=1, city_hall=1)
+    purposes = _step(game, {"dice": 2, "harbor": False, "build": None},
+                     [(6, 6), (3, 4)])
+    assert purposes == ["roll", "side_roll"]
+    assert game.coins[0] == 7
+
+
+def test_a_side_roll_of_a_card_activated_by_another_is_a_chance_step_too():
+    """An Exhibit Hall activating Tuna Boats on a 10: their side roll waits as a chance
+    step in the middle of the income step."""
+    rules = load_ruleset(["harbor", "millionaires-row"])
+    game = _explicit(rules, tuna_boat=2, exhibit_hall=1, harbor=1, train_station=1,
+                     city_hall=1)
+    purposes = _step(game, {"dice": 2, "harbor": False, "exhibit_hall": "tuna_boat",
+                            "build": None}, [(4, 6), (2, 3)])
+    assert purposes == ["roll", "side_roll"]
+    assert game.coins[0] == 10  # 5 per boat

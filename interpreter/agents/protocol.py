@@ -19,12 +19,19 @@ class Agent(Protocol):
 def play(game: Game, agents: list, max_decisions: int | None = None) -> Game:
     """Play ``game`` to the end, asking ``agents[seat]`` every decision of that seat.
 
-    Returns the game (over, unless ``max_decisions`` stopped it first). Raises
-    :class:`~machikoro.errors.MachikoroError` when ``agents`` does not give one per seat.
+    Returns the game (over, unless ``max_decisions`` stopped it first). Each answer is
+    given for the deciding seat (``answer(value, player)``), so it can never be taken as
+    another seat's. Raises :class:`~machikoro.errors.MachikoroError` when ``agents`` does
+    not give one per seat, and :class:`~machikoro.errors.IllegalChoice` for an agent's
+    illegal answer. A game with explicit chance is refused: its rolls are the caller's to
+    apply.
     """
     if len(agents) != game.n:
         raise MachikoroError(f"play needs one agent per seat: {game.n} seats, "
                              f"{len(agents)} agents")
+    if game.explicit_chance:
+        raise MachikoroError("play() samples no chance step: play a game without "
+                             "explicit_chance, or drive it with chance_step()/apply_chance()")
     decide = [agent.choose for agent in agents]
     answer = game.answer
     next_decision = game.decision
@@ -33,7 +40,8 @@ def play(game: Game, agents: list, max_decisions: int | None = None) -> Game:
         decision = next_decision()
         if decision is None:
             return game
-        answer(decide[decision.player](game, decision))
+        seat = decision.player
+        answer(decide[seat](game, decision), seat)
         count += 1
         if max_decisions is not None and count >= max_decisions:
             return game

@@ -1,20 +1,41 @@
-"""Agents by name: ``random``, ``greedy``, the bundled strategies, or a strategy file."""
+"""Agents by name: ``random``, ``greedy``, ``mcts`` (``mcts:N`` for N simulations per
+decision), the bundled strategies, or a strategy file."""
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from ..rules.loader import load_ruleset
 from .greedy import GreedyAgent
+from .mcts import MCTSAgent
 from .random_agent import RandomAgent
 from .strategy_files import bundled_strategies, find_strategy, load_strategy
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent}
+AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
+"""Built-in agents by name. An agent class with a ``budget`` attribute (the name of a
+keyword of its constructor) also takes ``NAME:N``, N a whole number >= 1."""
+
+
+def _budgeted(name: str):
+    """``NAME:N`` for an agent with a budget: its factory with that budget; else None."""
+    base, sep, text = name.partition(":")
+    agent = AGENTS.get(base)
+    if not sep or agent is None:
+        return None
+    keyword = getattr(agent, "budget", None)
+    if keyword is None:
+        raise ValueError(f"agent '{base}' takes no budget (':{text}')")
+    if not text.isdigit() or int(text) < 1:
+        raise ValueError(f"'{name}': the budget after ':' must be a whole number >= 1")
+    return partial(agent, **{keyword: int(text)})
 
 
 def agent_names() -> list[str]:
-    """The built-in agent names and the bundled strategies (``variants/strategies/``)."""
-    return list(AGENTS) + bundled_strategies()
+    """The built-in agent names (``mcts[:N]`` for one with a budget) and the bundled
+    strategies (``variants/strategies/``)."""
+    return [f"{name}[:N]" if getattr(agent, "budget", None) else name
+            for name, agent in AGENTS.items()] + bundled_strategies()
 
 
 def agent_factory(name: str, rules=None):
@@ -22,6 +43,9 @@ def agent_factory(name: str, rules=None):
     strategy file is read and compiled once, here, not once per agent."""
     if name in AGENTS:
         return AGENTS[name]
+    budgeted = _budgeted(name)
+    if budgeted is not None:
+        return budgeted
     path = find_strategy(name)
     if path is None:
         known = ", ".join(agent_names())
@@ -32,8 +56,8 @@ def agent_factory(name: str, rules=None):
 
 
 def make_agent(name: str, seed: int | None = None, rules=None) -> Any:
-    """A new agent by name, seeded with ``seed``: ``random``, ``greedy``, the name of a
-    bundled strategy (``variants/strategies/NAME.yaml``) or the path of a strategy file
+    """A new agent by name, seeded with ``seed``: ``random``, ``greedy``, ``mcts`` or
+    ``mcts:N`` (N simulations per decision), the name of a bundled strategy (``variants/strategies/NAME.yaml``) or the path of a strategy file
     (strategies need ``rules``, the :class:`~machikoro.rules.ruleset.RuleSet` they play).
 
     Raises :class:`ValueError` naming the known agents for an unknown name, and

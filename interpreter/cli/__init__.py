@@ -1,6 +1,6 @@
 """The ``machikoro`` command line: ``main(argv) -> int``.
 
-One module per command (:mod:`.play`, :mod:`.validate`, :mod:`.scenario`,
+One module per command (:mod:`.play`, :mod:`.replay`, :mod:`.validate`, :mod:`.scenario`,
 :mod:`.simulate`, :mod:`.compare`, :mod:`.tournament`, :mod:`.analyze`, :mod:`.cards`),
 each with ``HELP``,
 ``add_arguments(parser)`` and ``run(args) -> int``.
@@ -18,11 +18,12 @@ import os
 import sys
 
 from ..errors import DataError, MachikoroError
-from . import analyze, cards, compare, play, scenario, simulate, tournament, validate
+from . import analyze, cards, compare, play, replay, scenario, simulate, tournament, validate
 from .arguments import UsageError
 
-COMMANDS = {"play": play, "validate": validate, "scenario": scenario, "simulate": simulate,
-            "compare": compare, "tournament": tournament, "analyze": analyze, "cards": cards}
+COMMANDS = {"play": play, "replay": replay, "validate": validate, "scenario": scenario,
+            "simulate": simulate, "compare": compare, "tournament": tournament,
+            "analyze": analyze, "cards": cards}
 """The commands, in the order ``--help`` lists them."""
 
 

@@ -13,6 +13,7 @@ from ..engine.game import Game
 from ..errors import DataError
 from ..rules.loader import load_ruleset
 from ..rules.ruleset import RuleSet
+from . import game_log
 from .arguments import UsageError, add_variant, positive, seed_value, variant_of
 from .event_text import describe_event, turn_header
 
@@ -34,7 +35,8 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("--max-turns", type=positive, default=1000,
                       help="end the game with no winner after this many turns (default 1000)")
     play.add_argument("--log", default=None, metavar="FILE.jsonl",
-                      help="write every event as a JSON line to this file")
+                      help="write every event as a JSON line to this file (machikoro replay "
+                           "checks it)")
     play.add_argument("--json", action="store_true",
                       help="print the events as JSON lines instead of text")
 
@@ -92,7 +94,7 @@ def _narrate(game: Game, decide: list, as_json: bool, log_file, out) -> None:
                     out.write(text + "\n")
         if decision is None:
             return
-        game.answer(decide[decision.player](game, decision))
+        game.answer(decide[decision.player](game, decision), decision.player)
 
 
 def _final_position(game: Game, labels: list[str], max_turns: int, out) -> None:
@@ -122,8 +124,7 @@ def run(args) -> int:
     names = [f"P{i + 1}" for i in range(players)]
     log_file = _open_log(args.log)
     game = Game(rules, names, seed=seed, max_turns=args.max_turns, record=True)
-    header = {"type": "game", "ruleset": rules.name, "seed": seed, "players": names,
-              "agents": labels, "max_turns": args.max_turns}
+    header = game_log.header(rules, args.variant, seed, names, labels, args.max_turns)
     out = sys.stdout
     if args.json:
         out.write(json.dumps(header) + "\n")

@@ -1,13 +1,92 @@
 """Chance: the dice as outcomes with probabilities.
 
-A roll is a chance step: these functions list its outcomes exactly (each probability a
-fraction of ``faces ** dice`` ways), for look-ahead, exact analysis and agents that
-enumerate rather than sample.
+A roll is a chance step (:class:`ChanceStep`): ``dice`` fair dice of ``faces`` faces thrown
+for a ``purpose`` (the turn's roll, a reroll, or any other roll a rule makes). Its outcomes
+are the faces sorted in ascending order, each with its exact probability (a
+:class:`fractions.Fraction`): no rule depends on the order of the dice, so outcomes that
+differ only in order are one outcome. A game in explicit-chance mode stops at each step
+(:meth:`~machikoro.engine.game.Game.chance_outcomes`, :meth:`~machikoro.engine.game.Game.
+apply_chance`); in normal play the game samples the step from its own seeded generator.
+
+The float tables below (:func:`total_distribution`, :func:`dice_outcomes`) serve the exact
+expectations of :mod:`machikoro.engine.expectations`, which sum floats in a fixed order.
 """
 
 from __future__ import annotations
 
+import random
+from dataclasses import dataclass
+from fractions import Fraction
 from functools import cache
+
+from ..errors import MachikoroError
+
+
+@cache
+def outcomes(dice: int, faces: int) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+    """Every outcome of ``dice`` fair dice of ``faces`` faces: ``((faces ascending),
+    probability)`` pairs in ascending order of the faces, probabilities exact fractions of
+    ``faces ** dice`` ways that sum to 1 (``dice=2, faces=6``: 21 outcomes, ``(1, 1)`` at
+    1/36 and ``(1, 2)`` at 2/36). Raises :class:`~machikoro.errors.MachikoroError` for
+    fewer than one die or fewer than one face."""
+    if type(dice) is not int or type(faces) is not int or dice < 1 or faces < 1:
+        raise MachikoroError(f"a roll needs at least one die of at least one face, not "
+                             f"{dice!r} dice of {faces!r} faces")
+    counts: dict[tuple, int] = {(): 1}
+    for _ in range(dice):
+        nxt: dict[tuple, int] = {}
+        for so_far, ways in counts.items():
+            for face in range(1, faces + 1):
+                key = tuple(sorted(so_far + (face,)))
+                nxt[key] = nxt.get(key, 0) + ways
+        counts = nxt
+    whole = faces ** dice
+    return tuple((k, Fraction(w, whole)) for k, w in sorted(counts.items()))
+
+
+@dataclass(frozen=True)
+class ChanceStep:
+    """A roll the game waits for: ``dice`` fair dice of ``faces`` faces, thrown by ``player``
+    (a seat) for ``purpose`` (``"roll"``: the turn's roll; ``"reroll"``: a card's reroll;
+    other rules name their own), because of ``card`` (an id, or None for the turn's roll).
+
+    ``outcomes()`` lists what may happen with exact probabilities; an outcome is a tuple of
+    faces (any order is accepted when applied; listed ascending).
+    """
+
+    dice: int
+    faces: int
+    purpose: str = "roll"
+    player: int = 0
+    card: str | None = None
+
+    def outcomes(self) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
+        """``((faces ascending), probability)`` for every outcome; see :func:`outcomes`."""
+        return outcomes(self.dice, self.faces)
+
+    def sample(self, rng: random.Random) -> tuple[int, ...]:
+        """One outcome drawn with ``rng`` (faces ascending), as fair dice would give it."""
+        faces = self.faces
+        return tuple(sorted(rng.randrange(faces) + 1 for _ in range(self.dice)))
+
+    def check(self, faces: tuple) -> tuple[int, ...]:
+        """``faces`` as a tuple of ints if it is a possible outcome of this step (``dice``
+        whole numbers from 1 to ``faces``, in any order); raises
+        :class:`~machikoro.errors.MachikoroError` otherwise."""
+        try:
+            values = tuple(faces)
+        except TypeError:
+            values = None
+        if (values is None or len(values) != self.dice
+                or any(type(v) is not int or not 1 <= v <= self.faces for v in values)):
+            raise MachikoroError(f"{faces!r} is not an outcome of {self}: expected "
+                                 f"{self.dice} whole number(s) from 1 to {self.faces}")
+        return values
+
+    def __str__(self) -> str:
+        why = self.purpose if self.card is None else f"{self.purpose} ({self.card})"
+        dice = "1 die" if self.dice == 1 else f"{self.dice} dice"
+        return f"{dice} of {self.faces} faces, {why}"
 
 
 @cache

@@ -26,6 +26,9 @@ def lookahead(game: Game) -> Game:
     their mean (a side roll's expected total); the real game's dice are never drawn."""
     copy = game.clone(light=True)
     copy._roll = _average_dice(game.rules.dice_faces)
+    copy.explicit_chance = False  # every roll here is the mean: never a chance step
+    if copy.side_rolls:
+        copy.side_rolls = {}
     return copy
 
 

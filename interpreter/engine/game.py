@@ -5,19 +5,24 @@ A :class:`Game` runs by itself until a player must choose, then stops at a
 goes on. The turn's phases are in :mod:`machikoro.engine.phases`, what effects do to the
 state in :mod:`machikoro.engine.state_changes`.
 
-All randomness comes from one ``random.Random`` seeded at creation, so a seed and the list
-of answers (``history``) replay a game exactly. State is a few small lists: :meth:`clone`
-is cheap. Events (dicts) are recorded only when asked (``record=True``).
+All randomness comes from one ``random.Random`` seeded at creation (a seed is drawn and
+kept in ``seed`` when none is given), so a seed and the list of answers (``history``) replay
+a game exactly. A roll is a chance step (:mod:`machikoro.engine.chance`): with
+``explicit_chance`` the game stops at it instead of sampling, and look-ahead lists its
+outcomes and applies one. State is a few small lists: :meth:`clone` is cheap. Events
+(dicts) are recorded only when asked (``record=True``).
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from numbers import Integral
 from typing import Any
 
-from ..errors import GameOver, IllegalChoice, MachikoroError
+from ..errors import GameOver, IllegalChoice, MachikoroError, NothingPending
 from ..rules.ruleset import RuleSet
+from .chance import ChanceStep
 from .decision import Decision, same_answer
 from .market import MarketState
 from .phases import BUILD, OVER, PHASE_NAMES, ROLL, START, TurnPhases
@@ -26,17 +31,63 @@ from .state_changes import StateChanges
 _ILLEGAL = object()  # no option matches an answer
 
 
+def _whole(value: Any) -> bool:
+    """True for a whole number (``int``, NumPy integers), never for a bool."""
+    return isinstance(value, Integral) and not isinstance(value, bool)
+
+
+def _seat_names(rules: RuleSet, players: Any) -> list[str]:
+    """The seats' names from ``players`` (a count or a list/tuple of distinct non-empty
+    names), checked against the rule set's range before anything is allocated."""
+    low, high = rules.min_players, rules.max_players
+    if _whole(players):
+        count = int(players)
+    elif isinstance(players, (list, tuple)):
+        count = len(players)
+    else:
+        raise MachikoroError(f"players must be a number of players or a list of names, not "
+                             f"{type(players).__name__} {players!r:.60}")
+    if not low <= count <= high:
+        raise MachikoroError(f"{rules.name} is for {low}-{high} players, not {count}")
+    if _whole(players):
+        return [f"P{i + 1}" for i in range(count)]
+    if not all(type(p) is str and p.strip() for p in players):
+        raise MachikoroError("player names must be non-empty strings")
+    if len(set(players)) != count:
+        raise MachikoroError("player names must differ")
+    return list(players)
+
+
+def _checked_options(seed: Any, max_turns: Any) -> tuple[int, int | None]:
+    """The seed (drawn from the system's entropy when None) and the turn cap, checked as
+    the command line checks them: whole numbers, the seed >= 0, the cap >= 1."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(1 << 32)
+    elif not _whole(seed) or seed < 0:
+        raise MachikoroError(f"seed must be a whole number >= 0, not {seed!r:.60}")
+    if max_turns is not None and (not _whole(max_turns) or max_turns < 1):
+        raise MachikoroError(f"max_turns must be a whole number >= 1 or None, not "
+                             f"{max_turns!r:.60}")
+    return int(seed), None if max_turns is None else int(max_turns)
+
+
 class Game(TurnPhases, StateChanges, MarketState):
     """One game: the state of the table and the turn engine.
 
     ``players`` is a count or a list of names (seats in turn order, clockwise); ``seed``
-    seeds the game's one random generator; ``max_turns`` ends the game with no winner
-    after that many turns (each player's turn, extra turns included, counts one);
-    ``record`` keeps a list of events in ``events``; ``dice`` replaces the generator for
-    rolls: a callable ``(count) -> tuple of faces`` (scripted positions).
+    (a whole number >= 0) seeds the game's one random generator, and when None a seed is
+    drawn and kept in ``seed``, so every game can be replayed; ``max_turns`` (a whole
+    number >= 1, or None) ends the game with no winner after that many turns (each
+    player's turn, extra turns included, counts one); ``record`` keeps a list of events in
+    ``events``; ``dice`` replaces the generator for rolls: a callable ``(count) -> tuple of
+    faces`` (scripted positions); ``explicit_chance`` makes every roll a chance step the
+    game stops at (:meth:`chance_step`, :meth:`chance_outcomes`, :meth:`apply_chance`)
+    instead of sampling it.
 
     Raises :class:`~machikoro.errors.MachikoroError` (a ValueError) for a player count
-    outside the rule set's range, repeated names, or ``max_turns`` below 1.
+    outside the rule set's range (checked before anything is allocated), players that are
+    neither a count nor a list of distinct names, a seed that is not a whole number >= 0,
+    or a ``max_turns`` that is not a whole number >= 1 (bools, fractions and NaN refused).
     Public state (read it, don't change it during play): ``coins`` (coins per seat),
     ``owned`` (per seat, copies per card index, landmarks 0/1), ``supply`` (face-up market
     copies per card index), ``decks`` (per market row, the cards still in its deck, or
@@ -54,12 +105,15 @@ class Game(TurnPhases, StateChanges, MarketState):
         "bound",
         "builds_left",
         "built_this_turn",
+        "chance_history",
+        "chance_pending",
         "coins",
         "current",
         "decks",
         "dice",
         "dice_count",
         "events",
+        "explicit_chance",
         "extra_turn",
         "extra_turns",
         "history",
@@ -87,17 +141,16 @@ class Game(TurnPhases, StateChanges, MarketState):
 
     def __init__(self, rules: RuleSet, players: int | list[str] = 2, seed: int | None = None,
                  *, max_turns: int | None = None, record: bool = False,
-                 dice: Callable[[int], tuple] | None = None):
-        names = [f"P{i + 1}" for i in range(players)] if isinstance(players, int) \
-            else [str(p) for p in players]
+                 dice: Callable[[int], tuple] | None = None, explicit_chance: bool = False):
+        if not isinstance(rules, RuleSet):
+            raise MachikoroError(f"rules must be a RuleSet (load_ruleset()), not "
+                                 f"{type(rules).__name__}")
+        names = _seat_names(rules, players)
+        seed, max_turns = _checked_options(seed, max_turns)
+        if dice is not None and (not callable(dice) or explicit_chance):
+            raise MachikoroError("dice must be a callable (count) -> faces, or None, and "
+                                 "not given with explicit_chance")
         n = len(names)
-        if not rules.min_players <= n <= rules.max_players:
-            raise MachikoroError(f"{rules.name} is for {rules.min_players}-{rules.max_players} "
-                             f"players, not {n}")
-        if len(set(names)) != n:
-            raise MachikoroError("player names must differ")
-        if max_turns is not None and max_turns < 1:
-            raise MachikoroError(f"max_turns must be at least 1, not {max_turns}")
         self.rules = rules
         self.names = names
         self.n = n
@@ -129,6 +182,9 @@ class Game(TurnPhases, StateChanges, MarketState):
         self.rng = random.Random(seed)
         self.max_turns = max_turns
         self._roll = dice
+        self.explicit_chance = bool(explicit_chance)
+        self.chance_pending: tuple | None = None
+        self.chance_history: list = []
         step = -1 if rules.payment_order == "counterclockwise" else 1
         self._order = tuple(tuple((r + step * k) % n for k in range(n)) for r in range(n))
         self._others = tuple(order[1:] for order in self._order)
@@ -169,52 +225,88 @@ class Game(TurnPhases, StateChanges, MarketState):
         """The other seats, in payment order starting next to ``seat``."""
         return self._others[seat]
 
-    def clone(self, light: bool = False) -> Game:
-        """An independent copy of this game (the random generator's state included).
+    _SHARED = ("rules", "names", "n", "current", "turn", "phase", "dice", "total",
+               "dice_count", "builds_left", "extra_turn", "extra_turns", "winner", "qpos",
+               "pending", "pending_item", "max_turns", "_order", "_others", "chance_pending",
+               "bound", "qins")
+    """Slots a clone shares with its original: immutable values (ints, tuples, frozen
+    objects). Every other slot is copied or made anew by :meth:`clone` (a test checks
+    that the two lists cover ``__slots__``)."""
 
-        ``light=True`` makes a cheaper copy for look-ahead: no events, no history, and the
-        random generator shared with this game (so rolls in the copy change this game's).
+    def clone(self, light: bool = False, seed: int | None = None,
+              explicit_chance: bool | None = None) -> Game:
+        """An independent copy of this game whose future dice are not this game's.
+
+        The copy's generator is seeded with ``seed`` (a whole number >= 0) when given, else
+        from the system's entropy: playing on in a copy never reveals the rolls this game
+        will make (scripted ``dice`` included), nor the order of its market's decks (a
+        copy's decks are shuffled again), and never changes them. ``light=True`` makes
+        a cheaper copy for look-ahead (no events, no history, ``chance_history`` None);
+        without a ``seed`` a light copy rolls no dice at all: it stops at every roll as a
+        chance step (explicit chance), so look-ahead enumerates or samples the outcomes
+        itself.
+        ``explicit_chance`` sets the copy's mode (default: this game's, or explicit for a
+        light copy without a seed). The copy's ``seed`` is the seed given (None when drawn
+        from entropy). Raises :class:`~machikoro.errors.MachikoroError` for a bad seed, or
+        for a light copy asked to sample without a seed.
         """
+        if seed is None and light:  # the look-ahead copy: no generator, every roll a step
+            if explicit_chance is False:
+                raise MachikoroError("a light clone that samples its dice needs a seed")
+            rng, explicit = None, True
+        else:
+            if seed is not None and (not _whole(seed) or seed < 0):
+                raise MachikoroError(f"seed must be a whole number >= 0, not {seed!r:.60}")
+            rng = random.Random(seed)  # None: the system's entropy
+            explicit = self.explicit_chance if explicit_chance is None else explicit_chance
         new = Game.__new__(Game)
         (new.rules, new.names, new.n, new.current, new.turn, new.phase, new.dice,
          new.total, new.dice_count, new.builds_left, new.extra_turn, new.extra_turns,
-         new.winner, new.qpos, new.pending, new.pending_item, new.rng, new.max_turns,
-         new.seed, new._roll, new._order, new._others, new.bound, new.qins) = (
+         new.winner, new.qpos, new.pending, new.pending_item, new.max_turns,
+         new._order, new._others, new.chance_pending, new.rng, new.explicit_chance,
+         new.seed, new._roll, new.bound, new.qins) = (
             self.rules, self.names, self.n, self.current, self.turn, self.phase, self.dice,
             self.total, self.dice_count, self.builds_left, self.extra_turn,
             self.extra_turns, self.winner, self.qpos, self.pending, self.pending_item,
-            self.rng, self.max_turns, self.seed, self._roll, self._order, self._others,
-            self.bound, self.qins)
+            self.max_turns, self._order, self._others, self.chance_pending, rng, explicit,
+            seed, None, self.bound, self.qins)  # _roll None: scripted dice are this game's
         new.coins = list(self.coins)
         new.owned = [list(t) for t in self.owned]
         new.supply = list(self.supply)
         new.marks = [[list(row) for row in table] for table in self.marks]
         new.decks = [None if deck is None else list(deck) for deck in self.decks]
+        if any(new.decks):  # the decks' order is this game's future: a copy's is its own
+            shuffle = (rng or random.Random(0)).shuffle
+            for deck in new.decks:
+                if deck:
+                    shuffle(deck)
         new.side_rolls = None if self.side_rolls is None else dict(self.side_rolls)
         new.rerolls_used = list(self.rerolls_used)
         new.built_this_turn = list(self.built_this_turn)
         new.queue = list(self.queue)
         if light:
-            new.events = None
+            new.events = new.chance_history = None
             new.history = []
             return new
         new.events = None if self.events is None else list(self.events)
         new.history = list(self.history)
-        new.rng = random.Random()
-        new.rng.setstate(self.rng.getstate())
+        new.chance_history = list(self.chance_history)
         return new
 
     # ------------------------------------------------------------------ driving
 
     def decision(self, stop_at_turn_end: bool = False) -> Decision | None:
         """Run the game until a player must choose; return that :class:`Decision`, or None
-        when the game is over. Calling it again without answering returns the same one.
+        when the game is over (or, with explicit chance, when a chance step waits: see
+        :meth:`chance_step`). Calling it again without answering returns the same one.
 
         With ``stop_at_turn_end``, also return None, without starting the next turn (and
         rolling its dice), as soon as the current turn is complete (``turn`` has grown).
         """
         turn = self.turn
         while self.pending is None:
+            if self.chance_pending is not None:
+                return None
             phase = self.phase
             if phase == OVER:
                 return None
@@ -230,15 +322,27 @@ class Game(TurnPhases, StateChanges, MarketState):
                 self._run_queue()
         return self.pending
 
-    def answer(self, value: Any) -> None:
-        """Answer the pending decision with one of its ``options``.
+    def answer(self, value: Any, player: int | None = None) -> None:
+        """Answer the pending decision (the one :meth:`decision` returned) with one of its
+        ``options``; ``player``, when given, must be the seat the decision belongs to.
 
-        Raises :class:`~machikoro.errors.IllegalChoice` (state unchanged) for any other
-        value, :class:`~machikoro.errors.GameOver` when the game has ended.
+        Raises :class:`~machikoro.errors.IllegalChoice` for a value not among the options
+        or an answer for another seat, :class:`~machikoro.errors.NothingPending` when no
+        decision is waiting (the game is never played forward to find one), and
+        :class:`~machikoro.errors.GameOver` when the game has ended; the state is unchanged
+        in every case.
         """
-        decision = self.pending if self.pending is not None else self.decision()
+        decision = self.pending
         if decision is None:
-            raise GameOver("the game is over; no decision is waiting")
+            if self.phase == OVER:
+                raise GameOver("the game is over; no decision is waiting")
+            why = ("a chance step is waiting (apply_chance)" if self.chance_pending is not None
+                   else "call decision() first")
+            raise NothingPending(f"no decision is waiting: {why}")
+        if player is not None and player is not decision.player and (
+                not _whole(player) or player != decision.player):
+            raise IllegalChoice(decision, value, f"the decision is seat {decision.player}'s "
+                                f"({self.names[decision.player]}), not seat {player!r}'s")
         kind = type(value)
         if value is None or kind is str:
             legal = value in decision.options  # exact for None and str
@@ -285,6 +389,52 @@ class Game(TurnPhases, StateChanges, MarketState):
         happened = clause.action.resolve(self, card, owner, copies, value)
         if clause.rest is not None and happened is not False:
             self.enqueue([(card, owner, copies, clause.rest)])
+
+    # ------------------------------------------------------------------ chance
+
+    def chance_step(self) -> ChanceStep | None:
+        """Run the game like :meth:`decision`; return the :class:`~machikoro.engine.chance.
+        ChanceStep` it stopped at (explicit chance only), or None when it stopped at a
+        decision or the end."""
+        self.decision()
+        pending = self.chance_pending
+        return None if pending is None else pending[0]
+
+    def chance_outcomes(self) -> tuple:
+        """The waiting chance step's outcomes: ``((faces ascending), Fraction)`` pairs whose
+        probabilities sum to 1. Raises :class:`~machikoro.errors.NothingPending` when the
+        game stops at no chance step (normal play samples every roll itself)."""
+        step = self.chance_step()
+        if step is None:
+            raise NothingPending("no chance step is waiting (Game(..., explicit_chance=True) "
+                                 "stops at every roll)")
+        return step.outcomes()
+
+    def apply_chance(self, outcome: tuple) -> None:
+        """Apply one outcome (the faces, in any order) of the waiting chance step, as if
+        the dice had shown it; the game goes on with it (``chance_history`` keeps it).
+        Raises :class:`~machikoro.errors.NothingPending` when no chance step waits and
+        :class:`~machikoro.errors.MachikoroError` for an impossible outcome (state
+        unchanged in both cases)."""
+        if self.chance_pending is None:
+            raise NothingPending("no chance step is waiting: call chance_step() first")
+        step, then = self.chance_pending
+        faces = step.check(outcome)
+        self.chance_pending = None
+        if self.chance_history is not None:  # a light copy keeps none
+            self.chance_history.append(faces)
+        then(self, step, faces)
+
+    def roll_for(self, step: ChanceStep, then: Callable) -> None:
+        """Throw the dice of ``step``, then call ``then(game, step, faces)`` with them: at
+        once from the game's generator in normal play, or, with explicit chance, when
+        :meth:`apply_chance` is given the outcome. ``then`` must be a plain function (not
+        bound to a game), so a clone taken while the step waits resumes on itself. Any
+        rule that rolls dice goes through here (the turn's roll, a reroll, a side roll)."""
+        if self.explicit_chance:
+            self.chance_pending = (step, then)
+        else:
+            then(self, step, self._throw(step.dice, step.faces))
 
     def _why_illegal(self, decision: Decision, value: Any) -> str:
         if decision.name == "build" and decision.card is None and isinstance(value, str):

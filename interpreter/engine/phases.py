@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from itertools import repeat
 
+from ..language.clauses import Clause
+from .chance import ChanceStep
 from .decision import Decision
 from .ordering import order_clause
 
@@ -32,6 +34,32 @@ PHASE_NAMES = ("start", "roll", "after_roll", "income", "before_build", "build",
                "before_roll")
 _NO_ITEMS: tuple = ()  # an empty queue (a tuple: nothing is ever inserted into it)
 _NO_ORDERING = repeat(())  # no group of this roll needs the order decision
+
+
+class _RollSideNow:
+    """A queue item's action that makes a card's side roll a chance step now (explicit
+    chance only): for a card activated in the middle of the income step (by another card),
+    whose side roll was not made before it."""
+
+    asks = False
+    static = False
+    rest = None
+
+    def __init__(self, card: int):
+        self.card = card
+
+    def run(self, game, card: int, owner: int, copies: int) -> None:
+        rules = game.rules
+        if self.card in game.side_rolls:
+            return
+        game.roll_for(ChanceStep(rules.side_roll_cards[self.card], rules.dice_faces,
+                                 "side_roll", game.current, rules.ids[self.card]),
+                      TurnPhases._side_rolled)
+
+
+def side_roll_item(card: int, owner: int) -> tuple:
+    """A queue item that makes ``card``'s side roll a chance step before its clauses run."""
+    return (card, owner, 0, Clause(None, (), _RollSideNow(card), "side roll"))
 
 
 class TurnPhases:
@@ -84,22 +112,62 @@ class TurnPhases:
                 counts.update(options)
         return tuple(sorted(counts)) if counts else (self.rules.dice_count,)
 
-    def _throw(self, count: int) -> tuple:
+    def _throw(self, count: int, faces: int | None = None) -> tuple:
         if self._roll is not None:
             return tuple(self._roll(count))
-        rnd, faces = self.rng.random, self.rules.dice_faces
+        rnd = self.rng.random
+        if faces is None:
+            faces = self.rules.dice_faces
         if count == 1:
             return (int(rnd() * faces) + 1,)
         return tuple(int(rnd() * faces) + 1 for _ in range(count))
 
     def _roll_dice(self) -> None:
-        self.dice = self._throw(self.dice_count)
-        self.total = sum(self.dice)
+        if self.explicit_chance:  # a chance step: wait for apply_chance
+            self.phase = ROLL
+            self.roll_for(ChanceStep(self.dice_count, self.rules.dice_faces, "roll",
+                                     self.current), TurnPhases._rolled)
+            return
+        self._rolled(None, self._throw(self.dice_count))  # sampled at once
+
+    def _rolled(self, step: ChanceStep | None, faces: tuple) -> None:
+        """The turn's roll showed ``faces``: log it, run the ``after roll`` hooks."""
+        self.dice = faces
+        self.total = sum(faces)
+        if self.side_rolls:
+            self.side_rolls = {}  # a new roll: the side rolls of this income are to come
         if self.events is not None:
             self._log({"type": "roll", "player": self.current, "dice": list(self.dice),
                        "total": self.total})
         self._queue_hooks("after_roll")
         self.phase = AFTER_ROLL
+        self._run_queue()
+
+    def _side_roll_step(self) -> bool:
+        """With explicit chance, a side roll is a chance step made before the income step,
+        for each card with a side roll that this roll activates for some owner: True when
+        one now waits for its outcome (:meth:`_side_rolled` goes on)."""
+        rules = self.rules
+        roller = self.current
+        for group in rules.by_roll.get(self.total, ()):
+            for card, mode, clauses in group:
+                if card not in rules.side_roll_cards or card in self.side_rolls:
+                    continue
+                if any(town[card] and not ((mode == 1 and seat != roller) or
+                                           (mode == 2 and seat == roller))
+                       for seat, town in enumerate(self.owned)):
+                    dice = rules.side_roll_cards[card]
+                    self.roll_for(ChanceStep(dice, rules.dice_faces, "side_roll", roller,
+                                             rules.ids[card]), TurnPhases._side_rolled)
+                    return True
+        return False
+
+    def _side_rolled(self, step: ChanceStep, faces: tuple) -> None:
+        """A side roll's outcome came (explicit chance): keep it, go on with the turn."""
+        card = self.rules.index[step.card]
+        self.side_rolls[card] = sum(faces)
+        self._log({"type": "side_roll", "player": self.current, "dice": list(faces),
+                   "total": self.side_rolls[card], "card": step.card})
         self._run_queue()
 
     def _queue_hooks(self, trigger: str) -> None:
@@ -127,8 +195,6 @@ class TurnPhases:
         on, queue the rest for :meth:`_run_queue` (it resumes after the answer). With
         ``run_now=False`` nothing runs: every item is queued (look-ahead reads the queue)."""
         queue: list = []
-        if self.side_rolls is not None:
-            self.side_rolls = {}
         groups = self.rules.by_roll.get(self.total)
         if groups:
             roller = self.current
@@ -208,11 +274,14 @@ class TurnPhases:
                 if clause.rest is not None and happened is not False:
                     self.qins = self.qpos
                     self.enqueue([(card, owner, copies, clause.rest)])
-                if queue is not self.queue:  # the action replaced the queue (a reroll)
-                    return
+                if queue is not self.queue or self.chance_pending is not None:
+                    return  # the action replaced the queue (a reroll) or awaits dice
             # the queue of this phase is done: go on to the next phase
             phase = self.phase
             if phase == AFTER_ROLL:
+                if self.explicit_chance and self.side_rolls is not None and \
+                        self._side_roll_step():
+                    return  # a side roll waits for its outcome
                 self._queue_income()
                 self.phase = INCOME
             elif phase == INCOME:

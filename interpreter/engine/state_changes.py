@@ -7,6 +7,9 @@ each records its event when the game keeps events.
 
 from __future__ import annotations
 
+from .chance import ChanceStep
+from .phases import side_roll_item
+
 
 class StateChanges:
     """The changes effects make, as methods of :class:`~machikoro.engine.game.Game`."""
@@ -65,12 +68,15 @@ class StateChanges:
         self.rerolls_used.append(card)
         if count is not None:
             self.dice_count = count
+        self.roll_for(ChanceStep(self.dice_count, self.rules.dice_faces, "reroll",
+                                 self.current, self.rules.ids[card]), StateChanges._rerolled)
+
+    def _rerolled(self, step: ChanceStep, faces: tuple) -> None:
         old = self.dice
-        self.dice = self._throw(self.dice_count)
-        self.total = sum(self.dice)
+        self.dice = faces
+        self.total = sum(faces)
         self._log({"type": "reroll", "player": self.current, "old": list(old),
-                   "dice": list(self.dice), "total": self.total,
-                   "card": self.rules.ids[card]})
+                   "dice": list(self.dice), "total": self.total, "card": step.card})
         self._queue_hooks("after_roll")
 
     def add_to_roll(self, n: int, card: int) -> None:
@@ -120,6 +126,9 @@ class StateChanges:
         if not copies:
             return
         items = []
+        if self.explicit_chance and kind in self.rules.side_roll_cards \
+                and kind not in self.side_rolls:
+            items.append(side_roll_item(kind, seat))
         for clause in self.rules.activation[kind]:
             if clause.asks:
                 items.extend([(kind, seat, 1, clause)] * copies)
@@ -182,7 +191,8 @@ class StateChanges:
 
     def side_roll(self, card: int, dice: int) -> int:
         """The total of the side roll of ``card`` in this income step: rolled the first
-        time a copy needs it, the same for every other copy; it activates nothing."""
+        time a copy needs it (with explicit chance, a chance step before the income step),
+        the same for every other copy; it activates nothing."""
         rolled = self.side_rolls.get(card)
         if rolled is None:
             faces = self._throw(dice)

@@ -69,7 +69,7 @@ def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: dict) -> dic
         choice = agents[d.player](game, d)
         if choice is not None and d.name == "build" and d.card is None:
             builds.append([game.turn + 1, d.player, choice])
-        answer(choice)
+        answer(choice, d.player)
     # game.turn counts the turns played, the winning one included; an extra turn granted
     # by the last turn of a capped game was counted in extra_turns but never begun
     won = game.winner is not None

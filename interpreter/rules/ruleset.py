@@ -116,7 +116,7 @@ class RuleSet:
     markers: tuple = ()
     blocking_markers: tuple = ()
     activation: tuple = ()
-    side_roll_cards: frozenset = frozenset()
+    side_roll_cards: dict = field(default_factory=dict)
     market_rows: tuple = ()
     row_of: tuple = ()
     retire_unbuildable: bool = False

@@ -80,12 +80,17 @@ def activation(cards: list[Card]) -> tuple:
                  for c in cards)
 
 
-def side_roll_cards(cards: list[Card]) -> frozenset:
-    """The cards whose effect makes a side roll (``the total of a side roll of N dice``)."""
-    return frozenset(i for i, c in enumerate(cards) for cl in c.clauses for a in cl.steps
-                     if isinstance(getattr(a, "amount", None), SideRoll)
-                     or isinstance(getattr(getattr(a, "action", None), "amount", None),
-                                   SideRoll))
+def side_roll_cards(cards: list[Card]) -> dict[int, int]:
+    """``{card index: dice}``: the cards whose effect makes a side roll (``the total of a
+    side roll of N dice``) and how many dice it rolls."""
+    out = {}
+    for i, c in enumerate(cards):
+        for cl in c.clauses:
+            for action in cl.steps:
+                amount = getattr(getattr(action, "action", action), "amount", None)
+                if isinstance(amount, SideRoll):
+                    out[i] = amount.dice
+    return out
 
 
 _EVERYTHING = frozenset({"*"})
