@@ -136,3 +136,24 @@ def test_immutable_options_read_the_same_as_their_plain_forms():
     swap = {"give": "cafe", "take": "forest", "from": 1}
     assert table.path(MappingProxyType(swap)) == table.path(swap)
     assert table.path(Pair("cafe", "forest")) == table.path(("cafe", "forest"))
+
+
+def test_markers_on_cards_are_in_the_observation():
+    """Closed copies and coins on a card (Millionaire's Row) are part of what a seat sees,
+    rotated like the towns."""
+    rules = machikoro.load_ruleset("millionaires-row")
+    table = action_table(rules, 2)
+    game = Game(rules, 2, seed=1)
+    before = table.observe(game, 0)
+    winery, startup = rules.index["winery"], rules.index["tech_startup"]
+    game.owned[1][winery] = 2
+    game.marks[0][1][winery] = 1  # seat 1: one Winery closed
+    game.marks[1][1][startup] = 3  # seat 1: 3 coins on its Tech Startup
+    seen_by_0, seen_by_1 = table.observe(game, 0), table.observe(game, 1)
+    cards = len(rules.cards)
+    tail = slice(table.observation_size - 2 * 2 * cards, None)
+    marks_0 = seen_by_0[tail].reshape(2, 2, cards)  # marker, seat (from the observer), card
+    marks_1 = seen_by_1[tail].reshape(2, 2, cards)
+    assert not before[tail].any()
+    assert marks_0[0, 1, winery] == 1 and marks_0[1, 1, startup] == 3
+    assert marks_1[0, 0, winery] == 1 and marks_1[1, 0, startup] == 3

@@ -210,7 +210,8 @@ class ActionTable:
                 ("decision_of", n), ("phase", len(PHASE_NAMES)), ("dice", 3),
                 ("built_this_turn", cards), ("rerolls_used", cards), ("extra_turn", 1),
                 ("decision", len(self.decision_names)),
-                ("chosen", PREFIX_SLOTS * self.num_actions))
+                ("chosen", PREFIX_SLOTS * self.num_actions),
+                ("marks", len(self.rules.markers) * n * cards))
 
     def observe(self, game, seat: int, prefix: tuple = (), out: np.ndarray | None = None):
         """The observation of ``game`` from ``seat`` (a float32 vector of
@@ -238,9 +239,10 @@ class ActionTable:
         dice = game.dice
         vec[at:at + 3] = (game.total, len(dice), len(dice) > 1 and len(set(dice)) == 1)
         at += 3
-        return self._observe_turn(game, decision, prefix, vec, at)
+        return self._observe_turn(game, decision, prefix, vec, at, order)
 
-    def _observe_turn(self, game, decision, prefix: tuple, vec: np.ndarray, at: int):
+    def _observe_turn(self, game, decision, prefix: tuple, vec: np.ndarray, at: int,
+                      order: list):
         cards = len(self.rules.cards)
         for card in game.built_this_turn:
             vec[at + card] += 1
@@ -255,6 +257,11 @@ class ActionTable:
         at += len(self.decision_names)
         for k, action in enumerate(prefix[:PREFIX_SLOTS]):
             vec[at + k * self.num_actions + action] = 1
+        at += PREFIX_SLOTS * self.num_actions
+        for table in game.marks:  # per marker: copies closed, coins on a card, per seat
+            for k, s in enumerate(order):
+                vec[at + k * cards:at + (k + 1) * cards] = table[s]
+            at += len(order) * cards
         return vec
 
     def describe(self, game, prefix: tuple = ()) -> str:
