@@ -240,3 +240,11 @@ def test_a_card_filter_error_is_located():
     with pytest.raises(EffectError) as info:
         compile_card_filter("not purpel", VOCAB)
     assert info.value.column == 5 and "did you mean 'purple'" in info.value.message
+
+
+def test_natural_phrasings_of_conditions():
+    """`if the owner has a harbor` reads like `if owner has harbor`; `the roller` too."""
+    assert one("if the owner has a depot, gain 1") == one("if owner has depot, gain 1")
+    assert one("if the roller has an oven, take 1 from the roller").conditions == \
+        one("if roller has oven, take 1 from roller").conditions
+    assert len(one("if the owner has a depot or the roller has 2 coins, gain 1").conditions) == 1
