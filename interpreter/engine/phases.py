@@ -85,12 +85,7 @@ class TurnPhases:
             self.phase = BEFORE_ROLL
             self._run_queue()
             return
-        counts = self.dice_counts(p) if self.rules.dice_options else (self.rules.dice_count,)
-        if len(counts) > 1:
-            self.pending = Decision("dice", p, counts)
-            return
-        self.dice_count = counts[0]
-        self._roll_dice()
+        self._choose_dice()
 
     def _choose_dice(self) -> None:
         """The ``dice`` decision when the roller's cards offer a choice, else the roll."""
