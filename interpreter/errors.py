@@ -13,6 +13,16 @@ import unicodedata
 from dataclasses import dataclass
 
 
+_LINE_BREAKS = {ord(c): c.encode("unicode_escape").decode("ascii")
+                for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character that could end a line (``\\n``, ``\\r``, U+0085,
+    U+2028...) written as its escape, so that a message stays on one line of output."""
+    return str(text).translate(_LINE_BREAKS)
+
+
 @dataclass(frozen=True)
 class Problem:
     """One located finding about a data file.
@@ -46,9 +56,10 @@ class Problem:
             object.__setattr__(self, "column", 1)
 
     def __str__(self) -> str:
-        field = f" {self.field}:" if self.field else ""
+        field = f" {one_line(self.field)}:" if self.field else ""
         kind = " warning:" if self.severity == "warning" else ""
-        return f"{self.file}:{self.line}:{self.column}:{kind}{field} {self.message}"
+        return (f"{one_line(self.file)}:{self.line}:{self.column}:{kind}{field} "
+                f"{one_line(self.message)}")
 
     def render(self) -> str:
         """The one-line form, plus the source line and a caret under the offending text."""

@@ -3,9 +3,13 @@ package, or beside it in a source checkout; and how a bundled name is found."""
 
 from __future__ import annotations
 
+import difflib
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # the machikoro package
+
+STRATEGY_FOLDER = "strategies"
+"""The folder of ``variants/`` that holds the bundled strategies (not variants)."""
 
 
 def data_dir(name: str) -> Path:
@@ -44,3 +48,31 @@ def resolve_variant(spec: str | Path | None, near: Path | None = None) -> str | 
         if candidate.is_file():
             return candidate
     return spec
+
+
+def bundled_names() -> list[str]:
+    """The names of the bundled variant-folder files (variants and strategies), as
+    ``house/radio-tower-18``: their path under ``variants/`` without ``.yaml``."""
+    try:
+        folder = data_dir("variants")
+    except FileNotFoundError:
+        return []
+    return sorted(p.relative_to(folder).with_suffix("").as_posix()
+                  for p in folder.rglob("*.yaml") if p.is_file())
+
+
+def unknown_variant(spec: str | Path) -> str:
+    """Why a variant argument names nothing: no such file or folder, nor bundled variant,
+    with a "did you mean" among the bundled names (also when only the folder was left
+    out: ``radio-tower-18`` -> ``house/radio-tower-18``)."""
+    names = [n for n in bundled_names() if not n.startswith(STRATEGY_FOLDER + "/")]
+    text = str(spec).removesuffix(".yaml")
+    hint = difflib.get_close_matches(text, names, n=1, cutoff=0.6)
+    if not hint:
+        hint = [n for n in names if n.rsplit("/", 1)[-1] == text.rsplit("/", 1)[-1]][:1]
+    if not hint:
+        stems = {n.rsplit("/", 1)[-1]: n for n in names}
+        close = difflib.get_close_matches(text.rsplit("/", 1)[-1], list(stems), n=1)
+        hint = [stems[close[0]]] if close else []
+    more = f" - did you mean '{hint[0]}'?" if hint else " (machikoro list shows the bundled ones)"
+    return f"no such file or folder, nor a bundled variant{more}"

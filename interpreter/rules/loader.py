@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import lru_cache
 from pathlib import Path
 
-from ..data.bundled import data_dir, resolve_variant
+from ..data.bundled import data_dir, resolve_variant, unknown_variant
 from ..errors import DataError, Problem
 from .build import build
 from .folders import read_folder
@@ -32,7 +32,7 @@ def load_into(variant: str | Path | None, problems: list[Problem]) -> RuleSet | 
         if path.is_dir():
             raw = read_folder(path, problems)
         elif not path.exists():
-            problems.append(Problem(str(variant), 1, 1, "", "no such file or folder", "file"))
+            problems.append(Problem(str(variant), 1, 1, "", unknown_variant(variant), "file"))
             raw = None
         else:
             raw = apply_variant(path, problems)

@@ -9,6 +9,7 @@ effect typo elsewhere.
 from __future__ import annotations
 
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -83,7 +84,8 @@ def salvage(path: Path) -> set[str]:
     reported as unknown."""
     names = {path.stem}
     try:
-        if path.stat().st_size <= MAX_BYTES:
+        status = path.stat()
+        if stat.S_ISREG(status.st_mode) and status.st_size <= MAX_BYTES:  # never a pipe
             text = path.read_bytes().decode("utf-8", "replace")
             names.update(m.group(1) for m in re.finditer(
                 r"^(?:id|icon)\s*:\s*\[?\s*[\"']?([a-z][a-z0-9_]*)", text, re.MULTILINE))

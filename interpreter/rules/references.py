@@ -110,6 +110,7 @@ def vocabulary(entries: list[CardEntry], names: dict[str, int],
             by_colour.setdefault(entry.data["colour"], []).append(i)
     for name in colours or ():
         by_colour.setdefault(name, [])
+    check_name_clashes(entries, icons, colours or {}, problems)
     for name, holders in icons.items():
         others = [icon for icon, cards in icons.items() if icon != name and len(cards) > 1]
         hint = difflib.get_close_matches(name, others, n=1, cutoff=0.75)
@@ -123,3 +124,30 @@ def vocabulary(entries: list[CardEntry], names: dict[str, int],
     return Vocabulary(names, {k: tuple(v) for k, v in icons.items()},
                       {k: tuple(v) for k, v in by_colour.items()}, landmarks, victory,
                       establishments)
+
+
+def check_name_clashes(entries: list[CardEntry], icons: dict[str, list[int]],
+                       colours: dict, problems: list[Problem]) -> None:
+    """Card ids, icons and colours must not share a name: an effect names all three alike
+    (``gain 1 per NAME``), so a card whose id is an icon would silently change what other
+    cards count. A clash is reported at the card's ``id`` (a card named like an icon or a
+    colour) or ``icon`` (an icon named like a colour)."""
+    def holders(indices: list[int]) -> str:
+        ids = [entries[i].data["id"] for i in indices[:3]]
+        return ", ".join(ids) + (", ..." if len(indices) > 3 else "")
+
+    for entry in entries:
+        card_id = entry.data["id"]
+        if card_id in icons:
+            entry_problem(problems, entry, "id", f"card id '{card_id}' is also the icon of "
+                          f"{holders(icons[card_id])}: ids, icons and colours need different "
+                          "names, since effects name them alike", "duplicate")
+        if card_id in colours:
+            entry_problem(problems, entry, "id", f"card id '{card_id}' is also a colour of "
+                          "the rules file: ids, icons and colours need different names, "
+                          "since effects name them alike", "duplicate")
+        icon = entry.data.get("icon")
+        if isinstance(icon, str) and icon in colours:
+            entry_problem(problems, entry, "icon", f"icon '{icon}' is also a colour of the "
+                          "rules file: ids, icons and colours need different names, since "
+                          "effects name them alike", "duplicate")

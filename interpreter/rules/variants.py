@@ -16,11 +16,11 @@ from pathlib import Path
 
 from ..data import schemas
 from ..data.bundled import data_dir
-from ..data.documents import Document
+from ..data.documents import Document, json_path
 from ..errors import Problem
 from .file_kinds import article, kind_of, read
 from .folders import read_folder
-from .raw import RawRuleSet, add_card, bad_paths
+from .raw import CardEntry, RawRuleSet, add_card, bad_paths
 
 MAX_VARIANT_DEPTH = 16
 MAX_PROBLEMS_PER_FILE = 100
@@ -183,6 +183,30 @@ def _change_cards(raw: RawRuleSet, doc: Document, broken: _Broken,
         entry.data = {**entry.data, **good}
         for key in good:
             entry.origin[key] = (doc, ("change", name, key))
+        if not entry.partial:
+            _check_changed(entry, doc, name, set(good), problems)
+
+
+def _check_changed(entry: CardEntry, doc: Document, name: str, changed: set,
+                   problems: list[Problem]) -> None:
+    """The card a ``change`` makes is checked like a card in a file (the card schema: a
+    landmark with an activation, an establishment without a colour...). A problem is located
+    at the changed field that has it, else at the change entry; the fields it makes unusable
+    are left out and the card is not built."""
+    found = schemas.findings(entry.data, "card")
+    for finding in found:
+        if finding.path and finding.path[0] in changed:
+            problems.append(doc.problem(("change", name) + finding.path, finding.message,
+                                        "schema", key=finding.at_key))
+        else:
+            where = json_path(finding.path)
+            problems.append(doc.problem(("change", name), f"after this change, {name}"
+                                        f"{'.' + where if where else ''}: {finding.message}",
+                                        "schema", key=True))
+    bad = {p[0] for p in bad_paths(found) if p}
+    if found:
+        entry.data = {k: v for k, v in entry.data.items() if k not in bad}
+        entry.partial = True
 
 
 def _add_cards(raw: RawRuleSet, doc: Document, found: list, broken: _Broken,
