@@ -20,13 +20,20 @@ from .agents.random_agent import RandomAgent
 from .agents.registry import make_agent
 from .engine.decision import Decision
 from .engine.game import Game
-from .errors import DataError, GameOver, IllegalChoice, MachikoroError, Problem
+from .errors import (
+    DataError,
+    GameOver,
+    IllegalChoice,
+    LimitExceeded,
+    MachikoroError,
+    Problem,
+)
 from .rules.loader import load_ruleset
 from .rules.ruleset import Card, RuleSet
 
 __all__ = [
     "Agent", "Card", "DataError", "Decision", "Game", "GameOver", "GreedyAgent",
-    "IllegalChoice", "MachikoroError", "Problem", "RandomAgent", "RuleSet", "load_ruleset",
+    "IllegalChoice", "LimitExceeded", "MachikoroError", "Problem", "RandomAgent", "RuleSet", "load_ruleset",
     "make_agent", "play",
 ]
 __version__ = "0.1.0"

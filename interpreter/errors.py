@@ -12,7 +12,6 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
-
 _LINE_BREAKS = {ord(c): c.encode("unicode_escape").decode("ascii")
                 for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
 
@@ -133,3 +132,9 @@ class IllegalChoice(MachikoroError):
 
 class GameOver(MachikoroError):
     """An answer was given to a game that has already ended."""
+
+
+class LimitExceeded(MachikoroError):
+    """A computation would go past one of the package's documented limits (for example
+    ``machikoro analyze`` on dice with too many distinct outcomes); the message names the
+    limit."""

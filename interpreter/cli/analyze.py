@@ -11,14 +11,14 @@ from ..data.bundled import resolve_variant
 from ..lab.analysis_text import jsonable, render
 from ..lab.card_analysis import analyze
 from ..rules.loader import load_ruleset
-from .arguments import whole_number
+from .arguments import path_text, whole_number
 
 HELP = "exact numbers for each card, from the dice distribution"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The analyze command's options."""
-    parser.add_argument("--variant", default=None, help="variant file or rule-set folder")
+    parser.add_argument("--variant", type=path_text, default=None, help="variant file or rule-set folder")
     parser.add_argument("--players", type=whole_number(), default=2,
                         help="players in the reference position (default 2)")
     parser.add_argument("--coins", type=whole_number(0, 10**6), default=None,

@@ -8,6 +8,7 @@ import sys
 
 from ..data.bundled import resolve_variant
 from ..rules.loader import load_ruleset
+from .arguments import path_text
 from .event_text import card_table
 
 HELP = "print the card table of a rule set"
@@ -15,7 +16,7 @@ HELP = "print the card table of a rule set"
 
 def add_arguments(cards: argparse.ArgumentParser) -> None:
     """The cards command's options."""
-    cards.add_argument("--variant", default=None,
+    cards.add_argument("--variant", type=path_text, default=None,
                        help="variant file, bundled variant name or rule-set folder")
     cards.add_argument("--json", action="store_true", help="print JSON")
 

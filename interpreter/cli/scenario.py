@@ -8,15 +8,16 @@ from pathlib import Path
 
 from ..checks.rule_cases import run_case
 from ..data.bundled import resolve_variant
-from .arguments import UsageError
+from .arguments import UsageError, path_text
 
 HELP = "run rule-case files"
 
 
 def add_arguments(scenario: argparse.ArgumentParser) -> None:
     """The scenario command's options."""
-    scenario.add_argument("paths", nargs="+", metavar="PATH", help="rule-case YAML files")
-    scenario.add_argument("--variant", default=None,
+    scenario.add_argument("paths", nargs="+", metavar="PATH", type=path_text,
+                          help="rule-case YAML files")
+    scenario.add_argument("--variant", type=path_text, default=None,
                           help="the rule set of cases that name none (default: base)")
     scenario.add_argument("--json", action="store_true", help="one JSON object per case")
 

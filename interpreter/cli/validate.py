@@ -13,18 +13,19 @@ from pathlib import Path
 from ..checks.validate import check_files
 from ..data.bundled import data_dir, resolve_variant, unknown_variant
 from ..errors import Problem, one_line
+from .arguments import path_text
 
 HELP = "check card, rules, variant and case files"
 
 
 def add_arguments(validate: argparse.ArgumentParser) -> None:
     """The validate command's options."""
-    validate.add_argument("paths", nargs="*", metavar="PATH",
+    validate.add_argument("paths", nargs="*", metavar="PATH", type=path_text,
                           help="files or rule-set folders (default: the --variant, else "
                                "the bundled set and variants)")
     validate.add_argument("--format", choices=("text", "json", "github"), default="text",
                           help="output format (default text)")
-    validate.add_argument("--variant", default=None,
+    validate.add_argument("--variant", type=path_text, default=None,
                           help="the rule set a lone card file or a rule case is checked "
                                "in (default: the base set); alone, the variant to check")
     validate.add_argument("--strict", action="store_true",

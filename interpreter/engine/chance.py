@@ -7,6 +7,7 @@ enumerate rather than sample.
 
 from __future__ import annotations
 
+import math
 from functools import cache
 
 
@@ -48,3 +49,10 @@ def faces_for(total: int, count: int, faces: int) -> tuple:
     first = min(faces, total - (count - 1))
     rest = faces_for(total - first, count - 1, faces)
     return (first,) + rest
+
+
+def outcome_count(dice: int, faces: int) -> int:
+    """How many pairs :func:`dice_outcomes` lists for ``dice`` dice of ``faces`` faces: the
+    ways to show faces in any order, ``C(faces + dice - 1, dice)`` (21 for two six-sided
+    dice); computed without listing them."""
+    return math.comb(faces + dice - 1, dice)

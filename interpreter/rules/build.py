@@ -19,7 +19,7 @@ from ..errors import Problem
 from . import tables
 from .card_effects import compile_cards
 from .raw import CardEntry, RawRuleSet
-from .references import RuleIds, check_card_colours, vocabulary
+from .references import RuleIds, blame_removed, check_card_colours, vocabulary
 from .ruleset import Card, Colour, RuleSet
 
 DEFAULT_OPTIONS = {"landmark_active_on_build_turn": True, "reroll_same_dice": True}
@@ -126,6 +126,7 @@ def build(raw: RawRuleSet) -> RuleSet | None:
     vocab = vocabulary(entries, names, colours, victory, problems)
     compiled = compile_cards(entries, vocab, colours,
                              rules["dice"] if sections.ok("dice") else None, problems)
+    blame_removed(raw)
     if _has_errors(problems) or any(e.partial for e in entries):
         return None
     cards = _make_cards(entries, compiled)

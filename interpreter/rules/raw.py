@@ -42,7 +42,8 @@ class RawRuleSet:
 
     ``unread`` holds the ids and icons (or file stems) of cards that could not be read, so
     that a reference to them is not reported as unknown too; ``has_rules`` is False when
-    the folder has no rules file.
+    the folder has no rules file; ``removed`` the ids and icons of the cards a variant
+    removed, with where, so that a name they leave unknown is blamed on the removal.
     """
 
     rules: dict
@@ -53,6 +54,7 @@ class RawRuleSet:
     unread: set = field(default_factory=set)
     has_rules: bool = True
     name: str | None = None  # a variant's name, which names the rule set it makes
+    removed: dict = field(default_factory=dict)  # id or icon -> (Document, path) of its remove
 
     def rules_where(self, path: tuple) -> tuple[Document, tuple]:
         """The layer (rules file or variant) that gave the value at ``path`` of the merged

@@ -10,6 +10,7 @@ mean".
 from __future__ import annotations
 
 import difflib
+import re
 
 from ..errors import Problem
 from ..language.vocabulary import Vocabulary
@@ -151,3 +152,28 @@ def check_name_clashes(entries: list[CardEntry], icons: dict[str, list[int]],
             entry_problem(problems, entry, "icon", f"icon '{icon}' is also a colour of the "
                           "rules file: ids, icons and colours need different names, since "
                           "effects name them alike", "duplicate")
+
+
+_NAME_AT = re.compile(r"[\"']?([a-z][a-z0-9_]*)")
+
+
+def blame_removed(raw: RawRuleSet) -> None:
+    """An unknown name that a variant's ``remove`` made unknown (the rules file's starting
+    town, another card's ``per cow``) is reported at that ``remove`` entry, naming the place
+    that still needs it, rather than blamed on the file that uses it."""
+    if not raw.removed:
+        return
+    for k, p in enumerate(raw.problems):
+        if p.code != "unknown-name" or p.severity != "error":
+            continue
+        match = _NAME_AT.match(p.source_line[p.column - 1:])
+        name = match.group(1) if match else None
+        if name not in raw.removed:
+            continue
+        doc, path = raw.removed[name]
+        card = doc.data["remove"][path[-1]]
+        what = f"'{card}'" if name == card else f"'{card}' (its icon '{name}')"
+        field = f" ({p.field})" if p.field else ""
+        raw.problems[k] = doc.problem(path, f"{what} is removed here, but "
+                                      f"{p.file}:{p.line}:{p.column}{field} still names it",
+                                      "removed")

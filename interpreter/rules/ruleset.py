@@ -94,6 +94,11 @@ class RuleSet:
     warnings: tuple = ()
     vocabulary: Vocabulary | None = field(default=None, repr=False)
 
+    def __repr__(self) -> str:
+        # one short line: the dataclass's own repr would print every card and table
+        return (f"RuleSet({self.name!r}, {len(self.cards)} cards, {self.min_players}-"
+                f"{self.max_players} players, source={self.source!r})")
+
     def card(self, card_id: str) -> Card:
         """The card with id ``card_id``; raises KeyError with a "did you mean" if unknown."""
         try:

@@ -159,8 +159,11 @@ def _remove_cards(raw: RawRuleSet, doc: Document, broken: _Broken,
             continue
         if name not in raw.cards:
             problems.append(unknown_card(doc, ("remove", i), name, raw.cards))
-        else:
-            del raw.cards[name]
+            continue
+        icon = raw.cards.pop(name).data.get("icon")
+        raw.removed[name] = (doc, ("remove", i))
+        if isinstance(icon, str):
+            raw.removed.setdefault(icon, (doc, ("remove", i)))
 
 
 def _change_cards(raw: RawRuleSet, doc: Document, broken: _Broken,
