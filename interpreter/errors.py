@@ -31,9 +31,12 @@ class Problem:
     ``severity`` is ``"error"`` or ``"warning"``; ``code`` is stable across versions:
     reading (``file``, ``no-yaml``, ``encoding``, ``limits``, ``yaml``), the file's kind and
     schema (``kind``, ``schema``), names (``unknown-name``, ``wrong-kind``, ``duplicate``,
-    ``variant``), the rules (``players``, ``victory``), effects (``effect-syntax``,
-    ``effect-range``, ``effect-placement``), warnings (``colour-income``, ``unreachable``)
-    and ``too-many`` for the note that a file's further problems are left out.
+    ``variant``, ``removed`` for a name a variant's ``remove`` left unknown), the rules
+    (``players``, ``victory``), rule cases (``limit``, ``dice``), effects
+    (``effect-syntax``, ``effect-range``, ``effect-placement``), warnings
+    (``colour-income``, ``unreachable``) and ``too-many`` for the note that a file's further
+    problems are left out. The one-line form escapes line breaks in the file, field and
+    message (:func:`one_line`), so one problem is always one line.
     """
 
     file: str

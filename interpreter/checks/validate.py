@@ -5,7 +5,8 @@ strategy and rule case in it on its own; a rules file as its folder's rule set; 
 as the rule set it makes; a card file within its folder's rule set (or, when its folder has
 none, as an addition to the rule set given with ``--variant``, default the base set); a
 rule-case file against its schema and its rule set; a strategy against the rule set it
-names.
+names. A folder of folders (``variants/``) is searched a few levels deep (:class:`_Walk`);
+only regular files are read, and a file or folder that cannot be read is a problem.
 """
 
 from __future__ import annotations

@@ -3,8 +3,9 @@
 A card's colour must be a colour of the rules file; the rules file's starting town and
 victory landmarks must be card ids of the right kind; an icon held by one card only that is
 a near miss of another icon is flagged (icons are open-ended, so a misspelt one would make
-a new icon). Every problem names the file, line and column of the name, with a "did you
-mean".
+a new icon); card ids, icons and colours never share a name; a name that a variant's
+``remove`` left unknown is blamed on that ``remove``. Every problem names the file, line
+and column of the name, with a "did you mean".
 """
 
 from __future__ import annotations

@@ -3,7 +3,8 @@ rule-set folder or another variant), then its ``rules`` fields (mappings merge),
 ``change`` (fields of a card) and ``cards`` (whole cards, added or replacing by id).
 
 Every problem of the file is reported, an unknown card id as well as a bad field; parts that
-failed the schema are skipped, so the rest is still checked.
+failed the schema are skipped, so the rest is still checked. The card a ``change`` makes is
+checked against the card schema like a card in a file, at the change.
 """
 
 from __future__ import annotations
