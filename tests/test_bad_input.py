@@ -462,3 +462,14 @@ def test_workers_are_capped_and_the_cap_is_said(capsys):
                          "--workers", "1000000", "--json")
     assert code == 0
     assert "--workers 1000000 lowered to 3 (at most one per game" in err
+
+
+@pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full (Linux)")
+@pytest.mark.parametrize("args", [["cards"], ["validate"], ["play", "--seed", "1"]])
+def test_a_full_disk_behind_standard_output(args):
+    with open("/dev/full", "w") as full:
+        result = subprocess.run([sys.executable, "-m", "machikoro", *args], stdout=full,
+                                stderr=subprocess.PIPE, text=True, timeout=60, check=False)
+    assert result.returncode == 1
+    assert result.stderr == (f"machikoro {args[0]}: cannot write standard output: No space "
+                             "left on device\n")

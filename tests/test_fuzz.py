@@ -151,13 +151,66 @@ def _mutate_words(text: str, draw) -> str:
     return " ".join(words)
 
 
+def _seen() -> dict[str, list]:
+    """Every scalar value the real files hold, by the key it stands under (``colour`` ->
+    red, blue...; ``activated_by`` -> anyone, owner...): the near misses of a value."""
+    seen: dict[str, set] = {}
+
+    def walk(data: Any, key: str) -> None:
+        if isinstance(data, dict):
+            for k, v in data.items():
+                walk(v, str(k))
+        elif isinstance(data, list):
+            for v in data:
+                walk(v, key)
+        elif isinstance(data, (str, int)) and not isinstance(data, bool):
+            seen.setdefault(key, set()).add(data)
+
+    for files in SOURCES.values():
+        for path in files:
+            walk(yaml.safe_load(path.read_text("utf-8")), "")
+    return {k: sorted(v, key=str) for k, v in seen.items()}
+
+
+SEEN = _seen()
+
+
+def _nudge(value: Any, key: Any, draw) -> Any:
+    """A near miss of ``value`` of its own type: a neighbouring number, another value the
+    real files hold under the same key (another colour, another payer), a name of the data
+    or the text with a line break, a list with an item more, less or repeated. Many such
+    mutants still validate, and then they must play."""
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int):
+        return draw(st.sampled_from([value - 2, value - 1, value + 1, value + 2, 0, 1]))
+    if isinstance(value, str):
+        near = [v for v in SEEN.get(str(key), []) if isinstance(v, str) and v != value]
+        return draw(st.sampled_from(near or [*NAMES, value + "\n"])) if near and draw(
+            st.booleans()) else draw(st.sampled_from([*NAMES, value + "\n"]))
+    if isinstance(value, list):
+        value = list(value)
+        op = draw(st.sampled_from(["more", "less", "repeat"]))
+        if op == "more" or not value:
+            item = value[-1] if value else 1
+            value.append(_nudge(item, key, draw) if isinstance(item, (int, str)) else item)
+        elif op == "less":
+            value.pop(draw(st.integers(0, len(value) - 1)))
+        else:
+            value.append(value[-1])
+        return value
+    return draw(VALUES)
+
+
 def _mutate(data: Any, draw) -> Any:
-    """One structure-aware change of ``data`` (a parsed file)."""
+    """One structure-aware change of ``data`` (a parsed file): mostly a near miss of a value
+    or a change to the words of an effect or condition (many such mutants still validate,
+    and then play), sometimes a field removed, added or replaced by anything."""
     paths = _paths(data)
     texts = [p for p in paths if p and p[-1] in ("effect", "when")
              and isinstance(_get(data, p), str)]
-    op = draw(st.sampled_from(["replace", "replace", "delete", "add", "repeat", "words",
-                               "words"]))
+    op = draw(st.sampled_from(["nudge"] * 4 + ["words"] * 3 + ["delete", "add", "replace",
+                                                               "repeat"]))
     if op == "words" and texts:
         path = draw(st.sampled_from(texts))
         _get(data, path[:-1])[path[-1]] = _mutate_words(_get(data, path), draw)
@@ -172,6 +225,9 @@ def _mutate(data: Any, draw) -> Any:
         parent[draw(st.sampled_from(FIELDS + NAMES))] = draw(VALUES)
     elif op == "repeat" and isinstance(parent, list):
         parent.insert(key, parent[key])
+    elif op == "nudge":
+        named = [part for part in path if isinstance(part, str)]  # a list item: its list's
+        parent[key] = _nudge(parent[key], named[-1] if named else "", draw)
     else:
         parent[key] = draw(VALUES)
     return data
@@ -201,15 +257,32 @@ def _mutate_text(text: str, draw) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _near(data: Any, draw) -> Any:
+    """A near miss in one value of ``data``: a number, a name or a list of them nudged, or
+    the words of an effect or condition changed. Most of these still validate."""
+    leaves = [p for p in _paths(data) if p and (
+        isinstance(_get(data, p), (int, str)) or (isinstance(_get(data, p), list) and all(
+            isinstance(v, (int, str)) for v in _get(data, p))))]
+    path = draw(st.sampled_from(leaves))
+    parent, key = _get(data, path[:-1]), path[-1]
+    if path[-1] in ("effect", "when") and draw(st.booleans()):
+        parent[key] = _mutate_words(parent[key], draw)
+    else:
+        named = [part for part in path if isinstance(part, str)]  # a list item: its list's
+        parent[key] = _nudge(parent[key], named[-1] if named else "", draw)
+    return data
+
+
 @st.composite
-def mutants(draw, kind: str) -> tuple[Path, str]:
-    """A real file of ``kind`` and the text of a mutant of it."""
+def mutants(draw, kind: str, near: bool = False) -> tuple[Path, str]:
+    """A real file of ``kind`` and the text of a mutant of it: near misses only (``near``),
+    or any change of its structure or YAML text."""
     source = draw(st.sampled_from(SOURCES[kind]))
     data = yaml.safe_load(source.read_text("utf-8"))
-    for _ in range(draw(st.integers(1, 3))):
-        data = _mutate(data, draw)
+    for _ in range(draw(st.integers(1, 2))):
+        data = _near(data, draw) if near else _mutate(data, draw)
     text = yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=200)
-    if draw(st.integers(0, 4)) == 0:
+    if not near and draw(st.integers(0, 5)) == 0:
         text = _mutate_text(text, draw)
     return source, text
 
@@ -304,8 +377,20 @@ def _check(capsys, kind: str, mutant: tuple[Path, str]) -> None:
 
 @pytest.mark.parametrize("kind", list(SOURCES))
 def test_mutants_validate_with_located_errors_or_play(capsys, kind):
+    """Any change of a real file's structure or YAML text."""
     @FUZZ
     @given(mutants(kind))
+    def check(mutant):
+        _check(capsys, kind, mutant)
+
+    check()
+
+
+@pytest.mark.parametrize("kind", list(SOURCES))
+def test_near_misses_that_validate_play(capsys, kind):
+    """Near misses in one or two values of a real file: most validate, and then play."""
+    @FUZZ
+    @given(mutants(kind, near=True))
     def check(mutant):
         _check(capsys, kind, mutant)
 

@@ -141,15 +141,15 @@ class _Walk:
 
     def problems(self) -> list[Problem]:
         found = self.folder(self.top, 0)
+        if self.visited > MAX_FOLDERS:
+            return (found or []) + [Problem(
+                display(self.top), 1, 1, "", f"stopped after {MAX_FOLDERS} folders: give "
+                "the rule-set folders or files to check", "limits")]
         if found is None:
             what = "machikoro YAML files" if self.other_yaml else "YAML files"
             below = f" or {MAX_DEPTH} levels below it" if self.visited > 1 else ""
             return [Problem(display(self.top), 1, 1, "", f"no {what} in this folder{below}",
                             "no-yaml")]
-        if self.visited > MAX_FOLDERS:
-            found.append(Problem(display(self.top), 1, 1, "", f"stopped after {MAX_FOLDERS} "
-                                 "folders: give the rule-set folders or files to check",
-                                 "limits"))
         return found
 
     def folder(self, folder: Path, depth: int) -> list[Problem] | None:

@@ -71,7 +71,9 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     try:
-        return COMMANDS[args.command].run(args)
+        code = COMMANDS[args.command].run(args)
+        sys.stdout.flush()  # a full disk behind stdout shows here, not at exit
+        return code
     except UsageError as exc:
         print(f"machikoro {args.command}: {exc}", file=sys.stderr)
         return 2
@@ -85,11 +87,35 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("machikoro: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # `machikoro ... | head`: the reader has what it wanted
+        _silence_stdout()
         return 0
+    except OSError as exc:  # the file system, not the program: say what failed
+        return _os_error(args.command, exc)
     except Exception as exc:
         if os.environ.get("MACHIKORO_DEBUG"):
             raise
         print(f"machikoro {args.command}: internal error: {type(exc).__name__}: {exc} "
               "(set MACHIKORO_DEBUG=1 for details)", file=sys.stderr)
         return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that Python's flush at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+
+
+def _os_error(command: str, exc: OSError) -> int:
+    """Exit 1 with what failed: the file named, or else the output (an error without a file
+    name comes from writing standard output: a full disk behind ``>``)."""
+    what = exc.strerror or str(exc)
+    if exc.filename is None:
+        _silence_stdout()
+        print(f"machikoro {command}: cannot write standard output: {what}", file=sys.stderr)
+    else:
+        print(f"machikoro {command}: {what}: {exc.filename}", file=sys.stderr)
+    return 1

@@ -13,6 +13,7 @@ from pathlib import Path
 from ..checks.validate import check_files
 from ..data.bundled import data_dir, resolve_variant, unknown_variant
 from ..errors import Problem, one_line
+from ..rules.file_kinds import display
 from .arguments import path_text
 
 HELP = "check card, rules, variant and case files"
@@ -49,7 +50,7 @@ def _targets(args) -> tuple[list, list[Problem]]:
     if not Path(resolved).exists():
         return [], [Problem(args.variant, 1, 1, "", f"--variant: {unknown_variant(args.variant)}",
                             "file")]
-    return [resolved], []
+    return [display(Path(resolved))], []
 
 
 def run(args) -> int:
