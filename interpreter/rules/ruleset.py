@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..language.vocabulary import Vocabulary
 
@@ -96,8 +97,9 @@ class RuleSet:
 
     def __repr__(self) -> str:
         # one short line: the dataclass's own repr would print every card and table
+        source = Path(self.source).name or self.source
         return (f"RuleSet({self.name!r}, {len(self.cards)} cards, {self.min_players}-"
-                f"{self.max_players} players, source={self.source!r})")
+                f"{self.max_players} players, from {source!r})")
 
     def card(self, card_id: str) -> Card:
         """The card with id ``card_id``; raises KeyError with a "did you mean" if unknown."""
