@@ -20,14 +20,22 @@ from .agents.random_agent import RandomAgent
 from .agents.registry import make_agent
 from .engine.decision import Decision
 from .engine.game import Game
-from .errors import DataError, GameOver, IllegalChoice, MachikoroError, NothingPending, Problem
+from .errors import (
+    DataError,
+    GameOver,
+    IllegalChoice,
+    LimitExceeded,
+    MachikoroError,
+    NothingPending,
+    Problem,
+)
 from .rules.loader import load_ruleset
 from .rules.ruleset import Card, RuleSet
 
 __all__ = [
     "Agent", "Card", "DataError", "Decision", "Game", "GameOver", "GreedyAgent",
-    "IllegalChoice", "MachikoroError", "NothingPending", "Problem", "RandomAgent", "RuleSet",
-    "load_ruleset",
+    "IllegalChoice", "LimitExceeded", "MachikoroError", "NothingPending", "Problem",
+    "RandomAgent", "RuleSet", "load_ruleset",
     "make_agent", "play",
 ]
 __version__ = "0.1.0"

@@ -1,9 +1,8 @@
 """The ``machikoro`` command line: ``main(argv) -> int``.
 
 One module per command (:mod:`.play`, :mod:`.replay`, :mod:`.validate`, :mod:`.scenario`,
-:mod:`.simulate`, :mod:`.compare`, :mod:`.tournament`, :mod:`.analyze`, :mod:`.cards`),
-each with ``HELP``,
-``add_arguments(parser)`` and ``run(args) -> int``.
+:mod:`.simulate`, :mod:`.compare`, :mod:`.tournament`, :mod:`.analyze`, :mod:`.cards`,
+:mod:`.listing`), each with ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``.
 
 Exit codes: 0 success; 1 a problem with the data, a failed rule case, or a game error; 2 bad
 command usage (argparse's convention); 130 interrupted. Errors are printed as located
@@ -16,36 +15,79 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from importlib.metadata import PackageNotFoundError, version
 
 from ..errors import DataError, MachikoroError
-from . import analyze, cards, compare, play, replay, scenario, simulate, tournament, validate
+from . import (
+    analyze,
+    cards,
+    compare,
+    listing,
+    play,
+    replay,
+    scenario,
+    simulate,
+    tournament,
+    validate,
+)
 from .arguments import UsageError
 
 COMMANDS = {"play": play, "replay": replay, "validate": validate, "scenario": scenario,
             "simulate": simulate, "compare": compare, "tournament": tournament,
-            "analyze": analyze, "cards": cards}
+            "analyze": analyze, "cards": cards, "list": listing}
 """The commands, in the order ``--help`` lists them."""
 
 
-def _parser() -> argparse.ArgumentParser:
+def _version() -> str:
+    try:
+        return version("machikoro")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser, and each command's own parser (for its usage line in errors)."""
     parser = argparse.ArgumentParser(
         prog="machikoro",
         description="Machi Koro (original base set) as rules data plus one interpreter.")
+    parser.add_argument("--version", action="version", version=f"machikoro {_version()}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = {}
     for name, module in COMMANDS.items():
-        module.add_arguments(sub.add_parser(name, help=module.HELP, description=module.HELP))
-    return parser
+        commands[name] = sub.add_parser(name, help=module.HELP, description=module.HELP)
+        module.add_arguments(commands[name])
+    return parser, commands
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    """The parsed arguments. A bad flag is shown with its command's usage, not the top
+    level's; an option given ``--`` as its value (``--games=--``, which argparse passes on
+    as an empty list) is a usage error. Raises SystemExit (2) like argparse."""
+    parser, commands = _parser()
+    args, extra = parser.parse_known_args(argv)
+    command = commands[args.command]
+    if extra:
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    for action in command._actions:
+        value = getattr(args, action.dest, None)
+        if isinstance(action, argparse._AppendAction) and isinstance(value, list):
+            value = next((v for v in value if isinstance(v, list)), None)  # --variant=--
+        if action.option_strings and action.nargs is None and isinstance(value, list):
+            command.error(f"argument {'/'.join(action.option_strings)}: expected one value, "
+                          f"got '--'")
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
-    parser = _parser()
     try:
-        args = parser.parse_args(argv)
+        args = _parse(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
     try:
-        return COMMANDS[args.command].run(args)
+        code = COMMANDS[args.command].run(args)
+        sys.stdout.flush()  # a full disk behind stdout shows here, not at exit
+        return code
     except UsageError as exc:
         print(f"machikoro {args.command}: {exc}", file=sys.stderr)
         return 2
@@ -59,11 +101,35 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("machikoro: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # `machikoro ... | head`: the reader has what it wanted
+        _silence_stdout()
         return 0
+    except OSError as exc:  # the file system, not the program: say what failed
+        return _os_error(args.command, exc)
     except Exception as exc:
         if os.environ.get("MACHIKORO_DEBUG"):
             raise
         print(f"machikoro {args.command}: internal error: {type(exc).__name__}: {exc} "
               "(set MACHIKORO_DEBUG=1 for details)", file=sys.stderr)
         return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that Python's flush at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # a stream with no file (a test's)
+        pass
+
+
+def _os_error(command: str, exc: OSError) -> int:
+    """Exit 1 with what failed: the file named, or else the output (an error without a file
+    name comes from writing standard output: a full disk behind ``>``)."""
+    what = exc.strerror or str(exc)
+    if exc.filename is None:
+        _silence_stdout()
+        print(f"machikoro {command}: cannot write standard output: {what}", file=sys.stderr)
+    else:
+        print(f"machikoro {command}: {what}: {exc.filename}", file=sys.stderr)
+    return 1

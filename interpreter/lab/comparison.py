@@ -97,7 +97,8 @@ def play_pairs(comparison: Comparison, executor: Executor, bar, games: int,
                 break
             widest = comparison.widest()
             if widest < until_ci:
-                return f"--until-ci: the interval is +/-{widest:.4f}", False
+                return (f"--until-ci: the interval is +/-{100 * widest:.2f} pts (asked: "
+                        f"+/-{100 * until_ci:.2f} pts)"), False
         else:
             if until_ci is not None:
                 stopped_by = f"--max-games cap ({max_games})"

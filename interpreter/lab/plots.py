@@ -8,7 +8,8 @@ def require_matplotlib() -> str | None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        return "needs matplotlib: pip install 'machikoro[plot]'"
+        return ("needs matplotlib: pip install 'matplotlib>=3.7', or pip install '.[plot]' "
+                "in a clone of machikoro")
     return None
 
 
