@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import sys
 from collections.abc import Callable, Iterable
 
+from ..agents.registry import strategy_of
 from ..data.bundled import resolve_variant
 from ..errors import MachikoroError
 
@@ -65,6 +67,18 @@ def did_you_mean(word: str, known: Iterable[str]) -> str:
     """`` - did you mean 'X'?`` for the known name closest to ``word``, or ``""``."""
     hint = difflib.get_close_matches(word, list(known), n=1)
     return f" - did you mean '{hint[0]}'?" if hint else ""
+def warn_unwinnable(names: Iterable[str], rules) -> None:
+    """Print on stderr, once per strategy among the agent ``names``, the located warning
+    of one that never builds a landmark the victory of ``rules`` needs (in play it builds
+    them once nothing in its build list applies: docs/strategies.md), so that a user
+    knows why it plays so; other agents and other warnings say nothing here."""
+    for name in dict.fromkeys(names):
+        strategy = strategy_of(name, rules)
+        for problem in strategy.warnings if strategy is not None else ():
+            if problem.code == "strategy-victory":
+                print(problem, file=sys.stderr)
+
+
 def add_variant(parser: argparse.ArgumentParser, help_text: str) -> None:
     """The ``--variant`` option: repeatable, the variants stacked in the order given."""
     parser.add_argument("--variant", action="append", type=path_text, default=None,
