@@ -10,7 +10,12 @@ from collections.abc import Callable, Iterable
 
 from ..agents.registry import strategy_of
 from ..data.bundled import resolve_variant
+from ..engine.game import MAX_SEED_DIGITS
 from ..errors import MachikoroError
+
+MAX_DIGITS = MAX_SEED_DIGITS
+"""The most digits a whole-number option takes (a seed's limit: 100); longer is a usage
+error, never Python's int-string conversion error."""
 
 
 class UsageError(MachikoroError):
@@ -18,15 +23,22 @@ class UsageError(MachikoroError):
 
 
 def whole_number(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number, at least ``low`` and at most ``high`` when given;
-    a bad value is a usage error (exit 2) with a message saying what was expected."""
+    """An argparse type: a whole number of at most :data:`MAX_DIGITS` digits, at least
+    ``low`` and at most ``high`` when given; a bad value is a usage error (exit 2) with a
+    message saying what was expected (quoting at most 40 characters of it)."""
 
     def parse(text: str) -> int:
+        digits = text.strip().lstrip("+-").replace("_", "")
+        if digits.isdigit() and len(digits) > MAX_DIGITS:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number of at most {MAX_DIGITS} digits, got one of "
+                f"{len(digits):,} digits")
         try:
             value = int(text)
         except ValueError:
+            shown = repr(text) if len(text) <= 40 else repr(text[:37] + "...")
             raise argparse.ArgumentTypeError(
-                f"expected a whole number, got {text!r}") from None
+                f"expected a whole number, got {shown}") from None
         if low is not None and value < low:
             word = "at least 1" if low == 1 else f"{low} or more"
             raise argparse.ArgumentTypeError(f"must be {word}, got {value}")
