@@ -133,13 +133,14 @@ class IllegalChoice(MachikoroError):
         )
 
 
-class GameOver(MachikoroError):
-    """An answer was given to a game that has already ended."""
-
-
 class NothingPending(MachikoroError):
     """``answer()`` with no decision waiting, or ``apply_chance()`` with no chance step
     waiting (call ``decision()`` or ``chance_step()`` first); the game is unchanged."""
+
+
+class GameOver(NothingPending):
+    """An answer or a chance outcome was given to a game that has already ended: nothing
+    is pending any more (so ``except NothingPending`` catches it too)."""
 
 
 class LimitExceeded(MachikoroError):
