@@ -67,9 +67,10 @@ class Problem:
         """The one-line form, plus the source line and a caret under the offending text."""
         text = str(self)
         if self.source_line and self.column <= len(self.source_line) + 1:
-            # one character per column: tabs and control characters become one space or '?'
-            line = "".join(" " if c == "\t" else c if c.isprintable() else "?"
-                           for c in self.source_line)
+            # one character per column: tabs become a space; control characters and the
+            # replacement of bytes that are not UTF-8 become '?'
+            line = "".join(" " if c == "\t" else c if c.isprintable() and c != "\ufffd"
+                           else "?" for c in self.source_line)
             column = self.column
             if len(line) > 100:  # show a window of a long line around the column
                 start = max(0, column - 40)
