@@ -23,8 +23,8 @@ ENTRY_POINT_GROUP = "machikoro.agents"
 """The entry-point group through which an installed package adds agents by name."""
 
 
-def register_agent(name: str, factory: Callable[..., Any]) -> None:
-    """Make ``factory`` (an agent class, or any callable taking the seed, an int or None, as
+def register_agent(name: str, make: Callable[..., Any]) -> None:
+    """Make ``make`` (an agent class, or any callable taking the seed, an int or None, as
     its one argument and returning an agent) known by ``name`` to :func:`make_agent`, ``--agents`` and the lab, in this process.
 
     Raises :class:`ValueError` for a name that is not lower-case letters, digits, ``-`` and
@@ -34,7 +34,7 @@ def register_agent(name: str, factory: Callable[..., Any]) -> None:
         raise ValueError(f"agent name {name!r}: use lower-case letters, digits, '-' and '_'")
     if name in ("random", "greedy", "mcts"):
         raise ValueError(f"agent name {name!r} is a built-in agent's")
-    AGENTS[name] = factory
+    AGENTS[name] = make
 
 
 def _installed(name: str) -> None:
@@ -42,11 +42,11 @@ def _installed(name: str) -> None:
     ``machikoro.agents`` entry-point group, if one does (loaded on first use)."""
     for point in entry_points(group=ENTRY_POINT_GROUP, name=name):
         try:
-            factory = point.load()
+            make = point.load()
         except Exception as exc:  # any failure of another package's import
             raise ValueError(f"agent '{name}' ({point.value}, installed by a package) does "
                              f"not load: {type(exc).__name__}: {exc}") from exc
-        register_agent(name, factory)
+        register_agent(name, make)
         return
 
 

@@ -124,7 +124,7 @@ def labels(names: list[str]) -> list[str]:
     (``a/cheap.yaml`` and ``b/cheap.yaml``), those keep the name as given, so that every
     column and difference of the output names one rule set."""
     short = [label(name) for name in names]
-    return [name if short.count(mine) > 1 else mine for name, mine in zip(names, short)]
+    return [name if short.count(own) > 1 else own for name, own in zip(names, short)]
 
 
 def _clean(interval: dict) -> dict:
