@@ -17,7 +17,7 @@ Layout section draws them): ``cli`` on top; ``lab`` and ``checks``; ``agents``; 
 from .agents.greedy import GreedyAgent
 from .agents.protocol import Agent, play
 from .agents.random_agent import RandomAgent
-from .agents.registry import make_agent
+from .agents.registry import make_agent, register_agent
 from .engine.decision import Decision
 from .engine.game import Game
 from .errors import (
@@ -36,6 +36,6 @@ __all__ = [
     "Agent", "Card", "DataError", "Decision", "Game", "GameOver", "GreedyAgent",
     "IllegalChoice", "LimitExceeded", "MachikoroError", "NothingPending", "Problem",
     "RandomAgent", "RuleSet", "load_ruleset",
-    "make_agent", "play",
+    "make_agent", "play", "register_agent",
 ]
 __version__ = "0.1.0"

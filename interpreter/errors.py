@@ -68,9 +68,10 @@ class Problem:
         """The one-line form, plus the source line and a caret under the offending text."""
         text = str(self)
         if self.source_line and self.column <= len(self.source_line) + 1:
-            # one character per column: tabs and control characters become one space or '?'
-            line = "".join(" " if c == "\t" else c if c.isprintable() else "?"
-                           for c in self.source_line)
+            # one character per column: tabs become a space; control characters and the
+            # replacement of bytes that are not UTF-8 become '?'
+            line = "".join(" " if c == "\t" else c if c.isprintable() and c != "\ufffd"
+                           else "?" for c in self.source_line)
             column = self.column
             if len(line) > 100:  # show a window of a long line around the column
                 start = max(0, column - 40)
@@ -134,13 +135,14 @@ class IllegalChoice(MachikoroError):
         )
 
 
-class GameOver(MachikoroError):
-    """An answer was given to a game that has already ended."""
-
-
 class NothingPending(MachikoroError):
     """``answer()`` with no decision waiting, or ``apply_chance()`` with no chance step
     waiting (call ``decision()`` or ``chance_step()`` first); the game is unchanged."""
+
+
+class GameOver(NothingPending):
+    """An answer or a chance outcome was given to a game that has already ended: nothing
+    is pending any more (so ``except NothingPending`` catches it too)."""
 
 
 class LimitExceeded(MachikoroError):

@@ -132,8 +132,9 @@ def test_list_names_every_bundled_variant_and_strategy_as_the_commands_take_them
     loose = [p for p in folder.rglob("*.yaml")
              if p.parent.name not in ("harbor", "millionaires-row")]
     assert len(variants) + len(strategies) == len(loose) + 2
-    for name in variants:
-        assert load_ruleset(name).name  # --variant NAME loads it
+    for entry in found["variants"]:
+        assert load_ruleset(entry["name"]).name == entry["title"]  # --variant NAME loads it
+        assert entry["description"] and "cannot be read" not in entry["description"]
     rules = load_ruleset()
     for name in strategies:
         assert callable(agent_factory(name, rules))  # --agents NAME plays it

@@ -7,7 +7,7 @@ import sys
 from dataclasses import replace
 
 from ..errors import DataError
-from ..lab.comparison import Comparison, label, play_pairs, render
+from ..lab.comparison import Comparison, labels, play_pairs, render
 from ..lab.executors import Executor
 from ..lab.runs import RunSpec
 from ..lab.simulation import report
@@ -110,9 +110,9 @@ def run(args) -> int:
         return 2
     reports = [report(s, rules, variant, args.seed, seats) for s, (variant, rules)
                in zip(comparison.summaries, loaded)]
-    labels = [label(name) for name in args.rulesets]
-    result = {"rulesets": labels, "games": min(s.games for s in comparison.summaries),
+    names = labels(args.rulesets)
+    result = {"rulesets": names, "games": min(s.games for s in comparison.summaries),
               "stopped_by": stopped_by, "interrupted": interrupted,
-              "reports": reports, "differences": comparison.differences(labels)}
+              "reports": reports, "differences": comparison.differences(names)}
     text = "" if args.json else render(result)
-    return finish("compare", result, text, reports, args, result["games"], interrupted, labels)
+    return finish("compare", result, text, reports, args, result["games"], interrupted, names)

@@ -7,7 +7,7 @@ import argparse
 import json
 from pathlib import Path
 
-from ..data.bundled import STRATEGY_FOLDER, bundled_names, data_dir
+from ..data.bundled import STRATEGY_FOLDER, bundled_files
 from ..data.yaml_reader import read_yaml
 from ..errors import DataError, one_line
 
@@ -25,10 +25,9 @@ def bundled() -> dict[str, list[dict]]:
     ``--agents`` takes a strategy (``cheese-factory``). A file that cannot be read is
     listed with its problem as description (``machikoro validate`` says more)."""
     out: dict[str, list[dict]] = {"variants": [], "strategies": []}
-    folder = data_dir("variants")
-    for name in bundled_names():
+    for name, file in bundled_files().items():
         try:
-            data = read_yaml(folder / f"{name}.yaml").data
+            data = read_yaml(file).data
         except DataError as exc:
             data = {"description": f"(cannot be read: {exc.problems[0].message})"}
         data = data if isinstance(data, dict) else {}

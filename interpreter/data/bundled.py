@@ -54,33 +54,40 @@ def resolve_variant(spec: str | Path | None, near: Path | None = None) -> str | 
 _INCLUDES_FOLDER = re.compile(r"^include_folder:\s*true\b", re.MULTILINE)
 
 
-def _variant_folders(files: list[Path]) -> set[Path]:
-    """The folders that are one variant each: a variant file with ``include_folder: true``
-    (a quick look at the text) and the card files beside it."""
-    out = set()
-    for path in files:
+def _variant_files(files: list[Path]) -> dict[Path, Path]:
+    """The folders that are one variant each, ``{folder: its variant file}``: a variant file
+    with ``include_folder: true`` (a quick look at the text) stands for the card files
+    beside it."""
+    out = {}
+    for path in sorted(files):
         try:
             if _INCLUDES_FOLDER.search(path.read_text("utf-8", "replace")):
-                out.add(path.parent)
+                out.setdefault(path.parent, path)
         except OSError:
             continue
     return out
 
 
-def bundled_names() -> list[str]:
-    """The names of the bundled variants and strategies, as ``--variant`` and ``--agents``
-    take them: a file's path under ``variants/`` without ``.yaml``
-    (``house/radio-tower-18``), or a variant folder's path (``harbor``)."""
+def bundled_files() -> dict[str, Path]:
+    """The bundled variants and strategies, ``{name: the file to read}``: the name as
+    ``--variant`` and ``--agents`` take it, a file's path under ``variants/`` without
+    ``.yaml`` (``house/radio-tower-18``) or a variant folder's path (``harbor``, whose file is
+    the folder's variant file)."""
     try:
         folder = data_dir("variants")
     except FileNotFoundError:
-        return []
+        return {}
     files = [p for p in folder.rglob("*.yaml") if p.is_file()]
-    folders = _variant_folders(files)
-    names = {p.relative_to(folder).as_posix() for p in folders}
-    names |= {p.relative_to(folder).with_suffix("").as_posix() for p in files
-              if p.parent not in folders}
-    return sorted(names)
+    folders = _variant_files(files)
+    out = {p.relative_to(folder).as_posix(): file for p, file in folders.items()}
+    out.update({p.relative_to(folder).with_suffix("").as_posix(): p for p in files
+                if p.parent not in folders})
+    return dict(sorted(out.items()))
+
+
+def bundled_names() -> list[str]:
+    """The names of the bundled variants and strategies (the keys of :func:`bundled_files`)."""
+    return list(bundled_files())
 
 
 def unknown_variant(spec: str | Path) -> str:

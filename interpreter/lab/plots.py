@@ -71,9 +71,9 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
     for ax in axes:
         if len(reports) > 1:
             ax.legend(fontsize=8)
-    games = ", ".join(f"{r['games']} games" for r in reports[:1])
+    games = f"{reports[0]['games']} games" + (" each" if len(reports) > 1 else "")
     fig.suptitle(f"{' vs '.join(labels)} - {players} players, "
-                 f"{', '.join(reports[0]['agents'])}; {games} each")
+                 f"{', '.join(reports[0]['agents'])}; {games}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

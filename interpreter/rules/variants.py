@@ -132,6 +132,7 @@ def _folder_cards(path: Path, doc: Document, raw: RawRuleSet, problems: list[Pro
                                     f"folder holds one variant file: {others[0].name} is a "
                                     "second one (move it to another folder)", "variant"))
         return
+    defined: dict[str, str] = {}  # card id -> the file of this folder that defines it
     for file, card_doc, kind, own in found:
         if kind is None:
             problems.extend(own)
@@ -140,8 +141,14 @@ def _folder_cards(path: Path, doc: Document, raw: RawRuleSet, problems: list[Pro
         if kind not in card_kinds() and kind != "card":
             continue  # strategies and rule cases may sit beside the cards
         problems.extend(own)
-        if isinstance(card_doc.data, dict) and isinstance(card_doc.data.get("id"), str):
-            raw.cards.pop(card_doc.data["id"], None)  # replaced whole
+        card_id = card_doc.data.get("id") if isinstance(card_doc.data, dict) else None
+        if isinstance(card_id, str):
+            if card_id in defined:
+                problems.append(card_doc.problem(("id",), f"card id '{card_id}' is also "
+                                                 f"defined in {defined[card_id]}", "duplicate"))
+                continue
+            defined[card_id] = card_doc.file
+            raw.cards.pop(card_id, None)  # a base card is replaced whole
         add_card(card_doc, (), card_doc.data, card_findings(card_doc, problems), raw.cards,
                  raw.unread, problems)
 
