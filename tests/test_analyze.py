@@ -249,9 +249,10 @@ def test_a_player_count_outside_the_rules_exits_2_with_a_message(players, capsys
     assert "2-4 players" in err and "Traceback" not in err
 
 
-def test_a_missing_variant_is_a_data_error(capsys):
-    assert main(["analyze", "--variant", "no-such-variant.yaml"]) == 1
-    assert "Traceback" not in capsys.readouterr().err
+def test_a_missing_variant_is_bad_usage(capsys):
+    assert main(["analyze", "--variant", "no-such-variant.yaml"]) == 2
+    err = capsys.readouterr().err
+    assert "--variant: 'no-such-variant.yaml': no such file" in err and "Traceback" not in err
 
 
 def test_json_round_trips(capsys):

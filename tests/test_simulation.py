@@ -456,14 +456,16 @@ def test_until_ci_must_be_a_proportion(capsys):
     assert code == 2 and "--until-ci must be between 0 and 1" in err
 
 
-def test_a_missing_variant_file_is_located(capsys, tmp_path):
+def test_a_missing_variant_file_is_bad_usage_naming_the_option(capsys, tmp_path):
+    """Like an unknown agent, a variant that is no file, folder or bundled name is bad
+    usage (exit 2) naming the option, before any game."""
     missing = str(tmp_path / "nope.yaml")
     code, out, err = cli(capsys, "simulate", "--games", "5", "--variant", missing)
-    assert code == 1 and not out
-    assert err.startswith(f"{missing}:1:1: ")
+    assert code == 2 and not out
+    assert err.startswith(f"machikoro simulate: --variant: '{missing}': no such file")
     code, out, err = cli(capsys, "compare", "base", missing, "--games", "5")
-    assert code == 1 and not out
-    assert err.startswith(f"{missing}:1:1: ")
+    assert code == 2 and not out
+    assert err.startswith(f"machikoro compare: rule set: '{missing}': no such file")
 
 
 def test_ctrl_c_prints_the_games_finished_and_exits_130(capsys, monkeypatch, tmp_path):

@@ -7,9 +7,10 @@ import argparse
 import difflib
 import sys
 from collections.abc import Callable, Iterable
+from pathlib import Path
 
 from ..agents.registry import strategy_of
-from ..data.bundled import resolve_variant
+from ..data.bundled import resolve_variant, unknown_variant
 from ..engine.game import MAX_SEED_DIGITS
 from ..errors import MachikoroError
 
@@ -99,11 +100,22 @@ def add_variant(parser: argparse.ArgumentParser, help_text: str) -> None:
                         "(--variant harbor --variant millionaires-row)")
 
 
+def existing_variant(value: str, option: str = "--variant"):
+    """``value`` resolved by :func:`~machikoro.data.bundled.resolve_variant` (``base``, a
+    file or folder, or a bundled variant's path). Raises :class:`UsageError` (exit 2,
+    naming ``option``, with a "did you mean") when it is none of these: a mistyped variant
+    is bad usage, like a mistyped agent."""
+    resolved = resolve_variant(value)
+    if resolved is not None and str(resolved) != "base" and not Path(resolved).exists():
+        raise UsageError(f"{option}: '{value}': {unknown_variant(value)}")
+    return resolved
+
+
 def variant_of(values: list[str] | None):
     """The ``--variant`` values as :func:`~machikoro.rules.loader.load_ruleset` takes
     them: None (the base set), one resolved path or bundled variant, or a list of them
-    stacked in order."""
+    stacked in order. Raises :class:`UsageError` for a value that names no variant."""
     if not values:
         return None
-    resolved = [resolve_variant(v) for v in values]
+    resolved = [existing_variant(v) for v in values]
     return resolved[0] if len(resolved) == 1 else resolved

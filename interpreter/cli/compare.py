@@ -63,7 +63,7 @@ def _usage(args) -> str | None:
 def _load(args) -> tuple[list, tuple]:
     """The rule sets (``(variant, rules)`` each) and the agents of every seat, all checked
     before any game is played. Raises :class:`LabUsageError`."""
-    loaded = [variant_spec(None if r == "base" else r) for r in args.rulesets]
+    loaded = [variant_spec(None if r == "base" else r, "rule set") for r in args.rulesets]
     for _, rules in loaded:
         check_players(args.players, rules)
     agents = ()

@@ -10,13 +10,21 @@ import sys
 from pathlib import Path
 
 from ..agents.registry import agent_factory, agent_names
-from ..data.bundled import resolve_variant
 from ..errors import DataError
 from ..lab.plots import plot_simulation, require_matplotlib
 from ..lab.seats import POOL, SEATINGS, default_seating, members
 from ..rules.loader import load_ruleset
 from ..rules.ruleset import RuleSet
-from .arguments import did_you_mean, file_name, non_empty, positive, seed_value, warn_unwinnable
+from .arguments import (
+    UsageError,
+    did_you_mean,
+    existing_variant,
+    file_name,
+    non_empty,
+    positive,
+    seed_value,
+    warn_unwinnable,
+)
 
 
 class LabUsageError(Exception):
@@ -96,24 +104,35 @@ def seating(choice: str | None, slots: tuple) -> str:
     return choice or default_seating(slots)
 
 
-def variant_spec(given: str | list | None) -> tuple[str | tuple | None, RuleSet]:
+def variant_spec(given: str | list | None, option: str = "--variant"
+                 ) -> tuple[str | tuple | None, RuleSet]:
     """A variant argument (one, ``A+B``, or a list from repeated ``--variant``, stacked in
     order) resolved to absolute path texts (None for base; a tuple when stacked) and its
-    rules."""
+    rules. Raises :class:`LabUsageError` (naming ``option``) for a name that is no file,
+    folder or bundled variant, and DataError for a variant with problems."""
     if isinstance(given, str) and "+" in given and not Path(given).exists():
         given = given.split("+")
     if isinstance(given, list) and len(given) == 1:
         given = given[0]
     if isinstance(given, list):
-        resolved = [resolve_variant(v) for v in given]
+        resolved = [_existing(v, option) for v in given]
         rules = load_ruleset(resolved)
         return tuple(str(Path(v).resolve()) if v not in (None, "base") else "base"
                      for v in resolved), rules
-    resolved = resolve_variant(given)
+    resolved = _existing(given, option) if given is not None else None
     rules = load_ruleset(resolved)
     if resolved is None or str(resolved) == "base":
         return None, rules
     return str(Path(resolved).resolve()), rules
+
+
+def _existing(value: str, option: str):
+    """:func:`~machikoro.cli.arguments.existing_variant` with its error as a
+    :class:`LabUsageError`."""
+    try:
+        return existing_variant(value, option)
+    except UsageError as exc:
+        raise LabUsageError(str(exc)) from None
 
 
 WORKERS_PER_CPU = 4
