@@ -77,9 +77,14 @@ path_text = non_empty("a path or a bundled name")
 
 
 def did_you_mean(word: str, known: Iterable[str]) -> str:
-    """`` - did you mean 'X'?`` for the known name closest to ``word``, or ``""``."""
-    hint = difflib.get_close_matches(word, list(known), n=1)
+    """`` - did you mean 'X'?`` for the known name closest to ``word``, or ``""`` (also when
+    ``word`` is itself known: its error is of another kind, such as an agent that does not
+    load)."""
+    known = list(known)
+    hint = [] if word in known else difflib.get_close_matches(word, known, n=1)
     return f" - did you mean '{hint[0]}'?" if hint else ""
+
+
 def warn_unwinnable(names: Iterable[str], rules) -> None:
     """Print on stderr, once per strategy among the agent ``names``, the located warning
     of one that never builds a landmark the victory of ``rules`` needs (in play it builds
