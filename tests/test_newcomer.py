@@ -84,6 +84,16 @@ def test_the_pre_commit_hook_passes_in_a_repository_holding_other_yaml(capsys, h
     assert code == 1 and out.startswith("cards/cafe.yaml:11:16: effect: unexpected 'form'")
 
 
+def test_skip_other_does_not_name_a_skipped_file_as_checked(capsys, here):
+    (here / "mkdocs.yml").write_text(OTHER_YAML["mkdocs.yml"], "utf-8")
+    (here / "v.yaml").write_text("kind: variant\nname: X\nextends: base\n", "utf-8")
+    code, out, _ = cli(capsys, "validate", "--skip-other", "mkdocs.yml", "v.yaml")
+    assert code == 0
+    assert out.strip() == "OK: v.yaml: no problems; skipped 1 other YAML file(s)"
+    code, out, _ = cli(capsys, "validate", "--skip-other", "mkdocs.yml")
+    assert code == 0 and out.strip() == "OK: no machikoro file; skipped 1 other YAML file(s)"
+
+
 def test_skip_other_still_reports_a_misspelt_machikoro_kind(capsys, here):
     (here / "v.yaml").write_text("kind: variantt\nname: X\nextends: base\n", "utf-8")
     code, out, _ = cli(capsys, "validate", "--skip-other", "v.yaml")

@@ -96,9 +96,10 @@ def _summary(problems: list[Problem], errors: list, warnings: list, paths: list,
     """The last line: the counts and the files holding the problems (naming the paths
     checked too when a problem is in another file, e.g. a card's folder's rules file)."""
     skip = f"; skipped {len(skipped)} other YAML file(s)" if skipped else ""
+    paths = [p for p in paths if str(p) not in (skipped or ())]  # checked, not skipped
     checked = one_line(_names(paths))
     if not problems:
-        return f"OK: {checked}: no problems{skip}"
+        return f"OK: {checked}: no problems{skip}" if paths else f"OK: no machikoro file{skip}"
     files = list(dict.fromkeys(p.file for p in problems))
     where = one_line(_names(files) if len(files) <= 3 else f"{len(files)} files")
     given = {str(p) for p in paths}
