@@ -4,12 +4,14 @@ from __future__ import annotations
 
 
 def require_matplotlib() -> str | None:
-    """None when matplotlib can be imported, else what to install."""
+    """None when matplotlib and adjustText (which keeps the cards' labels apart) can be
+    imported, else what to install."""
     try:
+        import adjustText  # noqa: F401
         import matplotlib  # noqa: F401
     except ImportError:
-        return ("needs matplotlib: pip install 'matplotlib>=3.7', or pip install '.[plot]' "
-                "in a clone of machikoro")
+        return ("needs matplotlib and adjustText: pip install 'matplotlib>=3.7' "
+                "'adjustText>=1.0', or pip install '.[plot]' in a clone of machikoro")
     return None
 
 
@@ -23,8 +25,10 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from adjustText import adjust_text
 
     labels = labels or [r["ruleset"] for r in reports]
+    names: list = []
     agents = len(reports[0].get("by_agent", ())) > 1
     fig, axes = plt.subplots(1, 4 if agents else 3, figsize=(22 if agents else 17, 5.2))
     seat_ax, length_ax, card_ax = axes[0], axes[-2], axes[-1]
@@ -52,9 +56,7 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
             card_ax.scatter([p[0] for p in points], [p[1] for p in points], label=label,
                             alpha=0.8)
             if k == 0:
-                for x, y, name in points:
-                    card_ax.annotate(name, (x, y), fontsize=7, xytext=(3, 2),
-                                     textcoords="offset points")
+                names = [card_ax.text(x, y, name, fontsize=7) for x, y, name in points]
     players = reports[0]["players"]
     seat_ax.axhline(100 / players, color="grey", linestyle=":", linewidth=1)
     seat_ax.set_xticks(range(1, players + 1))
@@ -68,6 +70,9 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
     card_ax.set_xlabel("players who built it, %")
     card_ax.set_ylabel("win rate of those players, %")
     card_ax.set_title("Cards: build rate vs win rate")
+    if names:  # moved apart so that no two labels overlap, each tied to its point
+        adjust_text(names, ax=card_ax, arrowprops={"arrowstyle": "-", "color": "grey",
+                                                    "linewidth": 0.5})
     for ax in axes:
         if len(reports) > 1:
             ax.legend(fontsize=8)
