@@ -16,10 +16,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ..errors import MachikoroError
+
+if TYPE_CHECKING:  # exact probabilities are made when first listed (fractions is no light
+    from fractions import Fraction  # import: it brings decimal along)
 
 
 @cache
@@ -40,6 +43,8 @@ def outcomes(dice: int, faces: int) -> tuple[tuple[tuple[int, ...], Fraction], .
                 key = tuple(sorted(so_far + (face,)))
                 nxt[key] = nxt.get(key, 0) + ways
         counts = nxt
+    from fractions import Fraction
+
     whole = faces ** dice
     return tuple((k, Fraction(w, whole)) for k, w in sorted(counts.items()))
 
