@@ -6,11 +6,14 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
+from ..data.bundled import data_dir
 from ..rules.loader import load_ruleset
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
-from .strategy_files import bundled_strategies, find_strategy, load_strategy
+
+# strategy files are read with the loader's schema checks and the effect grammar (JSON
+# Schema, Lark): imported when a strategy is asked for, not with the built-in agents
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
 """Built-in agents by name. An agent class with a ``budget`` attribute (the name of a
@@ -35,7 +38,17 @@ def agent_names() -> list[str]:
     """The built-in agent names (``mcts[:N]`` for one with a budget) and the bundled
     strategies (``variants/strategies/``)."""
     return [f"{name}[:N]" if getattr(agent, "budget", None) else name
-            for name, agent in AGENTS.items()] + bundled_strategies()
+            for name, agent in AGENTS.items()] + _bundled_strategies()
+
+
+def _bundled_strategies() -> list[str]:
+    """The bundled strategies' names, as ``strategy_files.bundled_strategies`` lists them,
+    without importing what reads them (the help text of every command lists them)."""
+    try:
+        folder = data_dir("variants") / "strategies"
+    except FileNotFoundError:
+        return []
+    return sorted(p.stem for p in folder.glob("*.yaml") if p.is_file())
 
 
 def agent_factory(name: str, rules=None):
@@ -46,6 +59,8 @@ def agent_factory(name: str, rules=None):
     budgeted = _budgeted(name)
     if budgeted is not None:
         return budgeted
+    from .strategy_files import find_strategy, load_strategy
+
     path = find_strategy(name)
     if path is None:
         known = ", ".join(agent_names())

@@ -56,3 +56,20 @@ def variant_of(values: list[str] | None):
         return None
     resolved = [resolve_variant(v) for v in values]
     return resolved[0] if len(resolved) == 1 else resolved
+
+
+def add_cache(parser: argparse.ArgumentParser) -> None:
+    """The ``--no-cache`` option of the commands that read a compiled rule set from the
+    cache on disk (:func:`~machikoro.rules.loader.load_cached`)."""
+    parser.add_argument("--no-cache", action="store_true",
+                        help="load, check and compile the rule set from its files, without "
+                             "the cache of compiled rule sets (the user cache folder, or "
+                             "$MACHIKORO_CACHE_DIR)")
+
+
+def ruleset_of(variant, no_cache: bool = False):
+    """The rule set ``variant`` (as :func:`variant_of` gives it), through the cache on
+    disk unless ``no_cache``; raises like :func:`~machikoro.rules.loader.load_ruleset`."""
+    from ..rules.loader import load_cached, load_ruleset
+
+    return load_ruleset(variant) if no_cache else load_cached(variant)

@@ -11,10 +11,16 @@ from pathlib import Path
 from ..agents.registry import agent_factory, agent_names
 from ..engine.game import Game
 from ..errors import DataError
-from ..rules.loader import load_ruleset
 from ..rules.ruleset import RuleSet
-from . import game_log
-from .arguments import UsageError, add_variant, positive, seed_value, variant_of
+from .arguments import (
+    UsageError,
+    add_cache,
+    add_variant,
+    positive,
+    ruleset_of,
+    seed_value,
+    variant_of,
+)
 from .event_text import describe_event, turn_header
 
 HELP = "play one game and print it turn by turn"
@@ -39,6 +45,7 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
                            "checks it)")
     play.add_argument("--json", action="store_true",
                       help="print the events as JSON lines instead of text")
+    add_cache(play)
 
 
 def _seats(args, rules: RuleSet) -> tuple[list[str], dict]:
@@ -115,7 +122,7 @@ def _final_position(game: Game, labels: list[str], max_turns: int, out) -> None:
 
 def run(args) -> int:
     """Play one game with the agents asked for; print it; exit 0."""
-    rules = load_ruleset(variant_of(args.variant))
+    rules = ruleset_of(variant_of(args.variant), args.no_cache)
     seat_agents, makers = _seats(args, rules)
     players = len(seat_agents)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
@@ -124,7 +131,11 @@ def run(args) -> int:
     names = [f"P{i + 1}" for i in range(players)]
     log_file = _open_log(args.log)
     game = Game(rules, names, seed=seed, max_turns=args.max_turns, record=True)
-    header = game_log.header(rules, args.variant, seed, names, labels, args.max_turns)
+    header = None
+    if args.json or log_file:  # the header hashes the rule set's files: only when written
+        from . import game_log
+
+        header = game_log.header(rules, args.variant, seed, names, labels, args.max_turns)
     out = sys.stdout
     if args.json:
         out.write(json.dumps(header) + "\n")

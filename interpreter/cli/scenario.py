@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 from ..checks.rule_cases import run_case
-from .arguments import UsageError, add_variant, variant_of
+from ..rules.loader import use_disk_cache
+from .arguments import UsageError, add_cache, add_variant, variant_of
 
 HELP = "run rule-case files"
 
@@ -17,10 +18,12 @@ def add_arguments(scenario: argparse.ArgumentParser) -> None:
     scenario.add_argument("paths", nargs="+", metavar="PATH", help="rule-case YAML files")
     add_variant(scenario, "the rule set of cases that name none (default: base)")
     scenario.add_argument("--json", action="store_true", help="one JSON object per case")
+    add_cache(scenario)
 
 
 def run(args) -> int:
     """Run every case; exit 1 when any fails."""
+    use_disk_cache(not args.no_cache)  # the cases' rule sets: compiled once, kept on disk
     failed = 0
     for path in args.paths:
         if Path(path).is_dir():

@@ -11,9 +11,11 @@ import difflib
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lark import Lark
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+if TYPE_CHECKING:  # Lark is imported when the parser is first built, not with this module
+    from lark import Lark
+    from lark.exceptions import UnexpectedInput
 
 START_RULES = ("start", "condition", "tests", "preference", "choice", "card_filter")
 """Where a text may start: an effect, a condition with or without its ``if``, a
@@ -30,6 +32,8 @@ _TRIGGER_STARTS = ("before", "after", "at")
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     """The one cached LALR parser of ``effect.lark``."""
+    from lark import Lark
+
     grammar = (Path(__file__).parent / "effect.lark").read_text("utf-8")
     return Lark(grammar, parser="lalr", lexer="basic", propagate_positions=True,
                 maybe_placeholders=True, start=list(START_RULES))
@@ -71,6 +75,8 @@ def syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
     """The :class:`EffectError` for a Lark parse error in ``text``: where, what came, what
     was expected; a misspelt or upper-case keyword gets a "did you mean", a word where an
     action belongs gets the list of actions."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     column = getattr(exc, "column", 0) or 0
     if isinstance(exc, UnexpectedEOF) or (
         isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
@@ -184,6 +190,8 @@ def parse(text: str, start: str = "start"):
     """The parse tree of ``text`` from the grammar rule ``start`` (``start`` for an effect,
     ``condition`` or ``tests`` for a stand-alone condition). Raises :class:`EffectError` with
     the column and the words expected."""
+    from lark.exceptions import UnexpectedInput
+
     try:
         return parser().parse(text, start=start)
     except UnexpectedInput as exc:
