@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING
 _EXPORTS = {
     "Agent": ".agents.protocol", "play": ".agents.protocol",
     "GreedyAgent": ".agents.greedy", "RandomAgent": ".agents.random_agent",
-    "make_agent": ".agents.registry", "Decision": ".engine.decision", "Game": ".engine.game",
-    "DataError": ".errors", "GameOver": ".errors", "IllegalChoice": ".errors",
+    "make_agent": ".agents.registry", "register_agent": ".agents.registry", "Decision": ".engine.decision", "Game": ".engine.game",
+    "DataError": ".errors", "GameOver": ".errors", "IllegalChoice": ".errors", "LimitExceeded": ".errors",
     "MachikoroError": ".errors", "NothingPending": ".errors", "Problem": ".errors",
     "load_ruleset": ".rules.loader", "Card": ".rules.ruleset", "RuleSet": ".rules.ruleset",
 }
@@ -33,10 +33,18 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
     from .agents.greedy import GreedyAgent
     from .agents.protocol import Agent, play
     from .agents.random_agent import RandomAgent
-    from .agents.registry import make_agent
+    from .agents.registry import make_agent, register_agent
     from .engine.decision import Decision
     from .engine.game import Game
-    from .errors import DataError, GameOver, IllegalChoice, MachikoroError, NothingPending, Problem
+    from .errors import (
+        DataError,
+        GameOver,
+        IllegalChoice,
+        LimitExceeded,
+        MachikoroError,
+        NothingPending,
+        Problem,
+    )
     from .rules.loader import load_ruleset
     from .rules.ruleset import Card, RuleSet
 
@@ -56,8 +64,8 @@ def __dir__() -> list:
 
 __all__ = [
     "Agent", "Card", "DataError", "Decision", "Game", "GameOver", "GreedyAgent",
-    "IllegalChoice", "MachikoroError", "NothingPending", "Problem", "RandomAgent", "RuleSet",
-    "load_ruleset",
-    "make_agent", "play",
+    "IllegalChoice", "LimitExceeded", "MachikoroError", "NothingPending", "Problem",
+    "RandomAgent", "RuleSet", "load_ruleset",
+    "make_agent", "play", "register_agent",
 ]
 __version__ = "0.1.0"

@@ -12,6 +12,15 @@ from __future__ import annotations
 import unicodedata
 from dataclasses import dataclass
 
+_LINE_BREAKS = {ord(c): c.encode("unicode_escape").decode("ascii")
+                for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
+
+
+def one_line(text: str) -> str:
+    """``text`` with every character that could end a line (``\\n``, ``\\r``, U+0085,
+    U+2028...) written as its escape, so that a message stays on one line of output."""
+    return str(text).translate(_LINE_BREAKS)
+
 
 @dataclass(frozen=True)
 class Problem:
@@ -22,9 +31,12 @@ class Problem:
     ``severity`` is ``"error"`` or ``"warning"``; ``code`` is stable across versions:
     reading (``file``, ``no-yaml``, ``encoding``, ``limits``, ``yaml``), the file's kind and
     schema (``kind``, ``schema``), names (``unknown-name``, ``wrong-kind``, ``duplicate``,
-    ``variant``), the rules (``players``, ``victory``), effects (``effect-syntax``,
-    ``effect-range``, ``effect-placement``), warnings (``colour-income``, ``unreachable``)
-    and ``too-many`` for the note that a file's further problems are left out.
+    ``variant``, ``removed`` for a name a variant's ``remove`` left unknown), the rules
+    (``players``, ``victory``), rule cases (``limit``, ``dice``), effects
+    (``effect-syntax``, ``effect-range``, ``effect-placement``), warnings
+    (``colour-income``, ``unreachable``) and ``too-many`` for the note that a file's further
+    problems are left out. The one-line form escapes line breaks in the file, field and
+    message (:func:`one_line`), so one problem is always one line.
     """
 
     file: str
@@ -46,17 +58,19 @@ class Problem:
             object.__setattr__(self, "column", 1)
 
     def __str__(self) -> str:
-        field = f" {self.field}:" if self.field else ""
+        field = f" {one_line(self.field)}:" if self.field else ""
         kind = " warning:" if self.severity == "warning" else ""
-        return f"{self.file}:{self.line}:{self.column}:{kind}{field} {self.message}"
+        return (f"{one_line(self.file)}:{self.line}:{self.column}:{kind}{field} "
+                f"{one_line(self.message)}")
 
     def render(self) -> str:
         """The one-line form, plus the source line and a caret under the offending text."""
         text = str(self)
         if self.source_line and self.column <= len(self.source_line) + 1:
-            # one character per column: tabs and control characters become one space or '?'
-            line = "".join(" " if c == "\t" else c if c.isprintable() else "?"
-                           for c in self.source_line)
+            # one character per column: tabs become a space; control characters and the
+            # replacement of bytes that are not UTF-8 become '?'
+            line = "".join(" " if c == "\t" else c if c.isprintable() and c != "\ufffd"
+                           else "?" for c in self.source_line)
             column = self.column
             if len(line) > 100:  # show a window of a long line around the column
                 start = max(0, column - 40)
@@ -120,10 +134,17 @@ class IllegalChoice(MachikoroError):
         )
 
 
-class GameOver(MachikoroError):
-    """An answer was given to a game that has already ended."""
-
-
 class NothingPending(MachikoroError):
     """``answer()`` with no decision waiting, or ``apply_chance()`` with no chance step
     waiting (call ``decision()`` or ``chance_step()`` first); the game is unchanged."""
+
+
+class GameOver(NothingPending):
+    """An answer or a chance outcome was given to a game that has already ended: nothing
+    is pending any more (so ``except NothingPending`` catches it too)."""
+
+
+class LimitExceeded(MachikoroError):
+    """A computation would go past one of the package's documented limits (for example
+    ``machikoro analyze`` on dice with too many distinct outcomes); the message names the
+    limit."""

@@ -288,6 +288,8 @@ def test_answer_after_the_game_is_over_raises_game_over() -> None:
     assert game.over and game.decision() is None
     with pytest.raises(GameOver):
         game.answer(None)
+    with pytest.raises(NothingPending):  # nothing is pending once the game is over
+        game.answer(None)
 
 
 # ---------------------------------------------------------------------- build options

@@ -7,6 +7,7 @@ given."""
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -120,6 +121,15 @@ def test_until_shows_the_position_after_that_turn(tmp_path, capsys):
     assert "Position after turn 5" in out and "P1: " in out and "P2: " in out
     turn6 = next(i for i, e in enumerate(lines) if e["type"] == "turn" and e["turn"] == 6)
     assert out.startswith(f"{log}: {turn6 - 1} events of turns 1-5 match the log")
+
+
+def test_the_position_says_1_coin_not_1_coins(tmp_path, capsys):
+    log = _play(tmp_path, "--seed", "1", "--agents", "random")
+    capsys.readouterr()
+    assert main(["replay", str(log), "--until", "2"]) == 0
+    counts = re.findall(r": (\d+) (coins?);", capsys.readouterr().out)
+    assert ("1", "coin") in counts
+    assert all((n == "1") == (word == "coin") for n, word in counts)
 
 
 @pytest.mark.parametrize("until", ["0", "x"])

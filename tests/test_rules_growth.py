@@ -68,6 +68,18 @@ def test_a_folder_variant_includes_the_card_files_beside_it(tmp_path):
     assert load_ruleset(folder / "pier.yaml").ids == rules.ids
 
 
+def test_a_folder_variant_refuses_a_card_id_defined_twice_in_it(tmp_path):
+    folder = tmp_path / "pier"
+    folder.mkdir()
+    variant(folder, "include_folder: true\n", "pier.yaml")
+    dock = ("id: dock\nkind: establishment\nname: {}\ncolour: blue\nicon: boat\ncost: 2\n"
+            "activation: [8]\nsupply: 6\neffect: gain 2\n")
+    (folder / "dock.yaml").write_text(dock.format("Dock"), "utf-8")
+    (folder / "dock2.yaml").write_text(dock.format("Dock Two"), "utf-8")
+    message = refused(folder)
+    assert "dock2.yaml:1:5" in message and "card id 'dock' is also defined in" in message
+
+
 def test_without_include_folder_a_variant_ignores_the_cards_beside_it(tmp_path):
     path = variant(tmp_path, "")
     (tmp_path / "dock.yaml").write_text(

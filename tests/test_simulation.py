@@ -436,6 +436,21 @@ def test_compare_needs_two_rule_sets(capsys):
     assert code == 2 and "at least two rule sets" in err
 
 
+def test_each_compared_rule_set_has_its_own_label(capsys, tmp_path):
+    for folder in ("a", "b"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "cheap.yaml").write_text(
+            "kind: variant\nname: cheap\nextends: base\nchange:\n"
+            "  cheese_factory: {cost: 4}\n")
+    a, b = str(tmp_path / "a" / "cheap.yaml"), str(tmp_path / "b" / "cheap.yaml")
+    code, out, _ = cli(capsys, "compare", "base", f"{a}+house/station-costs-2",
+                       "house/station-costs-2", a, b, "--games", "4", "--json")
+    assert code == 0
+    names = json.loads(out)["rulesets"]
+    assert names[:3] == ["base", "cheap+station-costs-2", "station-costs-2"]
+    assert names[3:] == [a, b]  # the same stem twice: the names as given
+
+
 def test_until_ci_must_be_a_proportion(capsys):
     code, _, err = cli(capsys, "compare", "base", "base", "--games", "5", "--until-ci", "2")
     assert code == 2 and "--until-ci must be between 0 and 1" in err

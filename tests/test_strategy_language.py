@@ -444,7 +444,8 @@ def test_a_missing_card_is_an_error_naming_the_rule_set(tmp_path):
     ("phases:\n  - name: a\n    next: a\n", "strategy-phases", 5),
     ("name2: x\n", "schema", 3),
     ("description: none\n", "strategy-phases", 1),
-    ("build: []\nchoose:\n  dice: 2\n", "strategy-choose", 5),
+    ("build: []\nchoose:\n  dice: 2\n", "schema", 5),
+    ("build: []\nchoose:\n  reroll: true\n", "strategy-choose", 5),
 ])
 def test_strategy_mistakes_are_located_errors(tmp_path, body, code, line):
     problems = [p for p in problems_of(tmp_path, body) if p.severity == "error"]

@@ -154,6 +154,11 @@ def test_the_text_report_and_the_heat_map(capsys, tmp_path):
     assert code == 0, err
     assert "Win rate, % [95% interval]" in out and "Head to head at 3 players" in out
     assert "1. landmark-rush" in out
+    table = out.split("Win rate, % [95% interval]", 1)[1].split("\n\n", 1)[0]
+    rows = [line for line in table.splitlines() if line[:1].isdigit()]
+    assert len(rows) == 3
+    for mark in ("[", ",", "]"):  # the columns line up whatever the digits
+        assert len({tuple(i for i, c in enumerate(row) if c == mark) for row in rows}) == 1
     assert plot.read_bytes().startswith(PNG)
 
 

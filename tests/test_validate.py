@@ -232,6 +232,14 @@ def test_non_utf8_file(capsys, here):
     check(capsys, "card.yaml", "card.yaml:2:10", "not UTF-8 text: byte 0xe9")
 
 
+def test_a_binary_line_is_shown_as_plain_characters(capsys, here):
+    (here / "card.yaml").write_bytes(b"id: inn\nname: x\x00\xff\xfe\x01 end\n")
+    code, out, _ = run(capsys, "card.yaml")
+    assert code == 1
+    shown = out.splitlines()[1]
+    assert shown == "    name: x???? end"  # one '?' per undecodable byte or control character
+
+
 def test_missing_file(capsys, here):
     check(capsys, "nothing.yaml", "nothing.yaml:1:1", "no such file")
 

@@ -3,7 +3,9 @@ decision), the bundled strategies, or a strategy file."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
+from importlib.metadata import entry_points
 from typing import Any
 
 from ..data.bundled import data_dir
@@ -18,6 +20,37 @@ from .random_agent import RandomAgent
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
 """Built-in agents by name. An agent class with a ``budget`` attribute (the name of a
 keyword of its constructor) also takes ``NAME:N``, N a whole number >= 1."""
+
+
+ENTRY_POINT_GROUP = "machikoro.agents"
+"""The entry-point group through which an installed package adds agents by name."""
+
+
+def register_agent(name: str, make: Callable[..., Any]) -> None:
+    """Make ``make`` (an agent class, or any callable taking the seed, an int or None, as
+    its one argument and returning an agent) known by ``name`` to :func:`make_agent`, ``--agents`` and the lab, in this process.
+
+    Raises :class:`ValueError` for a name that is not lower-case letters, digits, ``-`` and
+    ``_`` or that a built-in agent already has.
+    """
+    if not name or not all(c.isalnum() or c in "-_" for c in name) or name != name.lower():
+        raise ValueError(f"agent name {name!r}: use lower-case letters, digits, '-' and '_'")
+    if name in ("random", "greedy", "mcts"):
+        raise ValueError(f"agent name {name!r} is a built-in agent's")
+    AGENTS[name] = make
+
+
+def _installed(name: str) -> None:
+    """Register the agent an installed package declares as ``name`` in the
+    ``machikoro.agents`` entry-point group, if one does (loaded on first use)."""
+    for point in entry_points(group=ENTRY_POINT_GROUP, name=name):
+        try:
+            make = point.load()
+        except Exception as exc:  # any failure of another package's import
+            raise ValueError(f"agent '{name}' ({point.value}, installed by a package) does "
+                             f"not load: {type(exc).__name__}: {exc}") from exc
+        register_agent(name, make)
+        return
 
 
 def _budgeted(name: str):
@@ -37,8 +70,9 @@ def _budgeted(name: str):
 def agent_names() -> list[str]:
     """The built-in agent names (``mcts[:N]`` for one with a budget) and the bundled
     strategies (``variants/strategies/``)."""
+    installed = [p.name for p in entry_points(group=ENTRY_POINT_GROUP) if p.name not in AGENTS]
     return [f"{name}[:N]" if getattr(agent, "budget", None) else name
-            for name, agent in AGENTS.items()] + _bundled_strategies()
+            for name, agent in AGENTS.items()] + sorted(installed) + _bundled_strategies()
 
 
 def _bundled_strategies() -> list[str]:
@@ -54,6 +88,8 @@ def _bundled_strategies() -> list[str]:
 def agent_factory(name: str, rules=None):
     """A callable ``seed -> agent`` for the agent ``name`` (see :func:`make_agent`); a
     strategy file is read and compiled once, here, not once per agent."""
+    if name.partition(":")[0] not in AGENTS:
+        _installed(name.partition(":")[0])
     if name in AGENTS:
         return AGENTS[name]
     budgeted = _budgeted(name)

@@ -10,6 +10,7 @@ fields in a file that says ``version: 1``.
 
 from __future__ import annotations
 
+import copy
 import difflib
 from functools import lru_cache
 from pathlib import Path
@@ -166,13 +167,35 @@ def compile_strategy(doc: Document, rules: RuleSet | None) -> tuple[Strategy | N
     return strategy, problems
 
 
+def _pruned(data: dict, bad: list) -> dict:
+    """A copy of ``data`` without the values the schema reported (``bad`` paths): a
+    mapping loses the key, a list keeps None in the item's place (positions stay those of
+    the file), so that compiling reads only well-formed values."""
+    out = copy.deepcopy(data)
+    for path in sorted(bad, key=len, reverse=True):
+        parent = out
+        for part in path[:-1]:
+            try:
+                parent = parent[part]
+            except (KeyError, IndexError, TypeError):
+                parent = None
+                break
+        if isinstance(parent, dict):
+            parent.pop(path[-1], None) if path else None
+        elif isinstance(parent, list) and isinstance(path[-1], int) \
+                and path[-1] < len(parent):
+            parent[path[-1]] = None
+    return out if isinstance(out, dict) else {}
+
+
 class _StrategyCompiler:
     """Compiles the parts of one schema-checked strategy document against a rule set,
     skipping the parts the schema reported (their problems are already in ``problems``)."""
 
     def __init__(self, doc: Document, rules: RuleSet, found: list, problems: list[Problem]):
-        self.doc, self.data, self.rules, self.problems = doc, doc.data, rules, problems
         self.bad = [p for f in found for p in f.fields]
+        self.doc, self.rules, self.problems = doc, rules, problems
+        self.data = _pruned(doc.data, self.bad)
 
     def usable(self, path: tuple) -> bool:
         """False when the schema reported the value at ``path`` or a mapping holding it."""
@@ -298,10 +321,13 @@ class _StrategyCompiler:
         for entry in entries if isinstance(entries, list) else ():
             if not isinstance(entry, dict):
                 continue
-            group = entry.get("cards", {entry.get("card"): entry.get("max")})
-            pairs = group.items() if isinstance(group, dict) else ((c, None) for c in group)
+            card = entry.get("card")
+            group = entry.get("cards", {card: entry.get("max")} if isinstance(card, str)
+                              else {})
+            pairs = group.items() if isinstance(group, dict) else \
+                ((c, None) for c in group) if isinstance(group, list) else ()
             for card, cap in pairs:
-                if card in rules.index:
+                if isinstance(card, str) and card in rules.index:
                     i = rules.index[card]
                     out.append((i, cap if isinstance(cap, int) else rules.limit[i]))
         return tuple(out)
@@ -416,9 +442,11 @@ class _StrategyCompiler:
             if "build" not in self.data and not self.bad:
                 self.error((), "a strategy needs a 'build' list or 'phases'", "strategy-phases")
             return (top,)
-        names = [p.get("name") for p in listed]
+        names = [p.get("name") if isinstance(p, dict) else None for p in listed]
         phases = []
         for k, item in enumerate(listed):
+            if not isinstance(item, dict):
+                continue  # the schema has said what is wrong with it
             phase = self.phase(("phases", k), str(item.get("name")), top)
             phases.append(_connect(self, phase, item, k, names))
         return tuple(phases)

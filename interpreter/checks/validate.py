@@ -5,7 +5,8 @@ strategy and rule case in it on its own; a rules file as its folder's rule set; 
 as the rule set it makes; a card file within its folder's rule set (or, when its folder has
 none, as an addition to the rule set given with ``--variant``, default the base set); a
 rule-case file against its schema and its rule set; a strategy against the rule set it
-names.
+names. A folder of folders (``variants/``) is searched a few levels deep (:class:`_Walk`);
+only regular files are read, and a file or folder that cannot be read is a problem.
 """
 
 from __future__ import annotations
@@ -15,11 +16,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..agents.strategy_files import check_strategy_file
-from ..data.bundled import resolve_variant
+from ..data.bundled import resolve_variant, unknown_variant
 from ..data.documents import Document
 from ..errors import Problem
 from ..rules.build import build
-from ..rules.file_kinds import display, kind_of, read
+from ..rules.file_kinds import display, foreign, kind_of, read
 from ..rules.loader import in_order, load_into, load_raw
 from ..rules.raw import add_card, card_findings
 from ..rules.variants import MAX_PROBLEMS_PER_FILE, folder_variant
@@ -28,11 +29,16 @@ from .rule_cases import check_case_file
 FolderProblems = Callable[[Path], list[Problem]]
 
 
-def check_files(paths: list[str | Path], variant: str | Path | None = None) -> list[Problem]:
+def check_files(paths: list[str | Path], variant: str | Path | None = None,
+                skipped: list[str] | None = None) -> list[Problem]:
     """Every problem (errors and warnings) in the given files or folders, checked as the
     module's text says; ``variant`` is the rule set of a lone card or a rule case that names
     none. A problem found twice (two files of one folder) is listed once, in file, line and
-    column order, and at most :data:`MAX_PROBLEMS_PER_FILE` per file."""
+    column order, and at most :data:`MAX_PROBLEMS_PER_FILE` per file.
+
+    When ``skipped`` is a list, a given file that is not a machikoro file at all (another
+    tool's YAML, see :func:`~machikoro.rules.file_kinds.foreign`) is appended to it instead
+    of being reported: a pre-commit hook in a repository holding other YAML files."""
     if isinstance(variant, (list, tuple)):
         context = [resolve_variant(v) for v in variant]
         context = context[0] if len(context) == 1 else context
@@ -51,10 +57,15 @@ def check_files(paths: list[str | Path], variant: str | Path | None = None) -> l
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            problems += _check_folder(path, folder_problems)
+            problems += _Walk(path, folder_problems).problems()
             continue
-        doc = read(path, problems, str(given))
-        kind = kind_of(doc, problems) if doc is not None else None
+        found: list[Problem] = []
+        doc = read(path, found, str(given))
+        if skipped is not None and foreign(path, doc):
+            skipped.append(str(given))
+            continue
+        kind = kind_of(doc, found) if doc is not None else None
+        problems += found
         if kind is None:
             continue
         if kind == "variant":
@@ -105,51 +116,87 @@ def _check_other(doc: Document, kind: str, context=None) -> list[Problem]:
     return check_strategy_file(doc)
 
 
-def _check_folder(folder: Path, folder_problems: FolderProblems,
-                  depth: int = 0) -> list[Problem]:
-    files = sorted(p for p in folder.iterdir() if p.suffix in (".yaml", ".yml") and p.is_file())
-    if not files:  # a folder of folders (variants/house, variants/strategies): each of them
-        return _check_subfolders(folder, folder_problems, depth)
-    problems: list[Problem] = []
-    ruleset = False
-    for path in files:
-        quiet: list[Problem] = []  # reported by the rule-set check of the folder
-        doc = read(path, quiet)
-        kind = kind_of(doc, quiet) if doc is not None else None
-        if kind == "variant":
-            load_into(path, problems)
-        elif kind in ("case", "strategy"):
-            problems += _check_other(doc, kind)
-        else:
-            ruleset = True
-    if ruleset:
-        problems = folder_problems(folder) + problems
-    return problems
-
-
-def _check_subfolders(folder: Path, folder_problems: FolderProblems,
-                      depth: int) -> list[Problem]:
-    subfolders = sorted(p for p in folder.iterdir() if p.is_dir()
-                        and not p.name.startswith(".")) if depth < 4 else []
-    found = [_check_folder(sub, folder_problems, depth + 1) for sub in subfolders]
-    found = [f for f in found if not (len(f) == 1 and f[0].code == "no-yaml")]
-    if not found:
-        return [Problem(display(folder), 1, 1, "", "no YAML files in this folder", "no-yaml")]
-    return [p for f in found for p in f]
-
-
-_KIND_LINE = re.compile(r"^kind:\s*[\"']?(\w+)[\"']?\s*(#.*)?$", re.MULTILINE)
-
-
-def _declared_kind(path: Path) -> str | None:
-    """The ``kind:`` a small YAML file declares on a line of its own (a quick look)."""
+def _listing(folder: Path) -> tuple[list[Path], list[Problem]]:
+    """The entries of ``folder``, or none and the problem saying why it cannot be listed."""
     try:
-        if path.stat().st_size >= 1 << 16:
-            return None
-        match = _KIND_LINE.search(path.read_text("utf-8", "replace"))
-    except OSError:
-        return None
-    return match.group(1) if match else None
+        return sorted(folder.iterdir()), []
+    except OSError as exc:
+        return [], [Problem(display(folder), 1, 1, "", "cannot list this folder: "
+                            f"{exc.strerror or exc}", "file")]
+
+
+MAX_DEPTH = 4
+"""How many levels of sub-folders a folder of folders is searched."""
+
+MAX_FOLDERS = 500
+"""How many folders one folder argument may make validate visit (``validate /``)."""
+
+
+class _Walk:
+    """Checking one folder argument: the folder as a rule set when it holds YAML files,
+    else each sub-folder (a folder of folders, like ``variants/``), at most
+    :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders deep. Below the folder given,
+    a folder whose YAML files are all another tool's is not a machikoro folder: skipped."""
+
+    def __init__(self, top: Path, folder_problems: FolderProblems):
+        self.top, self.folder_problems, self.visited = top, folder_problems, 0
+        self.other_yaml = False  # YAML files of another tool were seen and skipped
+
+    def problems(self) -> list[Problem]:
+        found = self.folder(self.top, 0)
+        if self.visited > MAX_FOLDERS:
+            return (found or []) + [Problem(
+                display(self.top), 1, 1, "", f"stopped after {MAX_FOLDERS} folders: give "
+                "the rule-set folders or files to check", "limits")]
+        if found is None:
+            what = "machikoro YAML files" if self.other_yaml else "YAML files"
+            below = f" or {MAX_DEPTH} levels below it" if self.visited > 1 else ""
+            return [Problem(display(self.top), 1, 1, "", f"no {what} in this folder{below}",
+                            "no-yaml")]
+        return found
+
+    def folder(self, folder: Path, depth: int) -> list[Problem] | None:
+        """The problems of ``folder``; None when it holds no machikoro file."""
+        self.visited += 1
+        entries, trouble = _listing(folder)
+        if trouble:
+            return trouble
+        files = [p for p in entries if p.suffix in (".yaml", ".yml") and _is_file(p)]
+        if not files:  # a folder of folders (variants/house, variants/strategies)
+            return self.subfolders(entries, depth)
+        problems: list[Problem] = []
+        ruleset = ours = False
+        for path in files:
+            quiet: list[Problem] = []  # reported by the rule-set check of the folder
+            doc = read(path, quiet)
+            if depth and foreign(path, doc):
+                self.other_yaml = True
+                continue
+            ours = True
+            kind = kind_of(doc, quiet) if doc is not None else None
+            if kind == "variant":
+                load_into(path, problems)
+            elif kind in ("case", "strategy"):
+                problems += _check_other(doc, kind)
+            else:
+                ruleset = True
+        if ruleset:
+            problems = self.folder_problems(folder) + problems
+        return problems if ours else None
+
+    def subfolders(self, entries: list[Path], depth: int) -> list[Problem] | None:
+        found: list[Problem] | None = None
+        for sub in entries if depth < MAX_DEPTH else ():
+            if self.visited > MAX_FOLDERS:
+                break
+            if _is_folder(sub) and not sub.name.startswith("."):
+                more = self.folder(sub, depth + 1)
+                if more is not None:
+                    found = (found or []) + more
+        return found
+
+
+_RULES_FILE = re.compile(r"^kind:\s*[\"']?rules[\"']?\s*(#.*)?$", re.MULTILINE)
 
 
 def _check_card(path: Path, doc: Document, folder_problems: FolderProblems,
@@ -158,9 +205,8 @@ def _check_card(path: Path, doc: Document, folder_problems: FolderProblems,
     file (or is a variant: ``include_folder: true``), else as a lone card added to (or
     replacing its id in) the ``context`` rule set."""
     folder = path.parent
-    kinds = [_declared_kind(p) for p in folder.iterdir()
-             if p.is_file() and p.suffix in (".yaml", ".yml")]
-    if "rules" in kinds or folder_variant(folder) is not None:  # a rule set, or a variant
+    entries, _ = _listing(folder)
+    if any(_may_be_rules(p) for p in entries) or folder_variant(folder) is not None:
         problems = folder_problems(folder)
         own = [p for p in problems if Path(p.file).resolve() == path.resolve()]
         return own if own or not problems else problems
@@ -168,7 +214,7 @@ def _check_card(path: Path, doc: Document, folder_problems: FolderProblems,
     missing = [c for c in (context if isinstance(context, list) else [context])
                if c is not None and str(c) != "base" and not Path(c).exists()]
     if missing:
-        return [Problem(str(missing[0]), 1, 1, "", "--variant: no such file or folder",
+        return [Problem(str(missing[0]), 1, 1, "", f"--variant: {unknown_variant(missing[0])}",
                         "file")]
     raw = load_raw(context, problems)
     if raw is None or any(p.severity == "error" for p in problems):
@@ -180,3 +226,30 @@ def _check_card(path: Path, doc: Document, folder_problems: FolderProblems,
     add_card(doc, (), doc.data, found, raw.cards, raw.unread, problems)
     build(raw)  # raw.problems is `problems`
     return [p for p in problems if p.file == doc.file]
+
+
+def _is_file(path: Path) -> bool:
+    try:
+        return path.is_file()
+    except OSError:  # a path that cannot be looked at is reported when it is read
+        return True
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return path.is_dir() and not path.is_symlink()  # no loops through links
+    except OSError:
+        return False
+
+
+def _may_be_rules(path: Path) -> bool:
+    """True when ``path`` is a YAML file with a ``kind: rules`` line, or one that cannot be
+    read (it may be the rules file: the folder's check then reports it)."""
+    if path.suffix not in (".yaml", ".yml") or not _is_file(path):
+        return False
+    try:
+        if path.stat().st_size >= 1 << 16:
+            return False
+        return bool(_RULES_FILE.search(path.read_text("utf-8", "replace")))
+    except OSError:
+        return True

@@ -1,9 +1,9 @@
 """The ``machikoro`` command line: ``main(argv) -> int``.
 
 One module per command (:mod:`.play`, :mod:`.replay`, :mod:`.validate`, :mod:`.scenario`,
-:mod:`.simulate`, :mod:`.compare`, :mod:`.tournament`, :mod:`.analyze`, :mod:`.cards`),
-each with ``HELP``,
-``add_arguments(parser)`` and ``run(args) -> int``, imported only when it runs.
+:mod:`.simulate`, :mod:`.compare`, :mod:`.tournament`, :mod:`.analyze`, :mod:`.cards`,
+:mod:`.listing`), each with ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``;
+a command's module is imported only when that command runs.
 
 Exit codes: 0 success; 1 a problem with the data, a failed rule case, or a game error; 2 bad
 command usage (argparse's convention); 130 interrupted. Errors are printed as located
@@ -22,53 +22,98 @@ from ..errors import DataError, MachikoroError
 from .arguments import UsageError
 
 COMMANDS = {
-    "play": "play one game and print it turn by turn",
-    "replay": "replay a game log (play --log) and check that every event matches",
-    "validate": "check card, rules, variant and case files",
-    "scenario": "run rule-case files",
-    "simulate": "play many games of a rule set and report statistics",
-    "compare": "compare rule sets on the same seeds (paired games)",
-    "tournament": "every strategy against every other at 2, 3 and 4 players, seats rotated",
-    "analyze": "exact numbers for each card, from the dice distribution",
-    "cards": "print the card table of a rule set",
+    "play": ("play", "play one game and print it turn by turn"),
+    "replay": ("replay", "replay a game log (play --log) and check that every event matches"),
+    "validate": ("validate", "check card, rules, variant and case files"),
+    "scenario": ("scenario", "run rule-case files"),
+    "simulate": ("simulate", "play many games of a rule set and report statistics"),
+    "compare": ("compare", "compare rule sets on the same seeds (paired games)"),
+    "tournament": ("tournament",
+                   "every strategy against every other at 2, 3 and 4 players, seats rotated"),
+    "analyze": ("analyze", "exact numbers for each card, from the dice distribution"),
+    "cards": ("cards", "print the card table of a rule set"),
+    "list": ("listing", "list the bundled variants and strategies"),
 }
-"""The commands, in the order ``--help`` lists them, with their one-line help (each
-module's ``HELP``). A command's module is imported only when that command runs: ``play``
-never imports the lab's NumPy, nor ``--help`` anything."""
+"""The commands, in the order ``--help`` lists them: each its module (in this package) and
+its one-line help (the module's ``HELP``; a test keeps them equal). A command's module is
+imported only when that command runs: ``play`` never imports the lab's NumPy, nor
+``--help`` any command."""
 
 
 def command_module(name: str):
-    """The module of command ``name`` (``machikoro.cli.NAME``), imported now."""
-    return import_module(f".{name}", __name__)
+    """The module of command ``name`` (a key of :data:`COMMANDS`), imported now."""
+    return import_module(f".{COMMANDS[name][0]}", __name__)
 
 
-def _parser(command: str | None = None) -> argparse.ArgumentParser:
-    """The parser; only ``command``'s own options are added (its module imported)."""
+class _Version(argparse.Action):
+    """``--version``: print the installed version and exit (looked up only when asked)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show program's version number and exit"):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        parser.exit(message=f"machikoro {_version()}\n")
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("machikoro")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
+def _parser(command: str | None = None) -> tuple[argparse.ArgumentParser,
+                                                 dict[str, argparse.ArgumentParser]]:
+    """The parser, and each command's own parser (for its usage line in errors); only
+    ``command``'s options are added (its module imported), the others show their help."""
     parser = argparse.ArgumentParser(
         prog="machikoro",
         description="Machi Koro (original base set) as rules data plus one interpreter.")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name, summary in COMMANDS.items():
+    commands = {}
+    for name, (_, summary) in COMMANDS.items():
+        commands[name] = sub.add_parser(name, help=summary, description=summary)
         if name == command:
-            module = command_module(name)
-            module.add_arguments(sub.add_parser(name, help=summary, description=module.HELP))
-        else:
-            sub.add_parser(name, help=summary, description=summary)
-    return parser
+            command_module(name).add_arguments(commands[name])
+    return parser, commands
+
+
+def _parse(argv: list[str] | None) -> argparse.Namespace:
+    """The parsed arguments. A bad flag is shown with its command's usage, not the top
+    level's; an option given ``--`` as its value (``--games=--``, which argparse passes on
+    as an empty list) is a usage error. Raises SystemExit (2) like argparse."""
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # the command is the first word that is no option (machikoro takes no value before it)
+    word = next((w for w in argv if not w.startswith("-")), None)
+    parser, commands = _parser(word if word in COMMANDS else None)
+    args, extra = parser.parse_known_args(argv)
+    command = commands[args.command]
+    if extra:
+        command.error(f"unrecognized arguments: {' '.join(extra)}")
+    for action in command._actions:
+        value = getattr(args, action.dest, None)
+        if isinstance(action, argparse._AppendAction) and isinstance(value, list):
+            value = next((v for v in value if isinstance(v, list)), None)  # --variant=--
+        if action.option_strings and action.nargs is None and isinstance(value, list):
+            command.error(f"argument {'/'.join(action.option_strings)}: expected one value, "
+                          f"got '--'")
+    return args
 
 
 def main(argv: list[str] | None = None) -> int:
     """Run the command line with ``argv`` (default ``sys.argv[1:]``); return the exit code."""
-    argv = sys.argv[1:] if argv is None else list(argv)
-    # the command is the first word that is no option (machikoro takes none before it)
-    command = next((word for word in argv if not word.startswith("-")), None)
-    parser = _parser(command if command in COMMANDS else None)
     try:
-        args = parser.parse_args(argv)
+        args = _parse(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
     try:
-        return command_module(args.command).run(args)
+        code = command_module(args.command).run(args)
+        sys.stdout.flush()  # a full disk behind stdout shows here, not at exit
+        return code
     except UsageError as exc:
         print(f"machikoro {args.command}: {exc}", file=sys.stderr)
         return 2
@@ -82,11 +127,35 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("machikoro: interrupted", file=sys.stderr)
         return 130
-    except BrokenPipeError:
+    except BrokenPipeError:  # `machikoro ... | head`: the reader has what it wanted
+        _silence_stdout()
         return 0
+    except OSError as exc:  # the file system, not the program: say what failed
+        return _os_error(args.command, exc)
     except Exception as exc:
         if os.environ.get("MACHIKORO_DEBUG"):
             raise
         print(f"machikoro {args.command}: internal error: {type(exc).__name__}: {exc} "
               "(set MACHIKORO_DEBUG=1 for details)", file=sys.stderr)
         return 1
+
+
+def _silence_stdout() -> None:
+    """Point stdout at the null device, so that Python's flush at exit cannot fail again."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # a stream with no file (a test's)
+        pass
+
+
+def _os_error(command: str, exc: OSError) -> int:
+    """Exit 1 with what failed: the file named, or else the output (an error without a file
+    name comes from writing standard output: a full disk behind ``>``)."""
+    what = exc.strerror or str(exc)
+    if exc.filename is None:
+        _silence_stdout()
+        print(f"machikoro {command}: cannot write standard output: {what}", file=sys.stderr)
+    else:
+        print(f"machikoro {command}: {what}: {exc.filename}", file=sys.stderr)
+    return 1

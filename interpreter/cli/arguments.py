@@ -4,7 +4,8 @@ error for bad command usage."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+import difflib
+from collections.abc import Callable, Iterable
 
 from ..data.bundled import resolve_variant
 from ..errors import MachikoroError
@@ -41,9 +42,33 @@ seed_value = whole_number(0)
 """A whole number >= 0 (a seed: NumPy's ``SeedSequence`` takes no negative)."""
 
 
+def non_empty(what: str) -> Callable[[str], str]:
+    """An argparse type: text that is not empty (``--log ""`` would otherwise be ignored or
+    name the current folder); ``what`` names the value in the message."""
+
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"expected {what}, got an empty value")
+        return text
+
+    return parse
+
+
+file_name = non_empty("a file name")
+"""A file to write (``--log``, ``--out``, ``--plot``): not empty."""
+
+path_text = non_empty("a path or a bundled name")
+"""A file, folder or bundled name to read (``--variant``, validate's paths): not empty."""
+
+
+def did_you_mean(word: str, known: Iterable[str]) -> str:
+    """`` - did you mean 'X'?`` for the known name closest to ``word``, or ``""``."""
+    hint = difflib.get_close_matches(word, list(known), n=1)
+    return f" - did you mean '{hint[0]}'?" if hint else ""
 def add_variant(parser: argparse.ArgumentParser, help_text: str) -> None:
     """The ``--variant`` option: repeatable, the variants stacked in the order given."""
-    parser.add_argument("--variant", action="append", default=None, metavar="VARIANT",
+    parser.add_argument("--variant", action="append", type=path_text, default=None,
+                        metavar="VARIANT",
                         help=help_text + "; repeat it to stack variants in order "
                         "(--variant harbor --variant millionaires-row)")
 

@@ -4,16 +4,19 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 
-from ..lab.comparison import Comparison, label, play_pairs, render
+from ..errors import DataError
+from ..lab.comparison import Comparison, labels, play_pairs, render
 from ..lab.executors import Executor
 from ..lab.runs import RunSpec
 from ..lab.simulation import report
-from .arguments import positive
+from .arguments import path_text, positive
 from .lab_options import (
     LabUsageError,
     add_common,
     agents_for,
+    capped_workers,
     check_players,
     check_plot,
     finish,
@@ -27,15 +30,20 @@ HELP = "compare rule sets on the same seeds (paired games)"
 
 def add_arguments(parser) -> None:
     """The compare command's options."""
-    parser.add_argument("rulesets", nargs="+", metavar="RULESET",
+    parser.add_argument("rulesets", nargs="+", metavar="RULESET", type=path_text,
                         help="'base' (the bundled set), a variant file, a bundled variant "
                              "name or a rule-set folder; two or more")
     add_common(parser)
     parser.add_argument("--until-ci", type=float, default=None, metavar="W",
                         help="play batches until the first seat's win-rate difference is "
                              "known within +/-W (e.g. 0.01)")
-    parser.add_argument("--max-games", type=positive, default=200_000,
-                        help="with --until-ci: stop after this many games (default 200000)")
+    parser.add_argument("--max-games", type=positive, default=None,
+                        help=f"with --until-ci: stop after this many games (default "
+                             f"{MAX_GAMES})")
+
+
+MAX_GAMES = 200_000
+"""``--max-games`` when ``--until-ci`` is given without it."""
 
 
 def _usage(args) -> str | None:
@@ -45,6 +53,9 @@ def _usage(args) -> str | None:
                 "variants/house/station-costs-2.yaml)")
     if args.until_ci is not None and not 0 < args.until_ci < 1:
         return ("--until-ci must be between 0 and 1 (a win-rate difference, e.g. 0.01)")
+    if args.max_games is not None and args.until_ci is None:
+        return "--max-games only applies with --until-ci (without it, --games is the number"\
+               " of games)"
     return None
 
 
@@ -54,9 +65,14 @@ def _load(args) -> tuple[list, tuple]:
     loaded = [variant_spec(None if r == "base" else r) for r in args.rulesets]
     for _, rules in loaded:
         check_players(args.players, rules)
-    agents = agents_for(args.agents, args.players, loaded[0][1])
-    for _, rules in loaded[1:]:  # a strategy is compiled against each rule set it plays
-        agents_for(args.agents, args.players, rules)
+    agents = ()
+    for name, (_, rules) in zip(args.rulesets, loaded):
+        try:  # a strategy is compiled against each rule set it plays
+            seats = agents_for(args.agents, args.players, rules)
+        except DataError as exc:  # say which rule set the strategy does not fit
+            raise DataError([replace(p, message=f"{p.message} (in rule set {name}: "
+                                     f"{rules.name})") for p in exc.problems]) from None
+        agents = agents or seats
     check_plot(args.plot)
     return loaded, agents
 
@@ -76,12 +92,14 @@ def run(args) -> int:
     specs = [RunSpec(variant, args.players, agents, args.seed, args.max_turns, records=True,
                      seats=seats) for variant, _ in loaded]
     comparison = Comparison(specs)
-    target = args.games if args.until_ci is None else args.max_games
+    max_games = args.max_games or MAX_GAMES
+    target = args.games if args.until_ci is None else max_games
+    workers = capped_workers("compare", args.workers, target * len(specs), args.executor)
     try:
-        with Executor(args.executor, args.workers) as executor, \
+        with Executor(args.executor, workers) as executor, \
                 progress(target * len(specs), "compare") as bar:
             stopped_by, interrupted = play_pairs(comparison, executor, bar, args.games,
-                                                 args.until_ci, args.max_games)
+                                                 args.until_ci, max_games)
     except KeyboardInterrupt:
         stopped_by, interrupted = "Ctrl-C", True
     except RuntimeError as exc:
@@ -89,9 +107,9 @@ def run(args) -> int:
         return 2
     reports = [report(s, rules, variant, args.seed, seats) for s, (variant, rules)
                in zip(comparison.summaries, loaded)]
-    labels = [label(name) for name in args.rulesets]
-    result = {"rulesets": labels, "games": min(s.games for s in comparison.summaries),
+    names = labels(args.rulesets)
+    result = {"rulesets": names, "games": min(s.games for s in comparison.summaries),
               "stopped_by": stopped_by, "interrupted": interrupted,
-              "reports": reports, "differences": comparison.differences(labels)}
+              "reports": reports, "differences": comparison.differences(names)}
     text = "" if args.json else render(result)
-    return finish("compare", result, text, reports, args, result["games"], interrupted, labels)
+    return finish("compare", result, text, reports, args, result["games"], interrupted, names)

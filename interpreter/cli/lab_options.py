@@ -9,14 +9,14 @@ import os
 import sys
 from pathlib import Path
 
-from ..agents.registry import agent_factory
+from ..agents.registry import agent_factory, agent_names
 from ..data.bundled import resolve_variant
 from ..errors import DataError
 from ..lab.plots import plot_simulation, require_matplotlib
 from ..lab.seats import POOL, SEATINGS, default_seating, members
 from ..rules.loader import load_ruleset
 from ..rules.ruleset import RuleSet
-from .arguments import positive, seed_value
+from .arguments import did_you_mean, file_name, non_empty, positive, seed_value
 
 
 class LabUsageError(Exception):
@@ -26,7 +26,7 @@ class LabUsageError(Exception):
 def add_common(parser: argparse.ArgumentParser) -> None:
     """Options shared by simulate and compare."""
     parser.add_argument("--players", type=positive, default=2, help="players (default 2)")
-    parser.add_argument("--agents", default="greedy",
+    parser.add_argument("--agents", type=non_empty("agent names"), default="greedy",
                         help="comma-separated agents by seat: random, greedy, a bundled "
                              "strategy, a strategy file, or pool:A|B|C (one drawn per "
                              "game); the last fills the remaining seats (default greedy)")
@@ -46,12 +46,12 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         help="worker processes (default 1)")
     parser.add_argument("--executor", choices=("local", "ray"), default="local",
                         help="local processes, or a Ray cluster (RAY_ADDRESS, else a local "
-                             "Ray); ray needs machikoro[cluster]")
+                             "Ray); ray needs Ray (pip install '.[cluster]')")
     parser.add_argument("--max-turns", type=positive, default=1000,
                         help="turn cap per game (default 1000)")
     parser.add_argument("--json", action="store_true", help="print JSON")
-    parser.add_argument("--plot", default=None, metavar="FILE.png",
-                        help="draw the results (needs machikoro[plot])")
+    parser.add_argument("--plot", type=file_name, default=None, metavar="FILE.png",
+                        help="draw the results (needs matplotlib: pip install '.[plot]')")
 
 
 def agents_for(text: str, players: int, rules: RuleSet) -> tuple:
@@ -77,7 +77,8 @@ def agents_for(text: str, players: int, rules: RuleSet) -> tuple:
             except DataError:
                 raise
             except ValueError as exc:
-                raise LabUsageError(f"--agents: {exc}") from None
+                raise LabUsageError(f"--agents: {exc}{did_you_mean(name, agent_names())}") \
+                    from None
         absolute = [str(Path(n).resolve()) if Path(n).is_file() else n for n in pool]
         slots.append(POOL + "|".join(absolute) if slot.startswith(POOL) else absolute[0])
     return tuple(slots)
@@ -106,6 +107,25 @@ def variant_spec(given: str | list | None) -> tuple[str | tuple | None, RuleSet]
     if resolved is None or str(resolved) == "base":
         return None, rules
     return str(Path(resolved).resolve()), rules
+
+
+WORKERS_PER_CPU = 4
+"""At most this many worker processes per CPU of the machine (``--workers``)."""
+
+
+def capped_workers(command: str, requested: int, games: int, executor: str) -> int:
+    """``--workers`` within reason: at most one process per game and
+    :data:`WORKERS_PER_CPU` per CPU of this machine (a Ray cluster schedules its own); a
+    note on stderr says when the number was lowered."""
+    if executor != "local":
+        return requested
+    cpus = os.cpu_count() or 1
+    cap = min(games, WORKERS_PER_CPU * cpus)
+    if requested <= cap:
+        return requested
+    print(f"machikoro {command}: --workers {requested} lowered to {cap} (at most one per "
+          f"game and {WORKERS_PER_CPU} per CPU; this machine has {cpus})", file=sys.stderr)
+    return cap
 
 
 def check_players(players: int, rules: RuleSet) -> None:

@@ -16,12 +16,16 @@ from .arguments import (
     UsageError,
     add_cache,
     add_variant,
+    did_you_mean,
+    file_name,
+    non_empty,
     positive,
     ruleset_of,
     seed_value,
     variant_of,
 )
 from .event_text import describe_event, turn_header
+from .line_files import LineFile
 
 HELP = "play one game and print it turn by turn"
 
@@ -30,17 +34,17 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     """The play command's options."""
     play.add_argument("--players", type=positive, default=None,
                       help="number of players (default: the number of --agents, else 2)")
-    play.add_argument("--agents", default=None,
+    play.add_argument("--agents", type=non_empty("agent names"), default=None,
                       help=f"comma-separated agents by seat ({', '.join(agent_names())}, "
                            "or a strategy file); the last one fills the remaining seats "
                            "(default: greedy)")
     play.add_argument("--seed", type=seed_value, default=None,
                       help="random seed (default: a random one, printed)")
     add_variant(play, "variant file, bundled variant name (house/radio-tower-18) or "
-                           "rule-set folder")
+                      "rule-set folder")
     play.add_argument("--max-turns", type=positive, default=1000,
                       help="end the game with no winner after this many turns (default 1000)")
-    play.add_argument("--log", default=None, metavar="FILE.jsonl",
+    play.add_argument("--log", type=file_name, default=None, metavar="FILE.jsonl",
                       help="write every event as a JSON line to this file (machikoro replay "
                            "checks it)")
     play.add_argument("--json", action="store_true",
@@ -54,12 +58,14 @@ def _seats(args, rules: RuleSet) -> tuple[list[str], dict]:
     names = [a.strip() for a in args.agents.split(",")] if args.agents else ["greedy"]
     if any(not a for a in names):
         raise UsageError("--agents: empty agent name")
-    try:  # every name checked first: an unknown agent is the message, not a count
-        makers = {name: agent_factory(name, rules) for name in names}
-    except DataError:
-        raise  # a strategy file with problems: located messages, exit 1
-    except ValueError as exc:
-        raise UsageError(f"--agents: {exc}") from None
+    makers = {}
+    for name in names:  # every name checked first: an unknown agent is the message
+        try:
+            makers[name] = agent_factory(name, rules)
+        except DataError:
+            raise  # a strategy file with problems: located messages, exit 1
+        except ValueError as exc:
+            raise UsageError(f"--agents: {exc}{did_you_mean(name, agent_names())}") from None
     # without --players: one seat per agent named, at least the rule set's minimum
     players = args.players or max(len(names), rules.min_players)
     if not rules.min_players <= players <= rules.max_players:
@@ -68,15 +74,6 @@ def _seats(args, rules: RuleSet) -> tuple[list[str], dict]:
     if len(names) > players:
         raise UsageError(f"--agents names {len(names)} agents for {players} players")
     return names + [names[-1]] * (players - len(names)), makers
-
-
-def _open_log(path: str | None):
-    if not path:
-        return None
-    try:
-        return open(path, "w", encoding="utf-8")  # the game writes to it as it goes
-    except OSError as exc:
-        raise UsageError(f"--log: cannot write {path}: {exc.strerror}") from None
 
 
 def _narrate(game: Game, decide: list, as_json: bool, log_file, out) -> None:
@@ -129,7 +126,7 @@ def run(args) -> int:
     agents = [makers[name](seed * 1009 + i) for i, name in enumerate(seat_agents)]
     labels = [Path(n).stem if n.endswith((".yaml", ".yml")) else n for n in seat_agents]
     names = [f"P{i + 1}" for i in range(players)]
-    log_file = _open_log(args.log)
+    log_file = LineFile(args.log, "--log") if args.log else None  # UsageError: exit 2
     game = Game(rules, names, seed=seed, max_turns=args.max_turns, record=True)
     header = None
     if args.json or log_file:  # the header hashes the rule set's files: only when written
@@ -149,11 +146,15 @@ def run(args) -> int:
     finally:
         end = json.dumps({"type": "end", "winner": game.winner, "turns": game.turn,
                           "answers": game.history})
+        failed = None
         if log_file:
             log_file.write(end + "\n")
-            log_file.close()
+            failed = log_file.close()
     if args.json:
         out.write(end + "\n")
     else:
         _final_position(game, labels, args.max_turns, out)
+    if failed is not None:  # the game is on screen; the log is short
+        print(f"machikoro play: {log_file.problem()}", file=sys.stderr)
+        return 1
     return 0

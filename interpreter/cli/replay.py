@@ -163,7 +163,9 @@ def _position(game: Game, out) -> None:
     for seat, name in enumerate(game.names):
         marks = ", ".join(rules.card(i).name for i in game.built_landmarks(seat)) or "none"
         town = ", ".join(f"{rules.card(k).name} x{v}" for k, v in game.town(seat).items())
-        out.write(f"  {name}: {game.coins[seat]} coins; landmarks: {marks}; town: {town}\n")
+        coins = game.coins[seat]
+        out.write(f"  {name}: {coins} coin{'' if coins == 1 else 's'}; landmarks: {marks}; "
+                  f"town: {town}\n")
 
 
 def run(args) -> int:

@@ -8,14 +8,15 @@ from pathlib import Path
 
 from ..checks.rule_cases import run_case
 from ..rules.loader import use_disk_cache
-from .arguments import UsageError, add_cache, add_variant, variant_of
+from .arguments import UsageError, add_cache, add_variant, path_text, variant_of
 
 HELP = "run rule-case files"
 
 
 def add_arguments(scenario: argparse.ArgumentParser) -> None:
     """The scenario command's options."""
-    scenario.add_argument("paths", nargs="+", metavar="PATH", help="rule-case YAML files")
+    scenario.add_argument("paths", nargs="+", metavar="PATH", type=path_text,
+                          help="rule-case YAML files")
     add_variant(scenario, "the rule set of cases that name none (default: base)")
     scenario.add_argument("--json", action="store_true", help="one JSON object per case")
     add_cache(scenario)

@@ -10,11 +10,12 @@ from ..lab.executors import Executor
 from ..lab.runs import RunSpec
 from ..lab.simulation import play_games, render, report
 from ..lab.summary import Summary
-from .arguments import add_variant
+from .arguments import UsageError, add_variant, file_name
 from .lab_options import (
     LabUsageError,
     add_common,
     agents_for,
+    capped_workers,
     check_players,
     check_plot,
     finish,
@@ -22,6 +23,7 @@ from .lab_options import (
     seating,
     variant_spec,
 )
+from .line_files import LineFile
 
 HELP = "play many games of a rule set and report statistics"
 
@@ -30,7 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The simulate command's options."""
     add_variant(parser, "variant file or rule-set folder")
     add_common(parser)
-    parser.add_argument("--out", default=None, metavar="FILE.jsonl",
+    parser.add_argument("--out", type=file_name, default=None, metavar="FILE.jsonl",
                         help="write one JSON line per game (seed, winner, turns, builds)")
 
 
@@ -44,18 +46,16 @@ def run(args) -> int:
     except LabUsageError as exc:
         print(f"machikoro simulate: {exc}", file=sys.stderr)
         return 2
-    out = None
-    if args.out:
-        try:
-            out = open(args.out, "w", encoding="utf-8")  # noqa: SIM115 - open for the run
-        except OSError as exc:
-            print(f"machikoro simulate: --out: cannot write {args.out}: "
-                  f"{exc.strerror or exc}", file=sys.stderr)
-            return 2
+    try:
+        out = LineFile(args.out, "--out") if args.out else None
+    except UsageError as exc:
+        print(f"machikoro simulate: {exc}", file=sys.stderr)
+        return 2
     spec = RunSpec(variant, args.players, agents, args.seed, args.max_turns,
                    records=out is not None, seats=seating(args.seats, agents))
+    workers = capped_workers("simulate", args.workers, args.games, args.executor)
     try:
-        with Executor(args.executor, args.workers) as executor, \
+        with Executor(args.executor, workers) as executor, \
                 progress(args.games, "simulate") as bar:
             summary, interrupted = play_games(spec, 0, args.games, executor, bar, out)
     except RuntimeError as exc:
@@ -64,9 +64,12 @@ def run(args) -> int:
     except KeyboardInterrupt:
         summary, interrupted = Summary(spec.players, spec.agents), True
     finally:
-        if out is not None:
-            out.close()
+        failed = out.close() if out is not None else None
     rep = report(summary, rules, variant, args.seed, spec.seats)
     rep["interrupted"] = interrupted
     text = "" if args.json else render(rep, rules)
-    return finish("simulate", rep, text, [rep], args, summary.games, interrupted)
+    code = finish("simulate", rep, text, [rep], args, summary.games, interrupted)
+    if failed is not None:  # the statistics are on screen; the file is short
+        print(f"machikoro simulate: {out.problem('game')}", file=sys.stderr)
+        return code or 1
+    return code

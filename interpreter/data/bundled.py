@@ -3,9 +3,14 @@ package, or beside it in a source checkout; and how a bundled name is found."""
 
 from __future__ import annotations
 
+import difflib
+import re
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # the machikoro package
+
+STRATEGY_FOLDER = "strategies"
+"""The folder of ``variants/`` that holds the bundled strategies (not variants)."""
 
 
 def data_dir(name: str) -> Path:
@@ -44,3 +49,59 @@ def resolve_variant(spec: str | Path | None, near: Path | None = None) -> str | 
         if candidate.is_file() or (candidate.is_dir() and not path.is_absolute()):
             return candidate
     return spec
+
+
+_INCLUDES_FOLDER = re.compile(r"^include_folder:\s*true\b", re.MULTILINE)
+
+
+def _variant_files(files: list[Path]) -> dict[Path, Path]:
+    """The folders that are one variant each, ``{folder: its variant file}``: a variant file
+    with ``include_folder: true`` (a quick look at the text) stands for the card files
+    beside it."""
+    out = {}
+    for path in sorted(files):
+        try:
+            if _INCLUDES_FOLDER.search(path.read_text("utf-8", "replace")):
+                out.setdefault(path.parent, path)
+        except OSError:
+            continue
+    return out
+
+
+def bundled_files() -> dict[str, Path]:
+    """The bundled variants and strategies, ``{name: the file to read}``: the name as
+    ``--variant`` and ``--agents`` take it, a file's path under ``variants/`` without
+    ``.yaml`` (``house/radio-tower-18``) or a variant folder's path (``harbor``, whose file is
+    the folder's variant file)."""
+    try:
+        folder = data_dir("variants")
+    except FileNotFoundError:
+        return {}
+    files = [p for p in folder.rglob("*.yaml") if p.is_file()]
+    folders = _variant_files(files)
+    out = {p.relative_to(folder).as_posix(): file for p, file in folders.items()}
+    out.update({p.relative_to(folder).with_suffix("").as_posix(): p for p in files
+                if p.parent not in folders})
+    return dict(sorted(out.items()))
+
+
+def bundled_names() -> list[str]:
+    """The names of the bundled variants and strategies (the keys of :func:`bundled_files`)."""
+    return list(bundled_files())
+
+
+def unknown_variant(spec: str | Path) -> str:
+    """Why a variant argument names nothing: no such file or folder, nor bundled variant,
+    with a "did you mean" among the bundled names (also when only the folder was left
+    out: ``radio-tower-18`` -> ``house/radio-tower-18``)."""
+    names = [n for n in bundled_names() if not n.startswith(STRATEGY_FOLDER + "/")]
+    text = str(spec).removesuffix(".yaml")
+    hint = difflib.get_close_matches(text, names, n=1, cutoff=0.6)
+    if not hint:
+        hint = [n for n in names if n.rsplit("/", 1)[-1] == text.rsplit("/", 1)[-1]][:1]
+    if not hint:
+        stems = {n.rsplit("/", 1)[-1]: n for n in names}
+        close = difflib.get_close_matches(text.rsplit("/", 1)[-1], list(stems), n=1)
+        hint = [stems[close[0]]] if close else []
+    more = f" - did you mean '{hint[0]}'?" if hint else " (machikoro list shows the bundled ones)"
+    return f"no such file or folder, nor a bundled variant{more}"

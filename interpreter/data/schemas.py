@@ -5,6 +5,10 @@ done by the ``jsonschema`` library. This module only turns its errors into
 :class:`~machikoro.errors.Problem` records that name the file, line, column and field, in
 words a card author can act on: one record per unknown field (with a "did you mean"), one
 per object for its missing fields, at most :data:`MAX_PROBLEMS` per document.
+
+Two rules are stricter than JSON Schema's own: an ``integer`` is a Python int (not ``2.0``,
+not ``true``), and a ``pattern`` must match the whole value (so an id written as a block
+scalar, which keeps its final line break, is refused).
 """
 
 from __future__ import annotations
@@ -18,7 +22,8 @@ from typing import Any
 
 from jsonschema import Draft202012Validator, ValidationError
 from jsonschema.validators import extend
-from referencing import Registry, Resource
+from referencing import Registry
+from referencing.jsonschema import DRAFT202012
 
 from ..errors import Problem
 from .bundled import data_dir
@@ -34,7 +39,10 @@ def _registry() -> Registry:
     resources = []
     for kind in KINDS:
         schema = json.loads((data_dir("schema") / f"{kind}.schema.json").read_text("utf-8"))
-        resources.append((schema["$id"], Resource.from_contents(schema)))
+        # without "$schema", a "$ref" into another file is checked by this module's
+        # validator (jsonschema would pick its stock one by that key, without our rules)
+        schema.pop("$schema", None)
+        resources.append((schema["$id"], DRAFT202012.create_resource(schema)))
     return Registry().with_resources(resources)
 
 
@@ -66,7 +74,32 @@ def _unique_items(validator, unique, instance, schema):
         seen.add(key)
 
 
-_Validator = extend(Draft202012Validator, {"uniqueItems": _unique_items})
+def _pattern(validator, pattern, instance, schema):
+    # JSON Schema searches a pattern, and Python's `$` also matches before a final line
+    # break: an id written as a block scalar (`id: |`) would keep its newline and pass
+    # `^[a-z]+$`. Here a pattern must match the whole value.
+    if validator.is_type(instance, "string") and not _whole_match(pattern, instance):
+        yield ValidationError(f"{instance!r} does not match {pattern!r}")
+
+
+@lru_cache(maxsize=64)
+def _compiled(pattern: str) -> re.Pattern:
+    return re.compile(pattern)
+
+
+def _whole_match(pattern: str, text: str) -> bool:
+    return _compiled(pattern).fullmatch(text) is not None
+
+
+def _is_integer(checker, instance: Any) -> bool:
+    # JSON Schema counts 2.0 as an integer; the engine needs a Python int (dice counts,
+    # ranges, indices), and a bool is not a number here either
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+_Validator = extend(
+    Draft202012Validator, {"uniqueItems": _unique_items, "pattern": _pattern},
+    type_checker=Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_integer))
 
 
 @cache
@@ -197,6 +230,9 @@ def _wrong_type(error, path: tuple, when: str) -> list[Finding]:
     if isinstance(error.instance, str) and re.fullmatch(r"-?[0-9]+", error.instance.strip()) \
             and "integer" in wanted:
         more = " (remove the quotes)"
+    elif isinstance(error.instance, float) and error.instance.is_integer() \
+            and "integer" in wanted and abs(error.instance) < 1e15:
+        more = f" (write {int(error.instance)}, without a decimal point)"
     return [Finding(path, f"expected {words}, got {describe(error.instance)}{more}",
                     fields=(path,))]
 
@@ -233,6 +269,11 @@ def _no_match(error, path: tuple, when: str) -> list[Finding]:
                    "digits and underscores, starting with a letter")
     else:
         message = f"{describe(error.instance)} does not match {error.validator_value}"
+    text = error.instance
+    if isinstance(text, str) and text != text.strip() and _whole_match(error.validator_value,
+                                                                       text.strip()):
+        message += " (remove the spaces or line break around it: a block scalar '|' keeps " \
+                   "its final line break)"
     return [Finding(where, message, in_names, (where,))]
 
 
@@ -273,7 +314,9 @@ def _forbidden(error, path: tuple, when: str) -> list[Finding]:
         return [Finding(path + (name,), f"field '{name}' is not allowed here{when}{why}",
                         True, (path + (name,),)) for name in banned]
     name = path[-1] if path else ""
-    return [Finding(path, f"field '{name}' is not allowed here{when}" if name else
+    described = error.schema.get("description") if isinstance(error.schema, dict) else None
+    why = f": {described[0].lower()}{described[1:].rstrip('.')}" if described else ""
+    return [Finding(path, f"field '{name}' is not allowed here{when}{why}" if name else
                     f"not allowed here{when}", True, (path,))]
 
 

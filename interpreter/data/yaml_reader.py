@@ -12,6 +12,7 @@ non-UTF-8 bytes.
 from __future__ import annotations
 
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +23,7 @@ from yaml.reader import Reader, ReaderError
 from yaml.resolver import Resolver
 
 from ..errors import DataError, Problem
-from .documents import BREAK, Document, PathKey
+from .documents import BREAK, Document, PathKey, json_path
 
 MAX_BYTES = 256 * 1024
 MAX_NODES = 100_000
@@ -47,7 +48,11 @@ def read_yaml(path: str | Path, display: str | None = None) -> Document:
     try:
         if p.is_dir():
             raise _fail(name, "is a folder, not a YAML file", "file")
-        size = p.stat().st_size
+        status = p.stat()
+        if not stat.S_ISREG(status.st_mode):  # a named pipe or a device could block for ever
+            raise _fail(name, "not a regular file (a named pipe, socket or device): give a "
+                        "YAML file", "file")
+        size = status.st_size
         if size > MAX_BYTES:
             raise _fail(name, f"file is {size:,} bytes; the limit is {MAX_BYTES:,}", "limits")
         with p.open("rb") as handle:  # read at most the limit: the size may change (a pipe)
@@ -203,6 +208,8 @@ def parse_yaml(raw: bytes | str, name: str) -> Document:
                     "yaml")
     builder = _Builder(doc, loader)
     doc.data = builder.build(node, (), 0)
+    if builder.duplicates:
+        raise DataError(builder.duplicates)
     return doc
 
 
@@ -213,6 +220,7 @@ class _Builder:
         self.doc = doc
         self.loader = loader
         self.count = 0
+        self.duplicates: list[Problem] = []  # every duplicate key, reported together
 
     def _limit(self, node, message: str, code: str = "limits") -> DataError:
         return _fail(self.doc.file, message, code, node.start_mark.line + 1,
@@ -227,16 +235,7 @@ class _Builder:
             raise self._limit(node, f"nesting is too deep (the limit is {MAX_DEPTH} levels)")
         self.doc.marks.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
         if isinstance(node, yaml.ScalarNode):
-            try:
-                value = self.loader.construct_object(node, deep=True)
-            except (ValueError, OverflowError) as exc:
-                if "digits" in str(exc):
-                    raise self._limit(node, f"number is too long ({len(node.value):,} "
-                                            "characters)") from None
-                raise self._limit(node, f"cannot read this value: {exc}", "yaml") from None
-            except yaml.constructor.ConstructorError as exc:
-                raise self._limit(node, f"cannot read this value: {exc.problem}",
-                                  "yaml") from None
+            value = self._scalar(node, path)
             if isinstance(value, str):
                 self.doc.styles[path] = node.style or ""
                 self.doc.spans[path] = (node.start_mark.index, node.end_mark.index)
@@ -252,35 +251,84 @@ class _Builder:
                                         f"{MAX_ITEMS:,}")
             return [self.build(item, path + (i,), depth + 1) for i, item in enumerate(node.value)]
         if isinstance(node, yaml.MappingNode):
-            if len(node.value) > MAX_ITEMS:
-                raise self._limit(node, f"a mapping of {len(node.value):,} keys; the limit is "
-                                        f"{MAX_ITEMS:,}")
-            out: dict = {}
-            for key_node, value_node in node.value:
-                if key_node.tag == "tag:yaml.org,2002:merge":
-                    merged = self.build(value_node, path, depth + 1)
-                    for part in merged if isinstance(merged, list) else [merged]:
-                        if isinstance(part, dict):
-                            for k, v in part.items():
-                                out.setdefault(k, v)
-                    continue
-                if not isinstance(key_node, yaml.ScalarNode):
-                    raise self._limit(key_node, "a mapping key must be a plain name, not a "
-                                                "list or mapping", "yaml")
-                key = self.build(key_node, path + ("<key>",), depth + 1)
-                if key is None:
-                    key = "null"
-                if isinstance(key, bool):
-                    key = str(key).lower()
-                elif not isinstance(key, str):
-                    key = str(key)
-                if key in out:
-                    raise _fail(self.doc.file, f"duplicate key '{key}'", "yaml",
-                                key_node.start_mark.line + 1, key_node.start_mark.column + 1,
-                                self.doc.lines)
-                sub = path + (key,)
-                self.doc.key_marks[sub] = (key_node.start_mark.line + 1,
-                                           key_node.start_mark.column + 1)
-                out[key] = self.build(value_node, sub, depth + 1)
-            return out
+            return self._mapping(node, path, depth)
         raise self._limit(node, "unsupported YAML node", "yaml")
+
+    def _scalar(self, node, path: PathKey) -> Any:
+        """The value of a scalar node; a tag that does not fit its text (``!!bool Cafe``,
+        ``!!timestamp x``) is a located error, not an exception from PyYAML."""
+        try:
+            return self.loader.construct_object(node, deep=True)
+        except yaml.constructor.ConstructorError as exc:
+            raise self._limit(node, f"cannot read this value: {exc.problem}",
+                              "yaml") from None
+        except RecursionError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - PyYAML's constructors raise anything
+            if isinstance(exc, (ValueError, OverflowError)) and "digits" in str(exc):
+                raise self._limit(node, f"number is too long ({len(node.value):,} "
+                                        "characters)") from None
+            tag = node.tag.replace("tag:yaml.org,2002:", "!!")
+            text = node.value if len(node.value) <= 40 else node.value[:37] + "..."
+            line, column = node.start_mark.line + 1, node.start_mark.column + 1
+            raise DataError([Problem(
+                self.doc.file, line, column, json_path(path), f"cannot read {text!r} as "
+                f"{tag}: remove the tag '{tag}' or fix the value", "yaml", "error",
+                self.doc.source(line))]) from None
+
+    def _mapping(self, node, path: PathKey, depth: int) -> dict:
+        """A mapping node as a dict. Merge keys (``<<: *anchor``) follow YAML's rule: the
+        mapping's own keys override merged ones, an earlier merge overrides a later one.
+        Every key written twice in the mapping itself is recorded in ``duplicates``."""
+        if len(node.value) > MAX_ITEMS:
+            raise self._limit(node, f"a mapping of {len(node.value):,} keys; the limit is "
+                                    f"{MAX_ITEMS:,}")
+        out: dict = {}
+        merged_keys: set = set()  # keys that came from a merge, which an own key overrides
+        for key_node, value_node in node.value:
+            if key_node.tag == "tag:yaml.org,2002:merge":
+                merged = self.build(value_node, path, depth + 1)
+                for part in merged if isinstance(merged, list) else [merged]:
+                    for k, v in part.items() if isinstance(part, dict) else ():
+                        if k not in out:
+                            out[k] = v
+                            merged_keys.add(k)
+                continue
+            if not isinstance(key_node, yaml.ScalarNode):
+                raise self._limit(key_node, "a mapping key must be a plain name, not a "
+                                            "list or mapping", "yaml")
+            key = self._key(key_node, path, depth)
+            sub = path + (key,)
+            if key in out and key not in merged_keys:
+                self._duplicate(key, key_node)
+                continue
+            if key in merged_keys:
+                merged_keys.discard(key)
+                self._forget(sub)
+            self.doc.key_marks[sub] = (key_node.start_mark.line + 1,
+                                       key_node.start_mark.column + 1)
+            out[key] = self.build(value_node, sub, depth + 1)
+        return out
+
+    def _key(self, key_node, path: PathKey, depth: int) -> str:
+        key = self.build(key_node, path + ("<key>",), depth + 1)
+        if key is None:
+            return "null"
+        if isinstance(key, bool):
+            return str(key).lower()
+        return key if isinstance(key, str) else str(key)
+
+    def _duplicate(self, key: str, key_node) -> None:
+        line, column = key_node.start_mark.line + 1, key_node.start_mark.column + 1
+        if any((p.line, p.column) == (line, column) for p in self.duplicates):
+            return  # the same mapping reached again through an alias
+        self.duplicates.append(Problem(self.doc.file, line, column, "",
+                                       f"duplicate key '{key}'", "yaml", "error",
+                                       self.doc.source(line)))
+
+    def _forget(self, sub: PathKey) -> None:
+        """Drop the positions recorded under ``sub`` (a merged value being overridden)."""
+        n = len(sub)
+        for table in (self.doc.marks, self.doc.key_marks, self.doc.styles, self.doc.spans):
+            for key in [k for k in table if k[:n] == sub]:
+                del table[key]

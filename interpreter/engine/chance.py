@@ -14,6 +14,7 @@ expectations of :mod:`machikoro.engine.expectations`, which sum floats in a fixe
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 from functools import cache
@@ -132,3 +133,10 @@ def faces_for(total: int, count: int, faces: int) -> tuple:
     first = min(faces, total - (count - 1))
     rest = faces_for(total - first, count - 1, faces)
     return (first,) + rest
+
+
+def outcome_count(dice: int, faces: int) -> int:
+    """How many pairs :func:`dice_outcomes` lists for ``dice`` dice of ``faces`` faces: the
+    ways to show faces in any order, ``C(faces + dice - 1, dice)`` (21 for two six-sided
+    dice); computed without listing them."""
+    return math.comb(faces + dice - 1, dice)

@@ -21,8 +21,9 @@ other players roll the rule set's default number of dice; payback uses that numb
 from __future__ import annotations
 
 from ..engine import expectations
-from ..engine.chance import dice_outcomes, total_distribution
+from ..engine.chance import dice_outcomes, outcome_count, total_distribution
 from ..engine.game import Game
+from ..errors import LimitExceeded
 from ..language.actions import AddToRoll, Boost, DiceChoice, ExtraTurn, Reroll
 from ..language.amounts import PerCard
 from ..rules.ruleset import RuleSet
@@ -303,11 +304,32 @@ def landmark_report(game: Game, card: int, counts: tuple) -> dict:
             "clauses": clauses, "changes": changes}
 
 
+MAX_OUTCOMES = 1_000
+"""The most distinct dice outcomes (faces in any order) one roll may have for
+:func:`analyze`, which runs the income step on every one of them: 21 for two six-sided
+dice, 816 for three of 16 faces; a few seconds at the limit."""
+
+
+def check_outcomes(rules: RuleSet, counts: tuple[int, ...]) -> None:
+    """Raises :class:`~machikoro.errors.LimitExceeded` when a roll of any of ``counts`` dice
+    has more than :data:`MAX_OUTCOMES` distinct outcomes (it would run for hours)."""
+    for k in counts:
+        n = outcome_count(k, rules.dice_faces)
+        if n > MAX_OUTCOMES:
+            raise LimitExceeded(
+                f"{k} dice of {rules.dice_faces} faces have {n:,} distinct outcomes; analyze "
+                f"runs every one and stops at {MAX_OUTCOMES:,} (e.g. 2 dice of up to 44 "
+                "faces, 3 of up to 16): use simulate for these dice")
+
+
 def analyze(rules: RuleSet, players: int = 2, coins: int | None = None) -> dict:
     """The whole analysis of ``rules`` for ``players`` players as a dict (numbers unrounded;
-    dice counts as int keys). Raises ValueError for a player count the rules do not allow."""
-    game = reference_game(rules, players, coins)
+    dice counts as int keys). Raises ValueError for a player count the rules do not allow,
+    and :class:`~machikoro.errors.LimitExceeded` for dice with more than
+    :data:`MAX_OUTCOMES` outcomes."""
     counts = dice_counts(rules)
+    check_outcomes(rules, counts)
+    game = reference_game(rules, players, coins)
     return {
         "rule_set": rules.name,
         "players": players,

@@ -97,7 +97,8 @@ def play_pairs(comparison: Comparison, executor: Executor, bar, games: int,
                 break
             widest = comparison.widest()
             if widest < until_ci:
-                return f"--until-ci: the interval is +/-{widest:.4f}", False
+                return (f"--until-ci: the interval is +/-{100 * widest:.2f} pts (asked: "
+                        f"+/-{100 * until_ci:.2f} pts)"), False
         else:
             if until_ci is not None:
                 stopped_by = f"--max-games cap ({max_games})"
@@ -113,8 +114,17 @@ def _winning_agent(record: dict) -> str | None:
 
 
 def label(name: str) -> str:
-    """A rule set's label in the output: ``base``, or its file stem."""
-    return "base" if name == "base" else Path(name).stem
+    """A rule set's label in the output: ``base``, or its file stem; a stacked rule set
+    (``cheap.yaml+house/station-costs-2``) labels each part so (``cheap+station-costs-2``)."""
+    return "+".join("base" if part == "base" else Path(part).stem for part in name.split("+"))
+
+
+def labels(names: list[str]) -> list[str]:
+    """The labels of the compared rule sets, by :func:`label`; where two would read the same
+    (``a/cheap.yaml`` and ``b/cheap.yaml``), those keep the name as given, so that every
+    column and difference of the output names one rule set."""
+    short = [label(name) for name in names]
+    return [name if short.count(own) > 1 else own for name, own in zip(names, short)]
 
 
 def _clean(interval: dict) -> dict:

@@ -41,8 +41,9 @@ class Executor:
             try:
                 import ray
             except ImportError:
-                raise RuntimeError("the ray executor needs Ray: "
-                                   "pip install 'machikoro[cluster]'") from None
+                raise RuntimeError("the ray executor needs Ray: pip install 'ray>=2.9', or "
+                                   "pip install '.[cluster]' in a clone of machikoro") \
+                    from None
             if not ray.is_initialized():
                 ray.init(ignore_reinit_error=True, log_to_driver=False,
                          include_dashboard=False, logging_level="ERROR",

@@ -8,7 +8,8 @@ def require_matplotlib() -> str | None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        return "needs matplotlib: pip install 'machikoro[plot]'"
+        return ("needs matplotlib: pip install 'matplotlib>=3.7', or pip install '.[plot]' "
+                "in a clone of machikoro")
     return None
 
 
@@ -70,9 +71,9 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
     for ax in axes:
         if len(reports) > 1:
             ax.legend(fontsize=8)
-    games = ", ".join(f"{r['games']} games" for r in reports[:1])
+    games = f"{reports[0]['games']} games" + (" each" if len(reports) > 1 else "")
     fig.suptitle(f"{' vs '.join(labels)} - {players} players, "
-                 f"{', '.join(reports[0]['agents'])}; {games} each")
+                 f"{', '.join(reports[0]['agents'])}; {games}")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)

@@ -258,9 +258,9 @@ def render(rep: dict) -> str:
         cells = []
         for n in rep["players"]:
             o = overall[name, n]
-            ci = "" if o["ci95"] is None else \
-                f" [{100 * o['ci95'][0]:.1f}, {100 * o['ci95'][1]:.1f}]"
-            cells.append(f"{_pct(o['rate']) + ci:>22}")
+            ci = " " * 15 if o["ci95"] is None else \
+                f" [{100 * o['ci95'][0]:>5.1f}, {100 * o['ci95'][1]:>5.1f}]"
+            cells.append(f"{_pct(o['rate']):>7}{ci}")  # columns line up: 22 characters
         label = f"{k + 1}. {name}"
         lines.append(f"{label:<{width}}" + "".join(cells))
     for grid in rep["head_to_head"]:

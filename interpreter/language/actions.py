@@ -371,69 +371,64 @@ class Give(Choice):
         return None
 
 
+class CardChoice(Choice):
+    """A choice of one card among ``cards`` (card indices; only those the owner has, when
+    ``own``), then an act on it (:meth:`act`). Options: card ids (and ``None`` with
+    ``may``)."""
+
+    own: ClassVar[bool] = True
+
+    def options(self, game, card: int, owner: int) -> tuple:
+        town, ids = game.owned[owner], game.rules.ids
+        return ((None,) if self.optional else ()) + tuple(
+            ids[i] for i in self.cards if not self.own or town[i])
+
+    def resolve(self, game, card: int, owner: int, copies: int, answer):
+        if answer is None:
+            return False
+        self.act(game, owner, game.rules.index[answer], card)
+        return None
+
+
 @dataclass(frozen=True)
-class Unbuild(Choice):
+class Unbuild(CardChoice):
     """``[may] unbuild a landmark``: the owner turns one of its built landmarks (those
-    counted for victory) back to unbuilt (Demolition Company). Options: landmark ids."""
+    counted for victory) back to unbuilt (Demolition Company)."""
 
     optional: bool
-    landmarks: tuple
+    cards: tuple
     reads: ClassVar[frozenset] = frozenset({"towns"})
     writes: ClassVar[frozenset] = frozenset({"towns"})
 
-    def options(self, game, card: int, owner: int) -> tuple:
-        town, ids = game.owned[owner], game.rules.ids
-        return ((None,) if self.optional else ()) + tuple(ids[i] for i in self.landmarks
-                                                          if town[i])
-
-    def resolve(self, game, card: int, owner: int, copies: int, answer):
-        if answer is None:
-            return False
-        game.unbuild(owner, game.rules.index[answer], card)
-        return None
+    def act(self, game, owner: int, chosen: int, card: int) -> None:
+        game.unbuild(owner, chosen, card)
 
 
 @dataclass(frozen=True)
-class ChooseKind(Choice):
-    """``[may] choose an establishment [except NAMES]``: the owner names a kind of
-    establishment of the rule set; the next steps say ``it`` (Renovation Company).
-    Options: establishment ids."""
+class ChooseKind(CardChoice):
+    """``[may] choose an establishment [except NAMES]``: the owner names any kind of
+    establishment of the rule set; the next steps say ``it`` (Renovation Company)."""
 
     optional: bool
-    kinds: tuple
+    cards: tuple
+    own: ClassVar[bool] = False
 
-    def options(self, game, card: int, owner: int) -> tuple:
-        ids = game.rules.ids
-        return ((None,) if self.optional else ()) + tuple(ids[i] for i in self.kinds)
-
-    def resolve(self, game, card: int, owner: int, copies: int, answer):
-        if answer is None:
-            return False
-        game.bound = game.rules.index[answer]
-        return None
+    def act(self, game, owner: int, chosen: int, card: int) -> None:
+        game.bound = chosen
 
 
 @dataclass(frozen=True)
-class Activate(Choice):
+class Activate(CardChoice):
     """``[may] activate one of your establishments [except NAMES]``: one kind the owner
-    has activates now, all its copies, for its owner, whatever the roll (Exhibit Hall).
-    Options: establishment ids (and ``None`` with ``may``)."""
+    has activates now, all its copies, for its owner, whatever the roll (Exhibit Hall)."""
 
     optional: bool
-    kinds: tuple
+    cards: tuple
     reads: ClassVar[frozenset] = frozenset({"towns"})
     writes: ClassVar[frozenset] = frozenset({"*"})
 
-    def options(self, game, card: int, owner: int) -> tuple:
-        town, ids = game.owned[owner], game.rules.ids
-        return ((None,) if self.optional else ()) + tuple(ids[i] for i in self.kinds
-                                                          if town[i])
-
-    def resolve(self, game, card: int, owner: int, copies: int, answer):
-        if answer is None:
-            return False
-        game.activate(owner, game.rules.index[answer], card)
-        return None
+    def act(self, game, owner: int, chosen: int, card: int) -> None:
+        game.activate(owner, chosen, card)
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from ..errors import Problem
 from . import rules_data, tables
 from .card_effects import compile_cards
 from .raw import CardEntry, RawRuleSet
-from .references import RuleIds, check_card_colours, vocabulary
+from .references import RuleIds, blame_removed, check_card_colours, vocabulary
 from .ruleset import Card, Colour, RuleSet
 
 DEFAULT_OPTIONS = {"landmark_active_on_build_turn": True, "reroll_same_dice": True}
@@ -145,6 +145,7 @@ def build(raw: RawRuleSet) -> RuleSet | None:
     compiled = compile_cards(entries, vocab, colours,
                              rules["dice"] if sections.ok("dice") else None, problems,
                              rules["players"]["min"] if sections.ok("players") else None)
+    blame_removed(raw)
     if _has_errors(problems) or any(e.partial for e in entries) or market is None:
         return None
     cards = _make_cards(entries, compiled)

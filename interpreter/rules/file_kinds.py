@@ -7,6 +7,8 @@ schema's ``kind`` constant), so a new file kind needs no change here.
 from __future__ import annotations
 
 import difflib
+import re
+import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -86,3 +88,38 @@ def kind_of(doc: Document, problems: list[Problem]) -> str | None:
                                     "kind"))
         return "card" if "id" in data else None
     return kind
+
+
+def _our_kind(kind: object) -> bool:
+    """``kind`` is one of ours, or close enough to be a typo of one."""
+    return isinstance(kind, str) and bool(difflib.get_close_matches(kind, file_kinds(), n=1,
+                                                                    cutoff=0.8))
+
+
+# top-level lines that only a machikoro file has: a card id, a rule case, or a kind
+_OUR_LINES = re.compile(r"^(?:(?:id|players|turns|expect)\s*:|kind\s*:\s*[\"']?([\w-]+))",
+                        re.MULTILINE)
+
+
+def foreign(path: Path, doc: Document | None) -> bool:
+    """True for a YAML file that is not a machikoro file at all (``mkdocs.yml``, a CI
+    workflow): no ``kind`` of ours (nor a near miss), no card ``id``, not a rule case. A
+    file that cannot be parsed is judged by its top-level lines; one that cannot be read at
+    all is not foreign (its problem is worth reporting)."""
+    if doc is not None:
+        data = doc.data
+        if not isinstance(data, dict):
+            return True
+        if "kind" in data:
+            return not _our_kind(data["kind"]) and "id" not in data
+        return "id" not in data and not _is_case(data)
+    try:
+        status = path.stat()
+        if not stat.S_ISREG(status.st_mode):
+            return False
+        with path.open("rb") as handle:
+            text = handle.read(1 << 16).decode("utf-8", "replace")
+    except OSError:
+        return False
+    return not any(m.group(1) is None or _our_kind(m.group(1))
+                   for m in _OUR_LINES.finditer(text))

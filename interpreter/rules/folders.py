@@ -17,8 +17,13 @@ def read_folder(folder: Path, problems: list[Problem]) -> RawRuleSet | None:
     rules = None
     cards: dict[str, CardEntry] = {}
     unread: set[str] = set()
-    files = sorted(p for p in folder.iterdir()
-                   if p.suffix in (".yaml", ".yml") and not p.is_dir())
+    try:
+        files = sorted(p for p in folder.iterdir()
+                       if p.suffix in (".yaml", ".yml") and not _is_folder(p))
+    except OSError as exc:
+        problems.append(Problem(display(folder), 1, 1, "", "cannot list this folder: "
+                                f"{exc.strerror or exc}", "file"))
+        return None
     if not files:
         problems.append(Problem(display(folder), 1, 1, "", "no YAML files in this folder",
                                 "no-yaml"))
@@ -45,3 +50,10 @@ def read_folder(folder: Path, problems: list[Problem]) -> RawRuleSet | None:
         return RawRuleSet({}, [], cards, display(folder), problems, unread, has_rules=False)
     return RawRuleSet(copy.deepcopy(rules.data), [(rules, ())], cards, display(folder),
                       problems, unread)
+
+
+def _is_folder(path: Path) -> bool:
+    try:
+        return path.is_dir()
+    except OSError:  # cannot be looked at: reading it as a file reports why
+        return False

@@ -16,7 +16,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from ..data import cache as disk
-from ..data.bundled import data_dir, resolve_variant
+from ..data.bundled import data_dir, resolve_variant, unknown_variant
 from ..errors import DataError, Problem
 from .ruleset import RuleSet
 
@@ -53,7 +53,7 @@ def load_raw(variant: Variant | list[Variant], problems: list[Problem]):
         if path.is_dir():
             path = _variant_file(path, problems)
         elif not path.exists():
-            problems.append(Problem(str(spec), 1, 1, "", "no such file or folder", "file"))
+            problems.append(Problem(str(spec), 1, 1, "", unknown_variant(spec), "file"))
             return None
         raw = apply_variant(path, problems, onto=raw) if path is not None else None
     return raw
@@ -69,7 +69,7 @@ def _raw(variant: Variant, problems: list[Problem]):
     if path.is_dir():
         return load_folder(path, problems)
     if not path.exists():
-        problems.append(Problem(str(variant), 1, 1, "", "no such file or folder", "file"))
+        problems.append(Problem(str(variant), 1, 1, "", unknown_variant(variant), "file"))
         return None
     return apply_variant(path, problems)
 

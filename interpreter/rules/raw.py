@@ -9,6 +9,7 @@ effect typo elsewhere.
 from __future__ import annotations
 
 import re
+import stat
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,7 +42,8 @@ class RawRuleSet:
 
     ``unread`` holds the ids and icons (or file stems) of cards that could not be read, so
     that a reference to them is not reported as unknown too; ``has_rules`` is False when
-    the folder has no rules file.
+    the folder has no rules file; ``removed`` the ids and icons of the cards a variant
+    removed, with where, so that a name they leave unknown is blamed on the removal.
     """
 
     rules: dict
@@ -52,6 +54,7 @@ class RawRuleSet:
     unread: set = field(default_factory=set)
     has_rules: bool = True
     name: str | None = None  # a variant's name, which names the rule set it makes
+    removed: dict = field(default_factory=dict)  # id or icon -> (Document, path) of its remove
 
     def rules_where(self, path: tuple) -> tuple[Document, tuple]:
         """The layer (rules file or variant) that gave the value at ``path`` of the merged
@@ -83,7 +86,8 @@ def salvage(path: Path) -> set[str]:
     reported as unknown."""
     names = {path.stem}
     try:
-        if path.stat().st_size <= MAX_BYTES:
+        status = path.stat()
+        if stat.S_ISREG(status.st_mode) and status.st_size <= MAX_BYTES:  # never a pipe
             text = path.read_bytes().decode("utf-8", "replace")
             names.update(m.group(1) for m in re.finditer(
                 r"^(?:id|icon)\s*:\s*\[?\s*[\"']?([a-z][a-z0-9_]*)", text, re.MULTILINE))

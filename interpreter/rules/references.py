@@ -3,13 +3,15 @@
 A card's colour must be a colour of the rules file; the rules file's starting town and
 victory landmarks must be card ids of the right kind; an icon held by one card only that is
 a near miss of another icon is flagged (icons are open-ended, so a misspelt one would make
-a new icon). Every problem names the file, line and column of the name, with a "did you
-mean".
+a new icon); card ids, icons and colours never share a name; a name that a variant's
+``remove`` left unknown is blamed on that ``remove``. Every problem names the file, line
+and column of the name, with a "did you mean".
 """
 
 from __future__ import annotations
 
 import difflib
+import re
 
 from ..errors import Problem
 from ..language.vocabulary import Vocabulary
@@ -111,6 +113,7 @@ def vocabulary(entries: list[CardEntry], names: dict[str, int],
             by_colour.setdefault(entry.data["colour"], []).append(i)
     for name in colours or ():
         by_colour.setdefault(name, [])
+    check_name_clashes(entries, icons, colours or {}, problems)
     for name, holders in icons.items():
         others = [icon for icon, cards in icons.items() if icon != name and len(cards) > 1]
         hint = difflib.get_close_matches(name, others, n=1, cutoff=0.75)
@@ -129,3 +132,55 @@ def vocabulary(entries: list[CardEntry], names: dict[str, int],
     return Vocabulary(names, {k: tuple(v) for k, v in icons.items()},
                       {k: tuple(v) for k, v in by_colour.items()}, landmarks, victory,
                       establishments, by_kind, activations, dict(markers or {}))
+
+
+def check_name_clashes(entries: list[CardEntry], icons: dict[str, list[int]],
+                       colours: dict, problems: list[Problem]) -> None:
+    """Card ids, icons and colours must not share a name: an effect names all three alike
+    (``gain 1 per NAME``), so a card whose id is an icon would silently change what other
+    cards count. A clash is reported at the card's ``id`` (a card named like an icon or a
+    colour) or ``icon`` (an icon named like a colour)."""
+    def holders(indices: list[int]) -> str:
+        ids = [entries[i].data["id"] for i in indices[:3]]
+        return ", ".join(ids) + (", ..." if len(indices) > 3 else "")
+
+    for entry in entries:
+        card_id = entry.data["id"]
+        if card_id in icons:
+            entry_problem(problems, entry, "id", f"card id '{card_id}' is also the icon of "
+                          f"{holders(icons[card_id])}: ids, icons and colours need different "
+                          "names, since effects name them alike", "duplicate")
+        if card_id in colours:
+            entry_problem(problems, entry, "id", f"card id '{card_id}' is also a colour of "
+                          "the rules file: ids, icons and colours need different names, "
+                          "since effects name them alike", "duplicate")
+        icon = entry.data.get("icon")
+        if isinstance(icon, str) and icon in colours:
+            entry_problem(problems, entry, "icon", f"icon '{icon}' is also a colour of the "
+                          "rules file: ids, icons and colours need different names, since "
+                          "effects name them alike", "duplicate")
+
+
+_NAME_AT = re.compile(r"[\"']?([a-z][a-z0-9_]*)")
+
+
+def blame_removed(raw: RawRuleSet) -> None:
+    """An unknown name that a variant's ``remove`` made unknown (the rules file's starting
+    town, another card's ``per cow``) is reported at that ``remove`` entry, naming the place
+    that still needs it, rather than blamed on the file that uses it."""
+    if not raw.removed:
+        return
+    for k, p in enumerate(raw.problems):
+        if p.code != "unknown-name" or p.severity != "error":
+            continue
+        match = _NAME_AT.match(p.source_line[p.column - 1:])
+        name = match.group(1) if match else None
+        if name not in raw.removed:
+            continue
+        doc, path = raw.removed[name]
+        card = doc.data["remove"][path[-1]]
+        what = f"'{card}'" if name == card else f"'{card}' (its icon '{name}')"
+        field = f" ({p.field})" if p.field else ""
+        raw.problems[k] = doc.problem(path, f"{what} is removed here, but "
+                                      f"{p.file}:{p.line}:{p.column}{field} still names it",
+                                      "removed")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from ..language.vocabulary import Vocabulary
 
@@ -135,6 +136,12 @@ class RuleSet:
         if self.seat_coins is None:
             return [self.start_coins] * players
         return list(self.seat_coins[:players])
+
+    def __repr__(self) -> str:
+        # one short line: the dataclass's own repr would print every card and table
+        source = Path(self.source).name or self.source
+        return (f"RuleSet({self.name!r}, {len(self.cards)} cards, {self.min_players}-"
+                f"{self.max_players} players, from {source!r})")
 
     def card(self, card_id: str) -> Card:
         """The card with id ``card_id``; raises KeyError with a "did you mean" if unknown."""

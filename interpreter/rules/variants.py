@@ -3,7 +3,8 @@ rule-set folder or another variant), then its ``rules`` fields (mappings merge),
 ``change`` (fields of a card) and ``cards`` (whole cards, added or replacing by id).
 
 Every problem of the file is reported, an unknown card id as well as a bad field; parts that
-failed the schema are skipped, so the rest is still checked.
+failed the schema are skipped, so the rest is still checked. The card a ``change`` makes is
+checked against the card schema like a card in a file, at the change.
 """
 
 from __future__ import annotations
@@ -16,11 +17,11 @@ from pathlib import Path
 
 from ..data import schemas
 from ..data.bundled import data_dir
-from ..data.documents import Document
+from ..data.documents import Document, json_path
 from ..errors import Problem
 from .file_kinds import article, card_kinds, kind_of, read
 from .folders import read_folder
-from .raw import RawRuleSet, add_card, bad_paths, card_findings, salvage
+from .raw import CardEntry, RawRuleSet, add_card, bad_paths, card_findings, salvage
 
 MAX_VARIANT_DEPTH = 16
 MAX_PROBLEMS_PER_FILE = 100
@@ -131,6 +132,7 @@ def _folder_cards(path: Path, doc: Document, raw: RawRuleSet, problems: list[Pro
                                     f"folder holds one variant file: {others[0].name} is a "
                                     "second one (move it to another folder)", "variant"))
         return
+    defined: dict[str, str] = {}  # card id -> the file of this folder that defines it
     for file, card_doc, kind, own in found:
         if kind is None:
             problems.extend(own)
@@ -139,8 +141,14 @@ def _folder_cards(path: Path, doc: Document, raw: RawRuleSet, problems: list[Pro
         if kind not in card_kinds() and kind != "card":
             continue  # strategies and rule cases may sit beside the cards
         problems.extend(own)
-        if isinstance(card_doc.data, dict) and isinstance(card_doc.data.get("id"), str):
-            raw.cards.pop(card_doc.data["id"], None)  # replaced whole
+        card_id = card_doc.data.get("id") if isinstance(card_doc.data, dict) else None
+        if isinstance(card_id, str):
+            if card_id in defined:
+                problems.append(card_doc.problem(("id",), f"card id '{card_id}' is also "
+                                                 f"defined in {defined[card_id]}", "duplicate"))
+                continue
+            defined[card_id] = card_doc.file
+            raw.cards.pop(card_id, None)  # a base card is replaced whole
         add_card(card_doc, (), card_doc.data, card_findings(card_doc, problems), raw.cards,
                  raw.unread, problems)
 
@@ -256,8 +264,11 @@ def _remove_cards(raw: RawRuleSet, doc: Document, broken: _Broken,
             continue
         if name not in raw.cards:
             problems.append(unknown_card(doc, ("remove", i), name, raw.cards))
-        else:
-            del raw.cards[name]
+            continue
+        icon = raw.cards.pop(name).data.get("icon")
+        raw.removed[name] = (doc, ("remove", i))
+        if isinstance(icon, str):
+            raw.removed.setdefault(icon, (doc, ("remove", i)))
 
 
 def _change_cards(raw: RawRuleSet, doc: Document, broken: _Broken,
@@ -280,6 +291,30 @@ def _change_cards(raw: RawRuleSet, doc: Document, broken: _Broken,
         entry.data = {**entry.data, **good}
         for key in good:
             entry.origin[key] = (doc, ("change", name, key))
+        if not entry.partial:
+            _check_changed(entry, doc, name, set(good), problems)
+
+
+def _check_changed(entry: CardEntry, doc: Document, name: str, changed: set,
+                   problems: list[Problem]) -> None:
+    """The card a ``change`` makes is checked like a card in a file (the card schema: a
+    landmark with an activation, an establishment without a colour...). A problem is located
+    at the changed field that has it, else at the change entry; the fields it makes unusable
+    are left out and the card is not built."""
+    found = schemas.findings(entry.data, "card")
+    for finding in found:
+        if finding.path and finding.path[0] in changed:
+            problems.append(doc.problem(("change", name) + finding.path, finding.message,
+                                        "schema", key=finding.at_key))
+        else:
+            where = json_path(finding.path)
+            problems.append(doc.problem(("change", name), f"after this change, {name}"
+                                        f"{'.' + where if where else ''}: {finding.message}",
+                                        "schema", key=True))
+    bad = {p[0] for p in bad_paths(found) if p}
+    if found:
+        entry.data = {k: v for k, v in entry.data.items() if k not in bad}
+        entry.partial = True
 
 
 def _add_cards(raw: RawRuleSet, doc: Document, found: list, broken: _Broken,
