@@ -53,7 +53,8 @@ class _Version(argparse.Action):
         super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
 
     def __call__(self, parser, namespace, values, option_string=None):
-        parser.exit(message=f"machikoro {_version()}\n")
+        print(f"machikoro {_version()}")  # on standard output, as argparse's own does
+        parser.exit()
 
 
 def _version() -> str:
