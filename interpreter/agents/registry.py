@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from importlib.metadata import entry_points
 from typing import Any
 
 from ..data.bundled import data_dir
@@ -43,6 +42,8 @@ def register_agent(name: str, make: Callable[..., Any]) -> None:
 def _installed(name: str) -> None:
     """Register the agent an installed package declares as ``name`` in the
     ``machikoro.agents`` entry-point group, if one does (loaded on first use)."""
+    from importlib.metadata import entry_points  # not with the module: start-up
+
     for point in entry_points(group=ENTRY_POINT_GROUP, name=name):
         try:
             make = point.load()
@@ -70,6 +71,8 @@ def _budgeted(name: str):
 def agent_names() -> list[str]:
     """The built-in agent names (``mcts[:N]`` for one with a budget) and the bundled
     strategies (``variants/strategies/``)."""
+    from importlib.metadata import entry_points  # not with the module: start-up
+
     installed = [p.name for p in entry_points(group=ENTRY_POINT_GROUP) if p.name not in AGENTS]
     return [f"{name}[:N]" if getattr(agent, "budget", None) else name
             for name, agent in AGENTS.items()] + sorted(installed) + _bundled_strategies()

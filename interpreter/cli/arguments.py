@@ -98,3 +98,18 @@ def ruleset_of(variant, no_cache: bool = False):
     from ..rules.loader import load_cached, load_ruleset
 
     return load_ruleset(variant) if no_cache else load_cached(variant)
+
+
+class LazyHelp(str):
+    """An option's help text made only when help is printed (argparse fills in a help text
+    with ``%``, which this text does by making it): for a text that is slow to make, such
+    as the list of every agent name, which scans the installed packages' entry points.
+    ``make`` returns the text; until then the string itself is a placeholder."""
+
+    def __new__(cls, make):
+        text = super().__new__(cls, "(made when help is printed)")
+        text._make = make
+        return text
+
+    def __mod__(self, params) -> str:
+        return self._make() % params

@@ -13,6 +13,7 @@ from ..engine.game import Game
 from ..errors import DataError
 from ..rules.ruleset import RuleSet
 from .arguments import (
+    LazyHelp,
     UsageError,
     add_cache,
     add_variant,
@@ -35,9 +36,9 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("--players", type=positive, default=None,
                       help="number of players (default: the number of --agents, else 2)")
     play.add_argument("--agents", type=non_empty("agent names"), default=None,
-                      help=f"comma-separated agents by seat ({', '.join(agent_names())}, "
-                           "or a strategy file); the last one fills the remaining seats "
-                           "(default: greedy)")
+                      help=LazyHelp(lambda: f"comma-separated agents by seat "
+                                    f"({', '.join(agent_names())}, or a strategy file); the "
+                                    "last one fills the remaining seats (default: greedy)"))
     play.add_argument("--seed", type=seed_value, default=None,
                       help="random seed (default: a random one, printed)")
     add_variant(play, "variant file, bundled variant name (house/radio-tower-18) or "
