@@ -88,6 +88,7 @@ def engine_ratios(rules, limit, players: int, games: int, greedy_games: int,
              for name, (seconds, turns) in totals.items()}
     return {"players": players, "turns_per_s": speed,
             "random_vs_limit": speed["random"] / speed["limit"] if speed["limit"] else None,
+            "greedy_vs_limit": speed["greedy"] / speed["limit"] if speed["limit"] else None,
             "greedy_vs_random": speed["greedy"] / speed["random"]}
 
 
@@ -147,7 +148,8 @@ def _text(results: dict) -> list[str]:
                  else "limit engine not found")
         lines.append(f"  {r['players']} players: random {speed['random']:8,.0f} turns/s, {limit}")
         lines.append(f"  {r['players']} players: greedy {speed['greedy']:8,.0f} turns/s -> "
-                     f"greedy/random {r['greedy_vs_random']:.2f} (target >= 0.3)")
+                     f"greedy/random {r['greedy_vs_random']:.2f} (target >= 0.3)"
+                     + (f", greedy/limit {r['greedy_vs_limit']:.2f}" if speed["limit"] else ""))
     for r in results["simulate"]:
         lines.append(f"  simulate, {r['players']} players, {r['agent']}: {r['games']} games "
                      f"{r['lab_s']:.2f} s, bare engine {r['bare_s']:.2f} s -> "

@@ -153,3 +153,18 @@ def test_each_commands_summary_is_its_modules_help():
 
     for name, (_, summary) in cli.COMMANDS.items():
         assert summary == cli.command_module(name).HELP, name
+
+
+def test_scenario_reads_its_rule_sets_through_the_cache_for_that_command_only(
+        tmp_path, monkeypatch, capsys):
+    from machikoro.rules import loader
+
+    monkeypatch.setenv("MACHIKORO_CACHE_DIR", str(tmp_path))
+    cases = str(Path(__file__).parent / "cases")
+    loader.use_disk_cache(False)
+    assert main(["scenario", cases, "--no-cache"]) == 0
+    assert _entries(tmp_path) == []
+    assert main(["scenario", cases]) == 0
+    assert _entries(tmp_path)
+    assert capsys.readouterr().out.count("all cases pass") == 2
+    assert loader._DISK["on"] is False  # other loads of the process read the files

@@ -23,8 +23,16 @@ def add_arguments(scenario: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    """Run every case; exit 1 when any fails."""
-    use_disk_cache(not args.no_cache)  # the cases' rule sets: compiled once, kept on disk
+    """Run every case; exit 1 when any fails. The cases' rule sets come from the cache of
+    compiled rule sets on disk (unless ``--no-cache``), for this command only."""
+    use_disk_cache(not args.no_cache)
+    try:
+        return _run_cases(args)
+    finally:
+        use_disk_cache(False)  # what else this process loads is read from the files
+
+
+def _run_cases(args) -> int:
     failed = 0
     for path in args.paths:
         if Path(path).is_dir():
