@@ -29,9 +29,10 @@ class Problem:
     ``line`` and ``column`` are 1-based (1:1 for a finding about a whole file); ``span`` is
     how many characters of the source line the finding covers (for the caret line);
     ``severity`` is ``"error"`` or ``"warning"``; ``code`` is stable across versions:
-    reading (``file``, ``no-yaml``, ``encoding``, ``limits``, ``yaml``), the file's kind and
-    schema (``kind``, ``schema``), names (``unknown-name``, ``wrong-kind``, ``duplicate``,
-    ``variant``, ``removed`` for a name a variant's ``remove`` left unknown), the rules
+    reading (``file``, ``no-yaml``, ``encoding``, ``limits``, ``yaml``; ``limits`` also for
+    an effect nested too deep), the file's kind and schema (``kind``, ``schema``), names
+    (``unknown-name``, ``wrong-kind``, ``duplicate``, ``variant``, ``removed`` for a name
+    a variant's ``remove`` left unknown), the rules
     (``players``, ``victory``), rule cases (``limit``, ``dice``), effects
     (``effect-syntax``, ``effect-range``, ``effect-placement``), warnings
     (``colour-income``, ``unreachable``) and ``too-many`` for the note that a file's further

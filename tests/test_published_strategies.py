@@ -56,7 +56,8 @@ def test_each_published_strategy_cites_its_source(name):
     path = find_strategy(name)
     text = path.read_text("utf-8")
     assert "# Source: BoardGameGeek" in text
-    assert "save for each landmark from the most" in " ".join(text.replace("#", "").split())
+    assert "save for each landmark victory needs, most expensive first" in " ".join(
+        text.replace("#", "").split())
     strategy = load_strategy(path, RULES)
     assert "BoardGameGeek" in strategy.source and strategy.version == 2
     assert [p.name for p in strategy.phases][-1] == "landmarks"

@@ -109,6 +109,19 @@ def agent_factory(name: str, rules=None):
     return load_strategy(path, rules).agent
 
 
+def strategy_of(name: str, rules=None):
+    """The :class:`~machikoro.agents.strategy.Strategy` the agent ``name`` stands for (a
+    bundled strategy or a strategy file), compiled for ``rules`` (default: the base set);
+    None for a built-in agent or a name that is no strategy. Raises
+    :class:`~machikoro.errors.DataError` for a strategy file with problems."""
+    if name in AGENTS or name.partition(":")[0] in AGENTS:
+        return None
+    from .strategy_files import find_strategy, load_strategy
+
+    path = find_strategy(name)
+    return None if path is None else load_strategy(path, rules or load_ruleset())
+
+
 def make_agent(name: str, seed: int | None = None, rules=None) -> Any:
     """A new agent by name, seeded with ``seed``: ``random``, ``greedy``, ``mcts`` or
     ``mcts:N`` (N simulations per decision), the name of a bundled strategy (``variants/strategies/NAME.yaml``) or the path of a strategy file

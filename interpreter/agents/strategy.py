@@ -91,7 +91,10 @@ class Strategy:
 
     ``key`` is the file stem (the name used with ``--agents``); ``phases`` is never empty
     (the first is played first); ``source`` says where the strategy comes from; ``version``
-    is the language version the file uses (1 or 2); ``warnings`` lists non-fatal problems.
+    is the language version the file uses (1 or 2); ``warnings`` lists non-fatal problems;
+    ``missing_landmarks`` the ids of the victory landmarks its file never builds, which
+    every phase builds last (most expensive first) so that its games end
+    (:meth:`~machikoro.agents.strategy_files._StrategyCompiler.victory_fallback`).
     """
 
     key: str
@@ -103,6 +106,7 @@ class Strategy:
     source: str = ""
     version: int = 2
     warnings: tuple = field(default=(), compare=False, repr=False)
+    missing_landmarks: tuple = ()
 
     @property
     def build(self) -> tuple:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -38,6 +39,16 @@ VERSION_2_FIELDS = ("phases", "prefer", "reroll", "choose")
 
 PHASE_FIELDS = ("build", "prefer", "dice", "reroll", "choose", "otherwise")
 """The fields a phase has of its own, defaulting to the file's top-level ones."""
+
+VICTORY_WORD = "landmarks"
+"""In a build entry's ``cards``, the word for the landmarks the rule set's victory needs
+(its ``victory.landmarks``, in that order), resolved when the strategy is compiled for a
+rule set: ``cards: [landmarks]`` plays under the base set, the Harbor, a stack of
+variants... (the effect language's ``landmarks`` also counts the victory landmarks)."""
+
+FALLBACK_RANKING = "most expensive"
+"""How a strategy that names too few victory landmarks ranks the missing ones it builds
+once nothing of its build list applies (see :meth:`_StrategyCompiler.victory_fallback`)."""
 
 
 def strategies_folder() -> Path | None:
@@ -104,24 +115,27 @@ def _load_cached(key: tuple, path: str, rules: RuleSet) -> Strategy:
     return strategy
 
 
-def check_strategy_file(doc: Document) -> list[Problem]:
+def check_strategy_file(doc: Document, context=None) -> list[Problem]:
     """Every problem (errors and warnings) of a strategy document, for ``machikoro
     validate``: schema problems, then card ids and conditions checked against the rule set
-    named by its ``variant`` field (default: the bundled base set)."""
-    return compile_strategy(doc, None)[1]
+    named by its ``variant`` field, else ``context`` (the resolved ``--variant``: a path,
+    ``base`` or None, or a list of them stacked), else the bundled base set."""
+    return compile_strategy(doc, None, context)[1]
 
 
-def _variant_rules(doc: Document) -> tuple[RuleSet | None, list[Problem]]:
-    """The rule set a document's ``variant`` names (the base set by default; a path beside
-    the file or a bundled name), or None and the problem saying why it does not load."""
-    spec = doc.data.get("variant", "base") if isinstance(doc.data, dict) else "base"
-    if not isinstance(spec, str):
-        spec = "base"
+def _variant_rules(doc: Document, context=None) -> tuple[RuleSet | None, list[Problem]]:
+    """The rule set a document's ``variant`` names (a path beside the file or a bundled
+    name), else ``context``, else the base set; or None and the problem saying why it does
+    not load."""
+    spec = doc.data.get("variant") if isinstance(doc.data, dict) else None
     try:
-        return cached_ruleset(resolve_variant(spec, Path(doc.file).parent)), []
+        if isinstance(spec, str):
+            return cached_ruleset(resolve_variant(spec, Path(doc.file).parent)), []
+        return cached_ruleset(context if context is not None else "base"), []
     except DataError as exc:
-        return None, [doc.problem(("variant",), f"the variant does not load: "
-                                  f"{exc.problems[0]}", "variant")]
+        at = ("variant",) if isinstance(spec, str) else ()
+        return None, [doc.problem(at, f"the variant does not load: {exc.problems[0]}",
+                                  "variant")]
 
 
 def _header_problems(doc: Document) -> list[Problem]:
@@ -137,10 +151,11 @@ def _header_problems(doc: Document) -> list[Problem]:
     return []
 
 
-def compile_strategy(doc: Document, rules: RuleSet | None) -> tuple[Strategy | None,
-                                                                     list[Problem]]:
+def compile_strategy(doc: Document, rules: RuleSet | None, context=None
+                     ) -> tuple[Strategy | None, list[Problem]]:
     """Check ``doc`` and compile it against ``rules`` (None: the rule set its ``variant``
-    names). Returns the strategy (None when it has errors) and every problem found, in line
+    names, else ``context`` as :func:`check_strategy_file` takes it, else the base set).
+    Returns the strategy (None when it has errors) and every problem found, in line
     order."""
     header = _header_problems(doc)
     if header:
@@ -150,20 +165,23 @@ def compile_strategy(doc: Document, rules: RuleSet | None) -> tuple[Strategy | N
     if not found.complete:
         return None, problems
     if rules is None:
-        rules, trouble = _variant_rules(doc)
+        rules, trouble = _variant_rules(doc, context)
         if rules is None:
             return None, problems + trouble
     compiler = _StrategyCompiler(doc, rules, found, problems)
     version = compiler.version()
     phases = compiler.phases()
-    problems.sort(key=lambda p: (p.line, p.column))
     if any(p.severity == "error" for p in problems):
+        problems.sort(key=lambda p: (p.line, p.column))
         return None, problems
+    phases, missing = compiler.victory_fallback(phases)
+    problems.sort(key=lambda p: (p.line, p.column))
     data = doc.data
     strategy = Strategy(
         key=Path(doc.file).stem, name=data["name"], description=data.get("description", ""),
         phases=phases, rules=rules, file=doc.file, source=data.get("source", ""),
-        version=version, warnings=tuple(problems))
+        version=version, warnings=tuple(problems),
+        missing_landmarks=tuple(rules.ids[i] for i in missing))
     return strategy, problems
 
 
@@ -277,6 +295,11 @@ class _StrategyCompiler:
                        "strategy-entry")
             return None
         if "card" in entry:
+            if entry["card"] == VICTORY_WORD:
+                self.error(path + ("card",), f"'{VICTORY_WORD}' stands for every landmark "
+                           f"victory needs, a group: write 'cards: [{VICTORY_WORD}]'",
+                           "strategy-entry")
+                return None
             group = {entry["card"]: entry.get("max")}
             where = {entry["card"]: path + ("card",)}
         else:
@@ -284,17 +307,20 @@ class _StrategyCompiler:
             group = dict(cards) if isinstance(cards, dict) else dict.fromkeys(cards)
             where = {c: path + ("cards", c) if isinstance(cards, dict) else
                      path + ("cards", k) for k, c in enumerate(cards)}
+            group, where = _with_victory_landmarks(rules, group, where)
             if "max" in entry:
                 self.error(path + ("max",), "'max' caps a single 'card'; give a group's "
                            "caps as 'cards: {ID: copies}'", "strategy-entry")
         out = []
+        warned = set()  # the word 'landmarks' stands for several cards: one warning
         for card, cap in group.items():
             index = self.card_index(where[card], card)
             if index is None:
                 continue
-            if cap is not None and cap > rules.limit[index]:
-                self.error(where[card] if "cards" in entry else path + ("max",),
-                           f"a player may own at most {rules.limit[index]} {card}, so "
+            at = where[card] if "cards" in entry else path + ("max",)
+            if cap is not None and cap > rules.limit[index] and at not in warned:
+                warned.add(at)
+                self.error(at, f"a player may own at most {rules.limit[index]} {card}, so "
                            f"{cap} never stops buying", "strategy-max", severity="warning")
             out.append((card, index, cap if cap is not None else rules.limit[index]))
         return tuple(out)
@@ -326,10 +352,11 @@ class _StrategyCompiler:
                               else {})
             pairs = group.items() if isinstance(group, dict) else \
                 ((c, None) for c in group) if isinstance(group, list) else ()
-            for card, cap in pairs:
-                if isinstance(card, str) and card in rules.index:
-                    i = rules.index[card]
-                    out.append((i, cap if isinstance(cap, int) else rules.limit[i]))
+            for name, cap in pairs:
+                for card in victory_ids(rules) if name == VICTORY_WORD else (name,):
+                    if isinstance(card, str) and card in rules.index:
+                        i = rules.index[card]
+                        out.append((i, cap if isinstance(cap, int) else rules.limit[i]))
         return tuple(out)
 
     # ------------------------------------------------------------------ decisions
@@ -451,6 +478,51 @@ class _StrategyCompiler:
             phases.append(_connect(self, phase, item, k, names))
         return tuple(phases)
 
+    # ------------------------------------------------------------------ victory
+
+    def victory_fallback(self, phases: tuple) -> tuple[tuple, tuple]:
+        """``phases`` and the indices of the victory landmarks the strategy never builds.
+
+        A strategy written to win its own rule set (its ``variant``, default the base set:
+        its build lists name every landmark that victory needs), played in a rule set
+        whose victory needs landmarks it never names, and none of whose phases falls back
+        to ``greedy`` or ``random`` (which build landmarks), could never win there: a
+        warning (``strategy-victory``) at its last build list names the missing ones, and
+        every phase gets a last entry that builds them, the most expensive affordable
+        first, when nothing of the phase's build list applies, so its games still end. In
+        its own rule set, and for a plan that never builds all of that victory (an
+        income-only plan, a probe), the strategy is played exactly as written."""
+        rules = self.rules
+        if any(p.otherwise != "save" for p in phases):
+            return phases, ()
+        named = {rules.ids[i] for phase in phases for entry in phase.build
+                 for _, i, _ in entry.cards}
+        missing = _missing_landmarks(rules, named)
+        if not missing:
+            return phases, ()
+        home, _ = _variant_rules(self.doc)
+        if home is None or _missing_landmarks(home, named):
+            return phases, ()  # not written to win elsewhere: played as written
+        names = _and(rules.cards[i].name for i in missing)
+        where = self._last_build()
+        them = "them, the dearest it can afford first," if len(missing) > 1 else "it"
+        self.error(where, f"never builds {names}, which victory needs in {rules.name}: "
+                   f"it builds {them} when nothing in its build list applies; write "
+                   f"'cards: [{VICTORY_WORD}]' to name the landmarks victory needs in any "
+                   "rule set", "strategy-victory", key=bool(where), severity="warning")
+        entry = Entry(tuple((rules.ids[i], i, rules.limit[i]) for i in missing), ALWAYS,
+                      compile_ranking(FALLBACK_RANKING, rules.vocabulary,
+                                      strategy_values.extensions()))
+        return tuple(replace(p, build=p.build + (entry,)) for p in phases), missing
+
+    def _last_build(self) -> tuple:
+        """The path of the file's last build list (the landmarks usually come last)."""
+        listed = self.data.get("phases") if self.usable(("phases",)) else None
+        for k in reversed(range(len(listed or ()))):
+            if isinstance(listed[k], dict) and "build" in listed[k]:
+                return ("phases", k, "build")
+        return ("build",) if "build" in self.data else ()
+
     def version(self) -> int:
         """The language version the file is in: its ``version``, else 2 when it uses a
         version 2 field, else 1. Version 2 fields in a version 1 file are errors."""
@@ -496,6 +568,43 @@ def _connect(compiler: _StrategyCompiler, phase: Phase, item: dict, k: int,
         compiler.error(path + ("next",), "'next' needs an 'until' condition saying when",
                        "strategy-phases")
     return phase
+
+
+def _and(words) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    words = list(words)
+    return words[0] if len(words) == 1 else ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _missing_landmarks(rules: RuleSet, named: set) -> tuple[int, ...]:
+    """The indices of ``rules``' victory landmarks a strategy naming the card ids ``named``
+    never builds, when those it builds and those of the starting town are fewer than its
+    victory needs; else ``()``."""
+    have = [v for v in rules.victory if rules.ids[v] in named or rules.start_town[v]]
+    if len(have) >= rules.victory_count:
+        return ()
+    return tuple(v for v in rules.victory if v not in have)
+
+
+def victory_ids(rules: RuleSet) -> tuple[str, ...]:
+    """The ids of the landmarks ``rules``' victory needs (its ``victory.landmarks``, in
+    that order): what :data:`VICTORY_WORD` stands for in a build list."""
+    return tuple(rules.ids[i] for i in rules.victory)
+
+
+def _with_victory_landmarks(rules: RuleSet, group: dict, where: dict) -> tuple[dict, dict]:
+    """``group`` (``{name: cap}``) and ``where`` (``{name: path}``) with the word
+    :data:`VICTORY_WORD` replaced, at its place, by the rule set's victory landmarks, each
+    with the word's cap and path; a card named twice keeps its first place and cap."""
+    if VICTORY_WORD not in group:
+        return group, where
+    cards: dict = {}
+    paths: dict = {}
+    for name, cap in group.items():
+        for card in victory_ids(rules) if name == VICTORY_WORD else (name,):
+            if card not in cards:
+                cards[card], paths[card] = cap, where[name]
+    return cards, paths
 
 
 def _get(data: Any, path: tuple) -> Any:

@@ -5,7 +5,7 @@ strategy and rule case in it on its own; a rules file as its folder's rule set; 
 as the rule set it makes; a card file within its folder's rule set (or, when its folder has
 none, as an addition to the rule set given with ``--variant``, default the base set); a
 rule-case file against its schema and its rule set; a strategy against the rule set it
-names. A folder of folders (``variants/``) is searched a few levels deep (:class:`_Walk`);
+names, else the one given with ``--variant``. A folder of folders (``variants/``) is searched a few levels deep (:class:`_Walk`);
 only regular files are read, and a file or folder that cannot be read is a problem.
 """
 
@@ -57,7 +57,7 @@ def check_files(paths: list[str | Path], variant: str | Path | None = None,
     for given in paths:
         path = Path(given)
         if path.is_dir():
-            problems += _Walk(path, folder_problems).problems()
+            problems += _Walk(path, folder_problems, context).problems()
             continue
         found: list[Problem] = []
         doc = read(path, found, str(given))
@@ -109,11 +109,11 @@ def _at_most_per_file(problems: list[Problem]) -> list[Problem]:
 
 
 def _check_other(doc: Document, kind: str, context=None) -> list[Problem]:
-    """The problems of a file checked on its own: a rule case (against its own variant,
-    else ``context``) or a strategy."""
+    """The problems of a file checked on its own: a rule case or a strategy, against its
+    own variant, else ``context`` (``--variant``), else the base set."""
     if kind == "case":
         return check_case_file(doc, context)
-    return check_strategy_file(doc)
+    return check_strategy_file(doc, context)
 
 
 def _listing(folder: Path) -> tuple[list[Path], list[Problem]]:
@@ -138,8 +138,9 @@ class _Walk:
     :data:`MAX_DEPTH` levels and :data:`MAX_FOLDERS` folders deep. Below the folder given,
     a folder whose YAML files are all another tool's is not a machikoro folder: skipped."""
 
-    def __init__(self, top: Path, folder_problems: FolderProblems):
+    def __init__(self, top: Path, folder_problems: FolderProblems, context=None):
         self.top, self.folder_problems, self.visited = top, folder_problems, 0
+        self.context = context  # the --variant of the cases and strategies that name none
         self.other_yaml = False  # YAML files of another tool were seen and skipped
 
     def problems(self) -> list[Problem]:
@@ -177,7 +178,7 @@ class _Walk:
             if kind == "variant":
                 load_into(path, problems)
             elif kind in ("case", "strategy"):
-                problems += _check_other(doc, kind)
+                problems += _check_other(doc, kind, self.context)
             else:
                 ruleset = True
         if ruleset:

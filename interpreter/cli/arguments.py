@@ -5,10 +5,17 @@ from __future__ import annotations
 
 import argparse
 import difflib
+import sys
 from collections.abc import Callable, Iterable
 
+from ..agents.registry import strategy_of
 from ..data.bundled import resolve_variant
+from ..engine.game import MAX_SEED_DIGITS
 from ..errors import MachikoroError
+
+MAX_DIGITS = MAX_SEED_DIGITS
+"""The most digits a whole-number option takes (a seed's limit: 100); longer is a usage
+error, never Python's int-string conversion error."""
 
 
 class UsageError(MachikoroError):
@@ -16,15 +23,22 @@ class UsageError(MachikoroError):
 
 
 def whole_number(low: int | None = None, high: int | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number, at least ``low`` and at most ``high`` when given;
-    a bad value is a usage error (exit 2) with a message saying what was expected."""
+    """An argparse type: a whole number of at most :data:`MAX_DIGITS` digits, at least
+    ``low`` and at most ``high`` when given; a bad value is a usage error (exit 2) with a
+    message saying what was expected (quoting at most 40 characters of it)."""
 
     def parse(text: str) -> int:
+        digits = text.strip().lstrip("+-").replace("_", "")
+        if digits.isdigit() and len(digits) > MAX_DIGITS:
+            raise argparse.ArgumentTypeError(
+                f"expected a whole number of at most {MAX_DIGITS} digits, got one of "
+                f"{len(digits):,} digits")
         try:
             value = int(text)
         except ValueError:
+            shown = repr(text) if len(text) <= 40 else repr(text[:37] + "...")
             raise argparse.ArgumentTypeError(
-                f"expected a whole number, got {text!r}") from None
+                f"expected a whole number, got {shown}") from None
         if low is not None and value < low:
             word = "at least 1" if low == 1 else f"{low} or more"
             raise argparse.ArgumentTypeError(f"must be {word}, got {value}")
@@ -65,6 +79,18 @@ def did_you_mean(word: str, known: Iterable[str]) -> str:
     """`` - did you mean 'X'?`` for the known name closest to ``word``, or ``""``."""
     hint = difflib.get_close_matches(word, list(known), n=1)
     return f" - did you mean '{hint[0]}'?" if hint else ""
+def warn_unwinnable(names: Iterable[str], rules) -> None:
+    """Print on stderr, once per strategy among the agent ``names``, the located warning
+    of one that never builds a landmark the victory of ``rules`` needs (in play it builds
+    them once nothing in its build list applies: docs/strategies.md), so that a user
+    knows why it plays so; other agents and other warnings say nothing here."""
+    for name in dict.fromkeys(names):
+        strategy = strategy_of(name, rules)
+        for problem in strategy.warnings if strategy is not None else ():
+            if problem.code == "strategy-victory":
+                print(problem, file=sys.stderr)
+
+
 def add_variant(parser: argparse.ArgumentParser, help_text: str) -> None:
     """The ``--variant`` option: repeatable, the variants stacked in the order given."""
     parser.add_argument("--variant", action="append", type=path_text, default=None,

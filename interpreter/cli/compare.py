@@ -23,6 +23,7 @@ from .lab_options import (
     progress,
     seating,
     variant_spec,
+    warn_slots,
 )
 
 HELP = "compare rule sets on the same seeds (paired games)"
@@ -74,6 +75,8 @@ def _load(args) -> tuple[list, tuple]:
                                      f"{rules.name})") for p in exc.problems]) from None
         agents = agents or seats
     check_plot(args.plot)
+    for _, rules in loaded:  # every rule set fits: now the warnings, once each
+        warn_slots(agents, rules)
     return loaded, agents
 
 

@@ -12,13 +12,13 @@ replays the game exactly (``machikoro replay``).
 from __future__ import annotations
 
 import hashlib
-import json
 from importlib import metadata
 from pathlib import Path
 
 import yaml
 
 from ..data.bundled import data_dir, resolve_variant
+from ..data.json_text import JSONTextError, load_json
 from ..errors import DataError, Problem
 from ..rules.ruleset import RuleSet
 from ..rules.variants import folder_variant
@@ -106,7 +106,8 @@ class LogError(DataError):
 
 def read_log(path: str) -> tuple[dict, list[dict], dict]:
     """``(header, events, end)`` of a log file; raises :class:`LogError` for a missing or
-    unreadable file, a line that is not a JSON object, or a missing header or end line."""
+    unreadable file, a line that is not a JSON object (or nests deeper than 64 levels, or
+    holds a number too long to read), or a missing header or end line."""
     try:
         text = Path(path).read_text("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
@@ -116,9 +117,9 @@ def read_log(path: str) -> tuple[dict, list[dict], dict]:
         if not line.strip():
             continue
         try:
-            value = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LogError(path, number, f"not JSON: {exc.msg}") from None
+            value = load_json(line)
+        except JSONTextError as exc:  # not JSON, too deep, a number too long
+            raise LogError(path, number, exc.message) from None
         if not isinstance(value, dict) or "type" not in value:
             raise LogError(path, number, "expected a JSON object with a 'type'")
         lines.append(value)

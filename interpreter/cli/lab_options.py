@@ -16,7 +16,7 @@ from ..lab.plots import plot_simulation, require_matplotlib
 from ..lab.seats import POOL, SEATINGS, default_seating, members
 from ..rules.loader import load_ruleset
 from ..rules.ruleset import RuleSet
-from .arguments import did_you_mean, file_name, non_empty, positive, seed_value
+from .arguments import did_you_mean, file_name, non_empty, positive, seed_value, warn_unwinnable
 
 
 class LabUsageError(Exception):
@@ -82,6 +82,13 @@ def agents_for(text: str, players: int, rules: RuleSet) -> tuple:
         absolute = [str(Path(n).resolve()) if Path(n).is_file() else n for n in pool]
         slots.append(POOL + "|".join(absolute) if slot.startswith(POOL) else absolute[0])
     return tuple(slots)
+
+
+def warn_slots(slots: tuple, rules: RuleSet) -> None:
+    """Print the ``strategy-victory`` warning of every strategy among the seat ``slots``
+    (as :func:`agents_for` returns them, pools included) that never builds a landmark the
+    victory of ``rules`` needs (:func:`~machikoro.cli.arguments.warn_unwinnable`)."""
+    warn_unwinnable((n for slot in slots for n in members(slot)), rules)
 
 
 def seating(choice: str | None, slots: tuple) -> str:

@@ -24,6 +24,7 @@ from .arguments import (
     ruleset_of,
     seed_value,
     variant_of,
+    warn_unwinnable,
 )
 from .event_text import describe_event, turn_header
 from .line_files import LineFile
@@ -67,6 +68,7 @@ def _seats(args, rules: RuleSet) -> tuple[list[str], dict]:
             raise  # a strategy file with problems: located messages, exit 1
         except ValueError as exc:
             raise UsageError(f"--agents: {exc}{did_you_mean(name, agent_names())}") from None
+    warn_unwinnable(names, rules)
     # without --players: one seat per agent named, at least the rule set's minimum
     players = args.players or max(len(names), rules.min_players)
     if not rules.min_players <= players <= rules.max_players:

@@ -17,8 +17,10 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
+from ..data.bundled import resolve_variant
+from ..data.yaml_reader import read_yaml
 from ..engine.game import Game
-from ..errors import MachikoroError
+from ..errors import DataError, MachikoroError
 from ..rules.loader import load_ruleset
 from .arguments import positive
 from .game_log import LogError, digest, package_version, read_log, rule_set_files
@@ -52,6 +54,39 @@ def _variant(path: str, head: dict):
     return head.get("variant")
 
 
+def _declares(file: Path, kinds: tuple[str, ...]) -> bool:
+    """True when ``file`` reads as YAML whose ``kind`` is one of ``kinds``."""
+    try:
+        data = read_yaml(file).data
+    except (DataError, OSError):
+        return False
+    return isinstance(data, dict) and data.get("kind") in kinds
+
+
+def _check_variant_source(path: str, variant) -> None:
+    """The rule set a log's header names must be the base set, a variant file, or a
+    rule-set or variant folder: the log may come from anyone, so another file (a text
+    file, ``/etc/passwd``) is refused as "not a variant" without quoting a line of it.
+    Raises :class:`LogError`; a missing file is left to the loader ("no such file")."""
+    for spec in variant if isinstance(variant, list) else [variant]:
+        if spec is None or spec == "base":
+            continue
+        if not isinstance(spec, str):
+            raise LogError(path, 1, f"the rule set must be a variant's name or path, not "
+                                    f"{type(spec).__name__}", "header.variant")
+        target = Path(resolve_variant(spec))
+        try:
+            files = sorted(target.glob("*.y*ml")) if target.is_dir() else [target]
+            exists = target.exists()
+        except OSError:
+            files, exists = [], True
+        if exists and not any(f.is_file() and _declares(f, ("variant", "rules"))
+                              for f in files):
+            raise LogError(path, 1, f"{spec} is not a variant: neither a variant file "
+                                    "(kind: variant) nor a rule-set or variant folder",
+                           "header.variant_path")
+
+
 def _check_files(path: str, head: dict, variant) -> None:
     """Every file the log's rule set was made of must be there with the same content."""
     now = {digest(p) for p in rule_set_files(variant)}
@@ -64,6 +99,7 @@ def _check_files(path: str, head: dict, variant) -> None:
 
 def _game(path: str, head: dict) -> Game:
     variant = _variant(path, head)
+    _check_variant_source(path, variant)
     rules = load_ruleset(variant)
     _check_files(path, head, variant)
     try:

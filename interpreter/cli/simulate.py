@@ -22,6 +22,7 @@ from .lab_options import (
     progress,
     seating,
     variant_spec,
+    warn_slots,
 )
 from .line_files import LineFile
 
@@ -46,6 +47,7 @@ def run(args) -> int:
     except LabUsageError as exc:
         print(f"machikoro simulate: {exc}", file=sys.stderr)
         return 2
+    warn_slots(agents, rules)
     try:
         out = LineFile(args.out, "--out") if args.out else None
     except UsageError as exc:

@@ -19,7 +19,7 @@ from ..lab.executors import Executor
 from ..lab.plots import plot_tournament
 from ..lab.simulation import short_name
 from ..rules.ruleset import RuleSet
-from .arguments import positive
+from .arguments import positive, warn_unwinnable
 from .lab_options import LabUsageError, add_run_options, check_plot, progress, variant_spec
 
 HELP = "every strategy against every other at 2, 3 and 4 players, seats rotated"
@@ -76,6 +76,7 @@ def _strategies(args, rules: RuleSet) -> tuple:
         except ValueError as exc:
             raise LabUsageError(str(exc)) from None
         resolved.append(str(Path(name).resolve()) if Path(name).is_file() else name)
+    warn_unwinnable(names, rules)
     shown = [short_name(n) for n in resolved]
     twice = sorted({n for n in shown if shown.count(n) > 1})
     if twice:

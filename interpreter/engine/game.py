@@ -38,6 +38,23 @@ def _whole(value: Any) -> bool:
     return isinstance(value, Integral) and not isinstance(value, bool)
 
 
+MAX_SEED_DIGITS = 100
+"""A seed has at most this many digits, so that every seed is written to a log and read
+back (Python converts whole numbers of up to 4,300 digits to text)."""
+
+
+def _shown(value: Any) -> str:
+    """``value`` for an error message: its repr cut to 60 characters, and a whole number
+    too long to write as text by its size alone."""
+    if _whole(value) and abs(int(value)).bit_length() > 3 * MAX_SEED_DIGITS:
+        try:
+            return f"a number of {len(str(abs(int(value)))):,} digits"
+        except ValueError:  # past Python's int-string limit: count by bits
+            return f"a number of about {round(abs(int(value)).bit_length() * 0.30103):,} " \
+                   "digits"
+    return f"{value!r:.60}"
+
+
 def _seat_names(rules: RuleSet, players: Any) -> list[str]:
     """The seats' names from ``players`` (a count or a list/tuple of distinct non-empty
     names), checked against the rule set's range before anything is allocated."""
@@ -50,7 +67,7 @@ def _seat_names(rules: RuleSet, players: Any) -> list[str]:
         raise MachikoroError(f"players must be a number of players or a list of names, not "
                              f"{type(players).__name__} {players!r:.60}")
     if not low <= count <= high:
-        raise MachikoroError(f"{rules.name} is for {low}-{high} players, not {count}")
+        raise MachikoroError(f"{rules.name} is for {low}-{high} players, not {_shown(count)}")
     if _whole(players):
         return [f"P{i + 1}" for i in range(count)]
     if not all(type(p) is str and p.strip() for p in players):
@@ -62,14 +79,16 @@ def _seat_names(rules: RuleSet, players: Any) -> list[str]:
 
 def _checked_options(seed: Any, max_turns: Any) -> tuple[int, int | None]:
     """The seed (drawn from the system's entropy when None) and the turn cap, checked as
-    the command line checks them: whole numbers, the seed >= 0, the cap >= 1."""
+    the command line checks them: whole numbers, the seed >= 0 and of at most
+    :data:`MAX_SEED_DIGITS` digits, the cap >= 1."""
     if seed is None:
         seed = random.SystemRandom().randrange(1 << 32)
-    elif not _whole(seed) or seed < 0:
-        raise MachikoroError(f"seed must be a whole number >= 0, not {seed!r:.60}")
+    elif not _whole(seed) or not 0 <= seed < 10 ** MAX_SEED_DIGITS:
+        raise MachikoroError(f"seed must be a whole number >= 0 of at most "
+                             f"{MAX_SEED_DIGITS} digits, not {_shown(seed)}")
     if max_turns is not None and (not _whole(max_turns) or max_turns < 1):
         raise MachikoroError(f"max_turns must be a whole number >= 1 or None, not "
-                             f"{max_turns!r:.60}")
+                             f"{_shown(max_turns)}")
     return int(seed), None if max_turns is None else int(max_turns)
 
 
@@ -88,8 +107,9 @@ class Game(TurnPhases, StateChanges, MarketState):
 
     Raises :class:`~machikoro.errors.MachikoroError` (a ValueError) for a player count
     outside the rule set's range (checked before anything is allocated), players that are
-    neither a count nor a list of distinct names, a seed that is not a whole number >= 0,
-    or a ``max_turns`` that is not a whole number >= 1 (bools, fractions and NaN refused).
+    neither a count nor a list of distinct names, a seed that is not a whole number >= 0
+    of at most :data:`MAX_SEED_DIGITS` digits, or a ``max_turns`` that is not a whole
+    number >= 1 (bools, fractions and NaN refused).
     Public state (read it, don't change it during play): ``coins`` (coins per seat),
     ``owned`` (per seat, copies per card index, landmarks 0/1), ``supply`` (face-up market
     copies per card index), ``decks`` (per market row, the cards still in its deck, or

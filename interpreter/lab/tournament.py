@@ -20,6 +20,7 @@ from typing import IO
 
 import numpy as np
 
+from ..data.json_text import load_json
 from .executors import Executor
 from .runs import Interrupted, RunSpec, chunks, deferred_interrupts
 from .simulation import CHUNK, short_name
@@ -291,7 +292,7 @@ def read_results(text: str, spec: TournamentSpec) -> tuple[dict, int]:
     if not lines:
         return {}, 0
     try:
-        header = json.loads(lines[0])["tournament"]
+        header = load_json(lines[0])["tournament"]
     except (ValueError, KeyError, TypeError):
         raise ResultsMismatch("it is not a tournament results file") from None
     wanted = json.loads(json.dumps(asdict(spec)))
@@ -303,7 +304,7 @@ def read_results(text: str, spec: TournamentSpec) -> tuple[dict, int]:
     good = len(lines[0])
     for line in lines[1:]:
         try:
-            data = json.loads(line) if line.endswith("\n") else None
+            data = load_json(line) if line.endswith("\n") else None
             table = by_number[data["table"]]
             start, stop = data["start"], data["stop"]
             summary = summary_of_line(data, table.players)

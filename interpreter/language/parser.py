@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # Lark is imported when the parser is first built, not with this module
-    from lark import Lark
+    from lark import Lark, Tree
     from lark.exceptions import UnexpectedInput
 
 START_RULES = ("start", "condition", "tests", "preference", "choice", "card_filter")
@@ -27,6 +27,12 @@ TERMINAL_WORDS = {"NAME": "a name (card id, icon or colour)", "INT": "a whole nu
 """How a syntax error names the terminals that are patterns, not plain words."""
 
 _TRIGGER_STARTS = ("before", "after", "at")
+
+MAX_NESTING = 64
+"""How deeply a text may nest: parentheses within parentheses, and the levels of its parse
+(each ``not``, each operator of a chain ``1 + 2 + ...``, each part of a clause: the bundled
+data needs at most 7). Deeper would exhaust Python's stack when compiled; it is refused
+with a located error (``limits``), as the YAML reader refuses nesting beyond 64 levels."""
 
 
 @lru_cache(maxsize=1)
@@ -189,10 +195,52 @@ def _keywords() -> tuple[str, ...]:
 def parse(text: str, start: str = "start"):
     """The parse tree of ``text`` from the grammar rule ``start`` (``start`` for an effect,
     ``condition`` or ``tests`` for a stand-alone condition). Raises :class:`EffectError` with
-    the column and the words expected."""
+    the column and the words expected, or (code ``limits``) where the text nests deeper
+    than :data:`MAX_NESTING` levels."""
     from lark.exceptions import UnexpectedInput
 
+    _check_parentheses(text)
     try:
-        return parser().parse(text, start=start)
+        tree = parser().parse(text, start=start)
     except UnexpectedInput as exc:
         raise syntax_error(text, exc) from None
+    except RecursionError:  # never reached within the limits; a located error all the same
+        raise _too_deep(1) from None
+    _check_depth(tree)
+    return tree
+
+
+def _too_deep(column: int, span: int = 1) -> EffectError:
+    return EffectError(f"nests more than {MAX_NESTING} levels deep ('not', parentheses, "
+                       f"chains of + - *): at most {MAX_NESTING} are allowed", column, span,
+                       "limits")
+
+
+def _check_parentheses(text: str) -> None:
+    """Raise :class:`EffectError` at the first parenthesis opened more than
+    :data:`MAX_NESTING` deep."""
+    if text.count("(") <= MAX_NESTING:
+        return
+    depth = 0
+    for k, char in enumerate(text):
+        depth += (char == "(") - (char == ")")
+        if depth > MAX_NESTING:
+            raise _too_deep(k + 1)
+
+
+def _check_depth(tree: Tree) -> None:
+    """Raise :class:`EffectError` at the leftmost part of the parse ``tree`` more than
+    :data:`MAX_NESTING` levels deep (walked without recursion)."""
+    from lark import Tree
+
+    stack = [(tree, 1)]
+    while stack:
+        node, level = stack.pop()
+        if level > MAX_NESTING:
+            meta = node.meta
+            column = 1 if meta.empty else meta.column
+            span = 1 if meta.empty or meta.end_line != meta.line else \
+                meta.end_column - meta.column
+            raise _too_deep(column, max(1, min(span, 20)))
+        stack.extend((child, level + 1) for child in reversed(node.children)
+                     if isinstance(child, Tree))
