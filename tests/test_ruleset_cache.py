@@ -118,10 +118,10 @@ def test_the_command_line_uses_the_user_cache_unless_no_cache(tmp_path, monkeypa
 HEAVY = ("jsonschema", "lark", "numpy", "scipy", "importlib.metadata")
 
 
-def _imported_after(code: str, cache: Path) -> set:
-    """The heavy modules imported by running ``code`` in a fresh interpreter."""
+def _imported_after(code: str, cache: Path, modules: tuple = HEAVY) -> set:
+    """Which of ``modules`` running ``code`` in a fresh interpreter imports."""
     probe = (f"{code}\nimport json, sys\n"
-             f"print(json.dumps([m for m in {HEAVY!r} if m in sys.modules]))")
+             f"print(json.dumps([m for m in {modules!r} if m in sys.modules]))")
     env = dict(os.environ, MACHIKORO_CACHE_DIR=str(cache))
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           env=env, check=True)
@@ -136,7 +136,8 @@ def test_play_help_and_cards_import_no_heavy_library(tmp_path):
     run = "from machikoro.cli import main\n"
     assert _imported_after(run, tmp_path) == set()
     assert _imported_after(run + "try:\n    main(['--help'])\nexcept SystemExit:\n    pass",
-                           tmp_path) == set()
+                           tmp_path, HEAVY + ("machikoro.engine.game",
+                                              "machikoro.agents.registry")) == set()
     play = run + "main(['play', '--seed', '1', '--agents', 'random'])"
     assert "jsonschema" in _imported_after(play, tmp_path)  # cold: loaded and checked
     assert _imported_after(play, tmp_path) == set()  # warm

@@ -8,9 +8,8 @@ import difflib
 import sys
 from collections.abc import Callable, Iterable
 
-from ..agents.registry import strategy_of
 from ..data.bundled import resolve_variant
-from ..engine.game import MAX_SEED_DIGITS
+from ..engine.chance import MAX_SEED_DIGITS
 from ..errors import MachikoroError
 
 MAX_DIGITS = MAX_SEED_DIGITS
@@ -84,6 +83,8 @@ def warn_unwinnable(names: Iterable[str], rules) -> None:
     of one that never builds a landmark the victory of ``rules`` needs (in play it builds
     them once nothing in its build list applies: docs/strategies.md), so that a user
     knows why it plays so; other agents and other warnings say nothing here."""
+    from ..agents.registry import strategy_of  # not with the module: --help needs no agent
+
     for name in dict.fromkeys(names):
         strategy = strategy_of(name, rules)
         for problem in strategy.warnings if strategy is not None else ():

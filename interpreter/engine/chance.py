@@ -22,6 +22,12 @@ from typing import TYPE_CHECKING
 
 from ..errors import MachikoroError
 
+MAX_SEED_DIGITS = 100
+"""A seed has at most this many digits, so that every seed is written to a log and read
+back (Python converts whole numbers of up to 4,300 digits to text). Also
+``machikoro.engine.game.MAX_SEED_DIGITS``; kept here, with chance, so that the command
+line's argument types read it without importing the engine."""
+
 if TYPE_CHECKING:  # exact probabilities are made when first listed (fractions is no light
     from fractions import Fraction  # import: it brings decimal along)
 

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..errors import GameOver, IllegalChoice, MachikoroError, NothingPending
 from ..rules.ruleset import RuleSet
-from .chance import ChanceStep
+from .chance import MAX_SEED_DIGITS, ChanceStep
 from .decision import Decision, same_answer
 from .dispatch import dispatch_for
 from .market import MarketState
@@ -38,9 +38,6 @@ def _whole(value: Any) -> bool:
     return isinstance(value, Integral) and not isinstance(value, bool)
 
 
-MAX_SEED_DIGITS = 100
-"""A seed has at most this many digits, so that every seed is written to a log and read
-back (Python converts whole numbers of up to 4,300 digits to text)."""
 
 
 def _shown(value: Any) -> str:
