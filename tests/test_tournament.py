@@ -5,6 +5,7 @@ results whatever the workers, chunks or interruptions (``--out`` resumes a run).
 from __future__ import annotations
 
 import json
+import re
 from itertools import combinations
 
 import pytest
@@ -153,10 +154,12 @@ def test_the_text_report_and_the_heat_map(capsys, tmp_path):
                          "12", "--plot", str(plot))
     assert code == 0, err
     assert "Win rate, % [95% interval]" in out and "Head to head at 3 players" in out
-    assert "1. landmark-rush" in out
     table = out.split("Win rate, % [95% interval]", 1)[1].split("\n\n", 1)[0]
     rows = [line for line in table.splitlines() if line[:1].isdigit()]
     assert len(rows) == 3
+    means = [sum(map(float, re.findall(r"(\d+\.\d) \[", row))) / 2 for row in rows]
+    assert means == sorted(means, reverse=True)  # numbered best first, not as given
+    assert [row.split(". ")[0] for row in rows] == ["1", "2", "3"]
     for mark in ("[", ",", "]"):  # the columns line up whatever the digits
         assert len({tuple(i for i, c in enumerate(row) if c == mark) for row in rows}) == 1
     assert plot.read_bytes().startswith(PNG)

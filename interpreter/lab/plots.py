@@ -101,7 +101,7 @@ def plot_tournament(rep: dict, path: str) -> None:
     """Draw a tournament report into ``path``: one heat map per player count, the row
     strategy's win rate (%) at the tables it shares with the column strategy, and a last
     column with its win rate over all its tables; colours are centred on the fair share
-    (100 / players), green above it, red below."""
+    (100 / players), green above it, red below; strategies in the report's ``ranking``."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -109,7 +109,7 @@ def plot_tournament(rep: dict, path: str) -> None:
     import numpy as np
     from matplotlib.colors import TwoSlopeNorm
 
-    names = rep["strategies"]
+    names = rep["ranking"]  # rows and columns best first, as in the text report
     grids = rep["head_to_head"]
     overall = {(o["strategy"], o["players"]): o["rate"] for o in rep["overall"]}
     size = 0.62 * (len(names) + 1) + 2.5
@@ -117,11 +117,12 @@ def plot_tournament(rep: dict, path: str) -> None:
                              squeeze=False)
     for ax, grid in zip(axes[0], grids):
         n = grid["players"]
-        values = np.array([[np.nan if c["rate"] is None else 100 * c["rate"]
-                            for c in row["against"]]
-                           + [np.nan if overall[row["strategy"], n] is None
-                              else 100 * overall[row["strategy"], n]]
-                           for row in grid["rows"]], dtype=float)
+        cells = {(row["strategy"], c["strategy"]): c["rate"] for row in grid["rows"]
+                 for c in row["against"]}
+        values = np.array([[np.nan if cells[row, column] is None else 100 * cells[row, column]
+                            for column in names]
+                           + [np.nan if overall[row, n] is None else 100 * overall[row, n]]
+                           for row in names], dtype=float)
         norm = TwoSlopeNorm(vmin=0, vcenter=100 / n, vmax=100)
         image = ax.imshow(values, cmap="RdYlGn", norm=norm)
         for (i, j), value in np.ndenumerate(values):

@@ -171,8 +171,9 @@ def play(spec: TournamentSpec, counts: dict, executor: Executor, bar,
 
 def report(spec: TournamentSpec, counts: dict) -> dict:
     """A JSON-ready report: every table's counts, each strategy's win rate at each player
-    count (``overall``) and head to head (``head_to_head``: at each player count, the row
-    strategy's win rate over the tables it shares with the column strategy)."""
+    count (``overall``), their ``ranking`` (:func:`ranking`) and head to head
+    (``head_to_head``: at each player count, the row strategy's win rate over the tables it
+    shares with the column strategy)."""
     names = [short_name(s) for s in spec.strategies]
     all_tables = tables(spec)
     rows = []
@@ -183,13 +184,15 @@ def report(spec: TournamentSpec, counts: dict) -> dict:
                      "capped": c.capped, "seat_wins": c.seat_wins,
                      "wins": {short_name(a): c.agent_wins[a] for a in dict.fromkeys(
                          table.agents)}})
+    overall = _overall(spec, all_tables, counts)
     return {
-        "strategies": names, "players": list(spec.players), "games_per_table": spec.games,
+        "strategies": names, "ranking": ranking(names, overall),
+        "players": list(spec.players), "games_per_table": spec.games,
         "seed": spec.seed, "variant": spec.variant, "mirror": spec.mirror,
         "seating": "rotate", "tables": rows,
         "games": sum(r["games"] for r in rows),
         "complete": all(r["games"] == spec.games for r in rows),
-        "overall": _overall(spec, all_tables, counts),
+        "overall": overall,
         "head_to_head": [_head_to_head(spec, all_tables, counts, n) for n in spec.players],
     }
 
@@ -239,10 +242,25 @@ def _pct(x: float | None) -> str:
     return "-" if x is None else f"{100 * x:.1f}"
 
 
+def ranking(names: list[str], overall: list[dict]) -> list[str]:
+    """The strategies ``names`` ranked by their mean win rate over the player counts of
+    ``overall`` (a report's ``overall`` rows), best first; a tie, or no game yet, keeps the
+    order they were given in."""
+    rates: dict = {name: [] for name in names}
+    for o in overall:
+        if o["rate"] is not None:
+            rates[o["strategy"]].append(o["rate"])
+
+    def mean(name: str) -> float:
+        return sum(rates[name]) / len(rates[name]) if rates[name] else -1.0
+    return sorted(names, key=lambda name: (-mean(name), names.index(name)))
+
+
 def render(rep: dict) -> str:
-    """The readable text of a tournament report: the win-rate table, then the head-to-head
-    grid at each player count."""
-    names = rep["strategies"]
+    """The readable text of a tournament report: the win-rate table, its rows in the
+    report's ``ranking`` and numbered, then the head-to-head grid at each player count, whose
+    rows and columns take the same numbers."""
+    names = rep["ranking"]
     counts = ", ".join(str(n) for n in rep["players"])
     lines = [(f"Tournament: {len(names)} strategies at {counts} players, "
              f"{rep['games_per_table']} games per table ({len(rep['tables'])} tables, seats "
@@ -253,7 +271,7 @@ def render(rep: dict) -> str:
     width = max(len(n) for n in names) + 4
     head = "".join(f"{f'{n} players':>22}" for n in rep["players"])
     lines += ["", ("Win rate, % [95% interval], over every table (fair share: 1 in the "
-              "player count)"), f"{'':<{width}}{head}"]
+              "player count), best mean first"), f"{'':<{width}}{head}"]
     overall = {(o["strategy"], o["players"]): o for o in rep["overall"]}
     for k, name in enumerate(names):
         cells = []
@@ -268,10 +286,12 @@ def render(rep: dict) -> str:
         lines += ["", (f"Head to head at {grid['players']} players: the row's win rate, %, at "
                   "the tables it shares with the column"), f"{'':<{width}}"
                   + "".join(f"{k + 1:>7}" for k in range(len(names)))]
-        for k, row in enumerate(grid["rows"]):
-            label = f"{k + 1}. {row['strategy']}"
+        rows = {row["strategy"]: row for row in grid["rows"]}
+        for k, name in enumerate(names):
+            against = {c["strategy"]: c for c in rows[name]["against"]}
+            label = f"{k + 1}. {name}"
             lines.append(f"{label:<{width}}"
-                         + "".join(f"{_pct(c['rate']):>7}" for c in row["against"]))
+                         + "".join(f"{_pct(against[other]['rate']):>7}" for other in names))
     return "\n".join(lines)
 
 
