@@ -1,74 +1,192 @@
-"""Benchmark: play N seeded games in one process and report the speed.
+"""Benchmark: machikoro's speed as ratios measured in one run on one machine.
 
-    python bench/bench.py [--games N] [--players 2,4] [--agents random,greedy]
+    python bench/bench.py [--games 3000] [--greedy-games 300] [--players 2,4] [--rounds 5]
+                          [--sim-games 2000] [--limit-engine PATH] [--skip-workers] [--json]
 
-Prints, for each (players, agents) pair: games per second, turns per second (a turn is one
-player's turn, extra turns included; times are CPU time of this process, time.process_time,
-so a busy machine skews them less), average turns per game, and the peak memory of the
-process (tracemalloc is not used: it would slow the games; ru_maxrss is read instead).
-It also times loading and checking the bundled base set.
+1. The engine: ``random`` agents against the limit engine (``../shared/bench/
+   limit_engine.py``, a tight hand-written engine of the base game), and ``greedy``
+   against machikoro's own ``random``, for each player count; turns per second of CPU time
+   (``time.process_time``; a turn is one player's turn, extra turns included).
+2. ``simulate``'s own cost: the lab playing games (:func:`machikoro.lab.runs.run_chunk`:
+   seeds, seating, records, summary) against the bare engine playing the same games.
+3. Two worker processes against one (wall-clock time of the same games), with the load
+   average before, since a busy machine cannot show the gain.
+
+The machine may be shared and noisy: every comparison alternates its sides in ``--rounds``
+rounds and sums each side's time, so a change of load hits both. Targets (issue 10) are
+printed beside each ratio. Start-up is measured by ``bench/startup.py``.
 """
 
 from __future__ import annotations
 
 import argparse
-import resource
+import importlib.util
+import json
+import os
+import platform
+import random
 import sys
 import time
+from pathlib import Path
 
-from machikoro import Game, load_ruleset, make_agent, play
+from machikoro import Game, __version__, load_ruleset, make_agent, play
+from machikoro.agents.registry import agent_factory
+from machikoro.lab.executors import Executor
+from machikoro.lab.runs import RunSpec, game_seed, run_chunk
+from machikoro.lab.simulation import play_games
 
-
-def bench_load(repeat: int = 5) -> float:
-    """Seconds to load, schema-check and compile the bundled base set (best of ``repeat``),
-    in a fresh process state for the schema/grammar caches on the first call."""
-    from machikoro.data import schemas
-    from machikoro.language import parser as effects
-
-    best = float("inf")
-    for _ in range(repeat):
-        effects.parser.cache_clear()
-        schemas.validator.cache_clear()
-        schemas._registry.cache_clear()
-        start = time.perf_counter()
-        load_ruleset()
-        best = min(best, time.perf_counter() - start)
-    return best
+ROOT = Path(__file__).resolve().parents[1]
+LIMIT_ENGINE = ROOT.parent / "shared" / "bench" / "limit_engine.py"
 
 
-def bench_games(games: int, players: int, agent: str, seed: int = 0) -> dict:
-    """Play ``games`` games of ``players`` seats, all ``agent``; return the figures."""
-    rules = load_ruleset()
-    turns = 0
+def load_limit_engine(path: Path):
+    """The limit engine's module (its ``play(players, rng) -> turns``), or None."""
+    if not path.is_file():
+        return None
+    spec = importlib.util.spec_from_file_location("limit_engine", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def machikoro_games(rules, players: int, agent: str, first: int, count: int) -> tuple:
+    """Play games ``first``..``first + count - 1`` (game i seeded i, its agents i * 16 +
+    seat): ``(CPU seconds, turns)``."""
     start = time.process_time()
-    for i in range(games):
-        game = Game(rules, players, seed=seed + i, max_turns=2000)
-        play(game, [make_agent(agent, (seed + i) * 16 + s) for s in range(players)])
+    turns = 0
+    for i in range(first, first + count):
+        game = Game(rules, players, seed=i, max_turns=2000)
+        play(game, [make_agent(agent, i * 16 + s, rules) for s in range(players)])
         turns += game.turn
-    elapsed = time.process_time() - start
-    return {"players": players, "agents": agent, "games": games,
-            "seconds": elapsed, "games_per_s": games / elapsed,
-            "turns_per_s": turns / elapsed, "turns_per_game": turns / games}
+    return time.process_time() - start, turns
+
+
+def limit_games(limit, players: int, rng: random.Random, count: int) -> tuple:
+    """Play ``count`` games of the limit engine: ``(CPU seconds, turns)``."""
+    start = time.process_time()
+    turns = sum(limit.play(players, rng) for _ in range(count))
+    return time.process_time() - start, turns
+
+
+def engine_ratios(rules, limit, players: int, games: int, greedy_games: int,
+                  rounds: int) -> dict:
+    """Turns/s of machikoro's random and greedy agents and of the limit engine, the three
+    alternating in ``rounds`` rounds."""
+    totals = {"random": [0.0, 0], "greedy": [0.0, 0], "limit": [0.0, 0]}
+    rng = random.Random(0)
+    for r in range(rounds):
+        parts = {"random": machikoro_games(rules, players, "random", r * games // rounds,
+                                           games // rounds),
+                 "greedy": machikoro_games(rules, players, "greedy",
+                                           r * greedy_games // rounds, greedy_games // rounds)}
+        if limit is not None:
+            parts["limit"] = limit_games(limit, players, rng, games // rounds)
+        for name, (seconds, turns) in parts.items():
+            totals[name][0] += seconds
+            totals[name][1] += turns
+    speed = {name: turns / seconds if seconds else None
+             for name, (seconds, turns) in totals.items()}
+    return {"players": players, "turns_per_s": speed,
+            "random_vs_limit": speed["random"] / speed["limit"] if speed["limit"] else None,
+            "greedy_vs_limit": speed["greedy"] / speed["limit"] if speed["limit"] else None,
+            "greedy_vs_random": speed["greedy"] / speed["random"]}
+
+
+def simulate_ratio(players: int, agent: str, games: int, rounds: int) -> dict:
+    """CPU time of the lab playing ``games`` games (``run_chunk``: seeds from the run's seed,
+    seating, per-game records, the summary) over the bare engine playing the same games
+    (the same seeds and agents, known beforehand)."""
+    spec = RunSpec(None, players, (agent,) * players, seed=1)
+    rules = load_ruleset()
+    factory = agent_factory(agent, rules)
+    seeds = [(game_seed(1, i), [game_seed(1, i, s) for s in range(players)])
+             for i in range(games)]
+    lab = bare = 0.0
+    step = games // rounds
+    for r in range(rounds):
+        start = time.process_time()
+        run_chunk(spec, r * step, (r + 1) * step)
+        lab += time.process_time() - start
+        start = time.process_time()
+        for seed, agent_seeds in seeds[r * step:(r + 1) * step]:
+            play(Game(rules, players, seed=seed, max_turns=spec.max_turns),
+                 [factory(s) for s in agent_seeds])
+        bare += time.process_time() - start
+    return {"players": players, "agent": agent, "games": step * rounds,
+            "lab_s": lab, "bare_s": bare, "ratio": lab / bare}
+
+
+class _NoBar:
+    def update(self, n: int) -> None:
+        pass
+
+
+def workers_ratio(games: int, agent: str = "random") -> dict:
+    """Wall-clock seconds of ``games`` 2-player games on one worker and on two (the lab's
+    local executor), and the load average before."""
+    spec = RunSpec(None, 2, (agent, agent), seed=1)
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    seconds = {}
+    for workers in (1, 2, 1, 2):  # each twice, alternating; the better of the two
+        start = time.perf_counter()
+        with Executor("local", workers) as executor:
+            play_games(spec, 0, games, executor, _NoBar())
+        took = time.perf_counter() - start
+        seconds[workers] = min(seconds.get(workers, took), took)
+    return {"games": games, "load_before": load, "one_s": seconds[1], "two_s": seconds[2],
+            "speedup": seconds[1] / seconds[2]}
+
+
+def _text(results: dict) -> list[str]:
+    lines = [(f"machikoro {__version__}, {platform.python_implementation()} "
+              f"{platform.python_version()}, {os.cpu_count()} CPUs; CPU time, one core, "
+              f"sides alternating in {results['rounds']} rounds")]
+    for r in results["engine"]:
+        speed = r["turns_per_s"]
+        limit = (f"limit engine {speed['limit']:9,.0f} turns/s -> random/limit "
+                 f"{r['random_vs_limit']:.2f} (target >= 0.5)" if speed["limit"]
+                 else "limit engine not found")
+        lines.append(f"  {r['players']} players: random {speed['random']:8,.0f} turns/s, {limit}")
+        lines.append(f"  {r['players']} players: greedy {speed['greedy']:8,.0f} turns/s -> "
+                     f"greedy/random {r['greedy_vs_random']:.2f} (target >= 0.3)"
+                     + (f", greedy/limit {r['greedy_vs_limit']:.2f}" if speed["limit"] else ""))
+    for r in results["simulate"]:
+        lines.append(f"  simulate, {r['players']} players, {r['agent']}: {r['games']} games "
+                     f"{r['lab_s']:.2f} s, bare engine {r['bare_s']:.2f} s -> "
+                     f"{r['ratio']:.3f} x (target <= 1.1)")
+    w = results.get("workers")
+    if w:
+        lines.append(f"  workers: {w['games']} games, 1 worker {w['one_s']:.2f} s, 2 workers "
+                     f"{w['two_s']:.2f} s -> {w['speedup']:.2f} x (target >= 1.8 on an idle "
+                     f"machine; load average before: {w['load_before']:.2f})")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=5000, help="games per random run")
-    parser.add_argument("--greedy-games", type=int, default=200, help="games per greedy run")
+    parser.add_argument("--games", type=int, default=3000, help="games per random run")
+    parser.add_argument("--greedy-games", type=int, default=300, help="games per greedy run")
     parser.add_argument("--players", default="2,4")
-    parser.add_argument("--agents", default="random,greedy")
+    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--sim-games", type=int, default=2000,
+                        help="games for the simulate and workers comparisons (0: skip)")
+    parser.add_argument("--limit-engine", type=Path, default=LIMIT_ENGINE)
+    parser.add_argument("--skip-workers", action="store_true")
+    parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    print(f"load + check + compile the base set: {bench_load() * 1000:.0f} ms (best of 5)")
-    for agent in args.agents.split(","):
-        for players in (int(p) for p in args.players.split(",")):
-            games = args.games if agent == "random" else args.greedy_games
-            r = bench_games(games, players, agent)
-            print(f"{players} players, {agent:>6}: {r['games']:>6} games in "
-                  f"{r['seconds']:6.2f} s = {r['games_per_s']:8.1f} games/s, "
-                  f"{r['turns_per_s']:9.0f} turns/s, {r['turns_per_game']:5.1f} turns/game")
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    unit = 1 if sys.platform == "darwin" else 1024
-    print(f"peak memory (max RSS): {peak * unit / 2**20:.1f} MB")
+    rules = load_ruleset()
+    limit = load_limit_engine(args.limit_engine)
+    results: dict = {"rounds": args.rounds, "engine": [], "simulate": []}
+    for players in (int(p) for p in args.players.split(",")):
+        results["engine"].append(engine_ratios(rules, limit, players, args.games,
+                                               args.greedy_games, args.rounds))
+    if args.sim_games:
+        for agent in ("random", "greedy"):
+            games = args.sim_games if agent == "random" else args.sim_games // 4
+            results["simulate"].append(simulate_ratio(2, agent, games, args.rounds))
+        if not args.skip_workers:
+            results["workers"] = workers_ratio(args.sim_games * 2)
+    print(json.dumps(results, indent=2) if args.json else "\n".join(_text(results)))
     return 0
 
 

@@ -14,23 +14,53 @@ Layout section draws them): ``cli`` on top; ``lab`` and ``checks``; ``agents``; 
 ``rules``; ``language``; ``data``; and ``errors`` at the bottom.
 """
 
-from .agents.greedy import GreedyAgent
-from .agents.protocol import Agent, play
-from .agents.random_agent import RandomAgent
-from .agents.registry import make_agent, register_agent
-from .engine.decision import Decision
-from .engine.game import Game
-from .errors import (
-    DataError,
-    GameOver,
-    IllegalChoice,
-    LimitExceeded,
-    MachikoroError,
-    NothingPending,
-    Problem,
-)
-from .rules.loader import load_ruleset
-from .rules.ruleset import Card, RuleSet
+from importlib import import_module
+from typing import TYPE_CHECKING
+
+# The names below are imported when first used (PEP 562), not with the package: a command
+# that needs a rule set from the cache and the engine never pays for the loader's schema
+# checks and grammar (jsonschema, Lark) or the lab's NumPy.
+_EXPORTS = {
+    "Agent": ".agents.protocol", "play": ".agents.protocol",
+    "GreedyAgent": ".agents.greedy", "RandomAgent": ".agents.random_agent",
+    "make_agent": ".agents.registry", "register_agent": ".agents.registry", "Decision": ".engine.decision", "Game": ".engine.game",
+    "DataError": ".errors", "GameOver": ".errors", "IllegalChoice": ".errors", "LimitExceeded": ".errors",
+    "MachikoroError": ".errors", "NothingPending": ".errors", "Problem": ".errors",
+    "load_ruleset": ".rules.loader", "Card": ".rules.ruleset", "RuleSet": ".rules.ruleset",
+}
+
+if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
+    from .agents.greedy import GreedyAgent
+    from .agents.protocol import Agent, play
+    from .agents.random_agent import RandomAgent
+    from .agents.registry import make_agent, register_agent
+    from .engine.decision import Decision
+    from .engine.game import Game
+    from .errors import (
+        DataError,
+        GameOver,
+        IllegalChoice,
+        LimitExceeded,
+        MachikoroError,
+        NothingPending,
+        Problem,
+    )
+    from .rules.loader import load_ruleset
+    from .rules.ruleset import Card, RuleSet
+
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'machikoro' has no attribute {name!r}")
+    value = getattr(import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list:
+    return sorted(set(globals()) | set(_EXPORTS))
+
 
 __all__ = [
     "Agent", "Card", "DataError", "Decision", "Game", "GameOver", "GreedyAgent",

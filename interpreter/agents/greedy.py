@@ -1,5 +1,7 @@
 """The greedy agent: values every option by expected income computed from the rule set's
-compiled effects (:mod:`machikoro.engine.expectations`); it names no card."""
+compiled effects, through the payout tables of :mod:`machikoro.engine.lookahead` (the
+numbers of :mod:`machikoro.engine.expectations`, without copying the game); it names no
+card."""
 
 from __future__ import annotations
 
@@ -9,6 +11,7 @@ from typing import Any
 from ..engine import expectations
 from ..engine.decision import Decision
 from ..engine.game import Game
+from ..engine.lookahead import Lookahead, lookahead_for
 from ..language.actions import Activate, AddToRoll, PayChosen, Unbuild
 
 
@@ -47,32 +50,32 @@ class GreedyAgent:
             return options[0]
         seat = decision.player
         name = decision.name
+        look = lookahead_for(game)  # this position's expectations, each computed once
         if name == "build" and decision.card is None:
-            return self._build(game, seat, options)
+            return self._build(game, look, seat, options)
         if name == "dice" and decision.card is None:
-            return max(options, key=lambda k: expectations.expected_roll_income(game, seat, k))
+            return max(options, key=lambda k: look.expected_roll_income(seat, k))
         if name == "reroll" and decision.card is not None:
-            return self._reroll(game, seat, options)
+            return self._reroll(game, look, seat, options)
         action = _asking_action(game)
         present = [o for o in options if o is not None]
         if all(type(o) is int for o in present):
             return self._player(game, seat, present, action)
         if all(isinstance(o, dict) for o in present):
-            return self._move(game, seat, options, present)
+            return self._move(game, look, seat, options, present)
         if all(isinstance(o, str) for o in present):
             return self._card(game, seat, options, present, action)
         if isinstance(getattr(action, "action", None), AddToRoll):
-            now = expectations.roll_income(game, seat, game.total, game.dice_count)[seat]
-            more = expectations.outcome_income(game, seat, game.dice,
-                                               game.total + action.action.n)[seat]
+            now = look.roll_income(seat, game.total, game.dice_count)
+            more = look.own_income(seat, game.dice, game.total + action.action.n)
             return more > now
         if True in options:
             return True
         return options[0]
 
-    def _reroll(self, game: Game, seat: int, options: tuple) -> Any:
-        now = expectations.roll_income(game, seat, game.total, game.dice_count)[seat]
-        fresh = expectations.expected_roll_income(game, seat, game.dice_count)
+    def _reroll(self, game: Game, look: Lookahead, seat: int, options: tuple) -> Any:
+        now = look.roll_income(seat, game.total, game.dice_count)
+        fresh = look.expected_roll_income(seat, game.dice_count)
         if fresh <= now:
             return False
         # options are False/True, or False and dice counts (rules option
@@ -90,13 +93,13 @@ class GreedyAgent:
         return max(seats, key=lambda s: (game.coins[s], -s))
 
     @staticmethod
-    def _move(game: Game, seat: int, options: tuple, moves: list) -> Any:
+    def _move(game: Game, look: Lookahead, seat: int, options: tuple, moves: list) -> Any:
         """A swap: the one that gains the most expected income (or none); a gift: the least
         valuable card, to the weakest player."""
         index = game.rules.index
 
         def value(card_id: str) -> float:
-            return expectations.card_value(game, seat, index[card_id])
+            return look.card_value(seat, index[card_id])
 
         if "take" in moves[0]:
             best = max(moves, key=lambda o: value(o["take"]) - value(o["give"]))
@@ -126,13 +129,13 @@ class GreedyAgent:
         return max(cards, key=lambda c: sum(game.owned[s][index[c]] for s in others)
                    - game.owned[seat][index[c]])
 
-    def _build(self, game: Game, seat: int, options: tuple) -> Any:
+    def _build(self, game: Game, look: Lookahead, seat: int, options: tuple) -> Any:
         rules = game.rules
         victory = set(rules.victory)
         landmarks = [o for o in options if o is not None and rules.index[o] in victory]
         if landmarks:
             return max(landmarks, key=lambda o: rules.cost[rules.index[o]])
-        dice_of = {s: expectations.preferred_dice(game, s) for s in range(game.n)}
+        dice_of = {s: look.preferred_dice(s) for s in range(game.n)}
         best, best_score = None, 0.0
         for option in options:
             if option is None:
@@ -140,7 +143,7 @@ class GreedyAgent:
             i = rules.index[option]
             if rules.cards[i].is_landmark:
                 continue
-            score = expectations.card_value(game, seat, i, dice_of) * self.horizon - rules.cost[i]
+            score = look.card_value(seat, i, dice_of) * self.horizon - rules.cost[i]
             if score > best_score:
                 best, best_score = option, score
         return best

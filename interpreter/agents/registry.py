@@ -5,14 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from importlib.metadata import entry_points
 from typing import Any
 
+from ..data.bundled import data_dir
 from ..rules.loader import load_ruleset
 from .greedy import GreedyAgent
 from .mcts import MCTSAgent
 from .random_agent import RandomAgent
-from .strategy_files import bundled_strategies, find_strategy, load_strategy
+
+# strategy files are read with the loader's schema checks and the effect grammar (JSON
+# Schema, Lark): imported when a strategy is asked for, not with the built-in agents
 
 AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
 """Built-in agents by name. An agent class with a ``budget`` attribute (the name of a
@@ -40,6 +42,8 @@ def register_agent(name: str, make: Callable[..., Any]) -> None:
 def _installed(name: str) -> None:
     """Register the agent an installed package declares as ``name`` in the
     ``machikoro.agents`` entry-point group, if one does (loaded on first use)."""
+    from importlib.metadata import entry_points  # not with the module: start-up
+
     for point in entry_points(group=ENTRY_POINT_GROUP, name=name):
         try:
             make = point.load()
@@ -67,9 +71,21 @@ def _budgeted(name: str):
 def agent_names() -> list[str]:
     """The built-in agent names (``mcts[:N]`` for one with a budget) and the bundled
     strategies (``variants/strategies/``)."""
+    from importlib.metadata import entry_points  # not with the module: start-up
+
     installed = [p.name for p in entry_points(group=ENTRY_POINT_GROUP) if p.name not in AGENTS]
     return [f"{name}[:N]" if getattr(agent, "budget", None) else name
-            for name, agent in AGENTS.items()] + sorted(installed) + bundled_strategies()
+            for name, agent in AGENTS.items()] + sorted(installed) + _bundled_strategies()
+
+
+def _bundled_strategies() -> list[str]:
+    """The bundled strategies' names, as ``strategy_files.bundled_strategies`` lists them,
+    without importing what reads them (the help text of every command lists them)."""
+    try:
+        folder = data_dir("variants") / "strategies"
+    except FileNotFoundError:
+        return []
+    return sorted(p.stem for p in folder.glob("*.yaml") if p.is_file())
 
 
 def agent_factory(name: str, rules=None):
@@ -82,6 +98,8 @@ def agent_factory(name: str, rules=None):
     budgeted = _budgeted(name)
     if budgeted is not None:
         return budgeted
+    from .strategy_files import find_strategy, load_strategy
+
     path = find_strategy(name)
     if path is None:
         known = ", ".join(agent_names())
@@ -98,6 +116,8 @@ def strategy_of(name: str, rules=None):
     :class:`~machikoro.errors.DataError` for a strategy file with problems."""
     if name in AGENTS or name.partition(":")[0] in AGENTS:
         return None
+    from .strategy_files import find_strategy, load_strategy
+
     path = find_strategy(name)
     return None if path is None else load_strategy(path, rules or load_ruleset())
 

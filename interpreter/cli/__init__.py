@@ -2,7 +2,8 @@
 
 One module per command (:mod:`.play`, :mod:`.replay`, :mod:`.validate`, :mod:`.scenario`,
 :mod:`.simulate`, :mod:`.compare`, :mod:`.tournament`, :mod:`.analyze`, :mod:`.cards`,
-:mod:`.listing`), each with ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``.
+:mod:`.listing`), each with ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``;
+a command's module is imported only when that command runs.
 
 Exit codes: 0 success; 1 a problem with the data, a failed rule case, or a game error; 2 bad
 command usage (argparse's convention); 130 interrupted. Errors are printed as located
@@ -15,47 +16,70 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from importlib.metadata import PackageNotFoundError, version
+from importlib import import_module
 
 from ..errors import DataError, MachikoroError
-from . import (
-    analyze,
-    cards,
-    compare,
-    listing,
-    play,
-    replay,
-    scenario,
-    simulate,
-    tournament,
-    validate,
-)
 from .arguments import UsageError
 
-COMMANDS = {"play": play, "replay": replay, "validate": validate, "scenario": scenario,
-            "simulate": simulate, "compare": compare, "tournament": tournament,
-            "analyze": analyze, "cards": cards, "list": listing}
-"""The commands, in the order ``--help`` lists them."""
+COMMANDS = {
+    "play": ("play", "play one game and print it turn by turn"),
+    "replay": ("replay", "replay a game log (play --log) and check that every event matches"),
+    "validate": ("validate", "check card, rules, variant and case files"),
+    "scenario": ("scenario", "run rule-case files"),
+    "simulate": ("simulate", "play many games of a rule set and report statistics"),
+    "compare": ("compare", "compare rule sets on the same seeds (paired games)"),
+    "tournament": ("tournament",
+                   "every strategy against every other at 2, 3 and 4 players, seats rotated"),
+    "analyze": ("analyze", "exact numbers for each card, from the dice distribution"),
+    "cards": ("cards", "print the card table of a rule set"),
+    "list": ("listing", "list the bundled variants and strategies"),
+}
+"""The commands, in the order ``--help`` lists them: each its module (in this package) and
+its one-line help (the module's ``HELP``; a test keeps them equal). A command's module is
+imported only when that command runs: ``play`` never imports the lab's NumPy, nor
+``--help`` any command."""
+
+
+def command_module(name: str):
+    """The module of command ``name`` (a key of :data:`COMMANDS`), imported now."""
+    return import_module(f".{COMMANDS[name][0]}", __name__)
+
+
+class _Version(argparse.Action):
+    """``--version``: print the installed version and exit (looked up only when asked)."""
+
+    def __init__(self, option_strings, dest=argparse.SUPPRESS, default=argparse.SUPPRESS,
+                 help="show program's version number and exit"):
+        super().__init__(option_strings, dest=dest, default=default, nargs=0, help=help)
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(f"machikoro {_version()}")  # on standard output, as argparse's own does
+        parser.exit()
 
 
 def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
     try:
         return version("machikoro")
     except PackageNotFoundError:  # run from a source tree that was never installed
         return "unknown (not installed)"
 
 
-def _parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
-    """The parser, and each command's own parser (for its usage line in errors)."""
+def _parser(command: str | None = None) -> tuple[argparse.ArgumentParser,
+                                                 dict[str, argparse.ArgumentParser]]:
+    """The parser, and each command's own parser (for its usage line in errors); only
+    ``command``'s options are added (its module imported), the others show their help."""
     parser = argparse.ArgumentParser(
         prog="machikoro",
         description="Machi Koro (original base set) as rules data plus one interpreter.")
-    parser.add_argument("--version", action="version", version=f"machikoro {_version()}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands = {}
-    for name, module in COMMANDS.items():
-        commands[name] = sub.add_parser(name, help=module.HELP, description=module.HELP)
-        module.add_arguments(commands[name])
+    for name, (_, summary) in COMMANDS.items():
+        commands[name] = sub.add_parser(name, help=summary, description=summary)
+        if name == command:
+            command_module(name).add_arguments(commands[name])
     return parser, commands
 
 
@@ -63,7 +87,10 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     """The parsed arguments. A bad flag is shown with its command's usage, not the top
     level's; an option given ``--`` as its value (``--games=--``, which argparse passes on
     as an empty list) is a usage error. Raises SystemExit (2) like argparse."""
-    parser, commands = _parser()
+    argv = sys.argv[1:] if argv is None else list(argv)
+    # the command is the first word that is no option (machikoro takes no value before it)
+    word = next((w for w in argv if not w.startswith("-")), None)
+    parser, commands = _parser(word if word in COMMANDS else None)
     args, extra = parser.parse_known_args(argv)
     command = commands[args.command]
     if extra:
@@ -85,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exc:
         return int(exc.code or 0)
     try:
-        code = COMMANDS[args.command].run(args)
+        code = command_module(args.command).run(args)
         sys.stdout.flush()  # a full disk behind stdout shows here, not at exit
         return code
     except UsageError as exc:

@@ -9,9 +9,8 @@ import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
 
-from ..agents.registry import strategy_of
 from ..data.bundled import resolve_variant, unknown_variant
-from ..engine.game import MAX_SEED_DIGITS
+from ..engine.chance import MAX_SEED_DIGITS
 from ..errors import MachikoroError
 
 MAX_DIGITS = MAX_SEED_DIGITS
@@ -90,6 +89,8 @@ def warn_unwinnable(names: Iterable[str], rules) -> None:
     of one that never builds a landmark the victory of ``rules`` needs (in play it builds
     them once nothing in its build list applies: docs/strategies.md), so that a user
     knows why it plays so; other agents and other warnings say nothing here."""
+    from ..agents.registry import strategy_of  # not with the module: --help needs no agent
+
     for name in dict.fromkeys(names):
         strategy = strategy_of(name, rules)
         for problem in strategy.warnings if strategy is not None else ():
@@ -124,3 +125,35 @@ def variant_of(values: list[str] | None):
         return None
     resolved = [existing_variant(v) for v in values]
     return resolved[0] if len(resolved) == 1 else resolved
+
+
+def add_cache(parser: argparse.ArgumentParser) -> None:
+    """The ``--no-cache`` option of the commands that read a compiled rule set from the
+    cache on disk (:func:`~machikoro.rules.loader.load_cached`)."""
+    parser.add_argument("--no-cache", action="store_true",
+                        help="load, check and compile the rule set from its files, without "
+                             "the cache of compiled rule sets (the user cache folder, or "
+                             "$MACHIKORO_CACHE_DIR)")
+
+
+def ruleset_of(variant, no_cache: bool = False):
+    """The rule set ``variant`` (as :func:`variant_of` gives it), through the cache on
+    disk unless ``no_cache``; raises like :func:`~machikoro.rules.loader.load_ruleset`."""
+    from ..rules.loader import load_cached, load_ruleset
+
+    return load_ruleset(variant) if no_cache else load_cached(variant)
+
+
+class LazyHelp(str):
+    """An option's help text made only when help is printed (argparse fills in a help text
+    with ``%``, which this text does by making it): for a text that is slow to make, such
+    as the list of every agent name, which scans the installed packages' entry points.
+    ``make`` returns the text; until then the string itself is a placeholder."""
+
+    def __new__(cls, make):
+        text = super().__new__(cls, "(made when help is printed)")
+        text._make = make
+        return text
+
+    def __mod__(self, params) -> str:
+        return self._make() % params

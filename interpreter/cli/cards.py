@@ -6,8 +6,7 @@ import argparse
 import json
 import sys
 
-from ..rules.loader import load_ruleset
-from .arguments import add_variant, variant_of
+from .arguments import add_cache, add_variant, ruleset_of, variant_of
 from .event_text import card_table
 
 HELP = "print the card table of a rule set"
@@ -17,11 +16,12 @@ def add_arguments(cards: argparse.ArgumentParser) -> None:
     """The cards command's options."""
     add_variant(cards, "variant file, bundled variant name or rule-set folder")
     cards.add_argument("--json", action="store_true", help="print JSON")
+    add_cache(cards)
 
 
 def run(args) -> int:
     """Print the table (or JSON); warnings of the rule set go to stderr."""
-    rules = load_ruleset(variant_of(args.variant))
+    rules = ruleset_of(variant_of(args.variant), args.no_cache)
     if args.json:
         print(json.dumps([{
             "id": c.id, "kind": c.kind, "name": c.name, "name_ja": c.name_ja,

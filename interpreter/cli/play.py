@@ -11,16 +11,17 @@ from pathlib import Path
 from ..agents.registry import agent_factory, agent_names
 from ..engine.game import Game
 from ..errors import DataError
-from ..rules.loader import load_ruleset
 from ..rules.ruleset import RuleSet
-from . import game_log
 from .arguments import (
+    LazyHelp,
     UsageError,
+    add_cache,
     add_variant,
     did_you_mean,
     file_name,
     non_empty,
     positive,
+    ruleset_of,
     seed_value,
     variant_of,
     warn_unwinnable,
@@ -36,9 +37,9 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("--players", type=positive, default=None,
                       help="number of players (default: the number of --agents, else 2)")
     play.add_argument("--agents", type=non_empty("agent names"), default=None,
-                      help=f"comma-separated agents by seat ({', '.join(agent_names())}, "
-                           "or a strategy file); the last one fills the remaining seats "
-                           "(default: greedy)")
+                      help=LazyHelp(lambda: f"comma-separated agents by seat "
+                                    f"({', '.join(agent_names())}, or a strategy file); the "
+                                    "last one fills the remaining seats (default: greedy)"))
     play.add_argument("--seed", type=seed_value, default=None,
                       help="random seed (default: a random one, printed)")
     add_variant(play, "variant file, bundled variant name (house/radio-tower-18) or "
@@ -50,6 +51,7 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
                            "checks it)")
     play.add_argument("--json", action="store_true",
                       help="print the events as JSON lines instead of text")
+    add_cache(play)
 
 
 def _seats(args, rules: RuleSet) -> tuple[list[str], dict]:
@@ -120,7 +122,7 @@ def _final_position(game: Game, labels: list[str], max_turns: int, out) -> None:
 
 def run(args) -> int:
     """Play one game with the agents asked for; print it; exit 0."""
-    rules = load_ruleset(variant_of(args.variant))
+    rules = ruleset_of(variant_of(args.variant), args.no_cache)
     seat_agents, makers = _seats(args, rules)
     players = len(seat_agents)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
@@ -129,7 +131,11 @@ def run(args) -> int:
     names = [f"P{i + 1}" for i in range(players)]
     log_file = LineFile(args.log, "--log") if args.log else None  # UsageError: exit 2
     game = Game(rules, names, seed=seed, max_turns=args.max_turns, record=True)
-    header = game_log.header(rules, args.variant, seed, names, labels, args.max_turns)
+    header = None
+    if args.json or log_file:  # the header hashes the rule set's files: only when written
+        from . import game_log
+
+        header = game_log.header(rules, args.variant, seed, names, labels, args.max_turns)
     out = sys.stdout
     if args.json:
         out.write(json.dumps(header) + "\n")

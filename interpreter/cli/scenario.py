@@ -7,7 +7,8 @@ import json
 from pathlib import Path
 
 from ..checks.rule_cases import run_case
-from .arguments import UsageError, add_variant, path_text, variant_of
+from ..rules.loader import use_disk_cache
+from .arguments import UsageError, add_cache, add_variant, path_text, variant_of
 
 HELP = "run rule-case files"
 
@@ -18,10 +19,20 @@ def add_arguments(scenario: argparse.ArgumentParser) -> None:
                           help="rule-case YAML files")
     add_variant(scenario, "the rule set of cases that name none (default: base)")
     scenario.add_argument("--json", action="store_true", help="one JSON object per case")
+    add_cache(scenario)
 
 
 def run(args) -> int:
-    """Run every case; exit 1 when any fails."""
+    """Run every case; exit 1 when any fails. The cases' rule sets come from the cache of
+    compiled rule sets on disk (unless ``--no-cache``), for this command only."""
+    use_disk_cache(not args.no_cache)
+    try:
+        return _run_cases(args)
+    finally:
+        use_disk_cache(False)  # what else this process loads is read from the files
+
+
+def _run_cases(args) -> int:
     failed = 0
     for path in args.paths:
         if Path(path).is_dir():

@@ -17,10 +17,19 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import cache
+from typing import TYPE_CHECKING
 
 from ..errors import MachikoroError
+
+MAX_SEED_DIGITS = 100
+"""A seed has at most this many digits, so that every seed is written to a log and read
+back (Python converts whole numbers of up to 4,300 digits to text). Also
+``machikoro.engine.game.MAX_SEED_DIGITS``; kept here, with chance, so that the command
+line's argument types read it without importing the engine."""
+
+if TYPE_CHECKING:  # exact probabilities are made when first listed (fractions is no light
+    from fractions import Fraction  # import: it brings decimal along)
 
 
 @cache
@@ -41,6 +50,8 @@ def outcomes(dice: int, faces: int) -> tuple[tuple[tuple[int, ...], Fraction], .
                 key = tuple(sorted(so_far + (face,)))
                 nxt[key] = nxt.get(key, 0) + ways
         counts = nxt
+    from fractions import Fraction
+
     whole = faces ** dice
     return tuple((k, Fraction(w, whole)) for k, w in sorted(counts.items()))
 

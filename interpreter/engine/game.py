@@ -22,9 +22,11 @@ from typing import Any
 
 from ..errors import GameOver, IllegalChoice, MachikoroError, NothingPending
 from ..rules.ruleset import RuleSet
-from .chance import ChanceStep
+from .chance import MAX_SEED_DIGITS, ChanceStep
 from .decision import Decision, same_answer
+from .dispatch import dispatch_for
 from .market import MarketState
+from .options import ILLEGAL, SwapOptions
 from .phases import BUILD, OVER, PHASE_NAMES, ROLL, START, TurnPhases
 from .state_changes import StateChanges
 
@@ -36,9 +38,6 @@ def _whole(value: Any) -> bool:
     return isinstance(value, Integral) and not isinstance(value, bool)
 
 
-MAX_SEED_DIGITS = 100
-"""A seed has at most this many digits, so that every seed is written to a log and read
-back (Python converts whole numbers of up to 4,300 digits to text)."""
 
 
 def _shown(value: Any) -> str:
@@ -119,6 +118,8 @@ class Game(TurnPhases, StateChanges, MarketState):
     """
 
     __slots__ = (
+        "_dispatch",
+        "_menus",
         "_order",
         "_others",
         "_roll",
@@ -172,6 +173,7 @@ class Game(TurnPhases, StateChanges, MarketState):
                                  "not given with explicit_chance")
         n = len(names)
         self.rules = rules
+        self._dispatch = dispatch_for(rules)
         self.names = names
         self.n = n
         self.coins = rules.starting_coins(n)
@@ -209,6 +211,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         self._order = tuple(tuple((r + step * k) % n for k in range(n)) for r in range(n))
         self._others = tuple(order[1:] for order in self._order)
         self.decks: list = [None] * len(rules.market_rows)
+        self._menus: list = [None] * n  # per seat, its build menu (phases._menu)
         if rules.market_upkeep:
             self._setup_market(rules.supply_for(n))
         else:
@@ -248,7 +251,7 @@ class Game(TurnPhases, StateChanges, MarketState):
     _SHARED = ("rules", "names", "n", "current", "turn", "phase", "dice", "total",
                "dice_count", "builds_left", "extra_turn", "extra_turns", "winner", "qpos",
                "pending", "pending_item", "max_turns", "_order", "_others", "chance_pending",
-               "bound", "qins")
+               "bound", "qins", "_dispatch")
     """Slots a clone shares with its original: immutable values (ints, tuples, frozen
     objects). Every other slot is copied or made anew by :meth:`clone` (a test checks
     that the two lists cover ``__slots__``)."""
@@ -280,16 +283,17 @@ class Game(TurnPhases, StateChanges, MarketState):
             rng = random.Random(seed)  # None: the system's entropy
             explicit = self.explicit_chance if explicit_chance is None else explicit_chance
         new = Game.__new__(Game)
+        # _roll None: scripted dice are this game's
         (new.rules, new.names, new.n, new.current, new.turn, new.phase, new.dice,
          new.total, new.dice_count, new.builds_left, new.extra_turn, new.extra_turns,
          new.winner, new.qpos, new.pending, new.pending_item, new.max_turns,
          new._order, new._others, new.chance_pending, new.rng, new.explicit_chance,
-         new.seed, new._roll, new.bound, new.qins) = (
+         new.seed, new._roll, new.bound, new.qins, new._dispatch) = (
             self.rules, self.names, self.n, self.current, self.turn, self.phase, self.dice,
             self.total, self.dice_count, self.builds_left, self.extra_turn,
             self.extra_turns, self.winner, self.qpos, self.pending, self.pending_item,
             self.max_turns, self._order, self._others, self.chance_pending, rng, explicit,
-            seed, None, self.bound, self.qins)  # _roll None: scripted dice are this game's
+            seed, None, self.bound, self.qins, self._dispatch)
         new.coins = list(self.coins)
         new.owned = [list(t) for t in self.owned]
         new.supply = list(self.supply)
@@ -301,6 +305,7 @@ class Game(TurnPhases, StateChanges, MarketState):
                 if deck:
                     shuffle(deck)
         new.side_rolls = None if self.side_rolls is None else dict(self.side_rolls)
+        new._menus = [None] * self.n  # made again on demand, from the copy's own state
         new.rerolls_used = list(self.rerolls_used)
         new.built_this_turn = list(self.built_this_turn)
         new.queue = list(self.queue)
@@ -372,6 +377,10 @@ class Game(TurnPhases, StateChanges, MarketState):
                 if type(option) is kind and option == value:
                     legal = True
                     break
+        elif type(decision.options) is SwapOptions:  # looked up, not compared one by one
+            matched = decision.options.match(value)
+            legal = matched is not ILLEGAL
+            value = matched if legal else value
         else:
             # the option itself stands for the answer: an immutable value, not the caller's
             matched = next((option for option in decision.options if option is value),
@@ -391,7 +400,8 @@ class Game(TurnPhases, StateChanges, MarketState):
         elif name == "dice" and decision.card is None:
             self.dice_count = value
             self.phase = ROLL
-            self._log({"type": "dice", "player": self.current, "count": value})
+            if self.events is not None:
+                self._log({"type": "dice", "player": self.current, "count": value})
         else:
             self._resolve(name, value)
 

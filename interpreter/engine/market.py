@@ -41,14 +41,16 @@ class MarketState:
         """After a card left or joined the market: retire what nobody may build (when the
         rules say so), then refill every row with a deck."""
         rules = self.rules
+        self._menus = [None] * self.n  # what may be built changes with the market
         for r, row in enumerate(rules.market_rows):
             if row.kinds is None:
                 continue
             if rules.retire_unbuildable:
                 for i in row.cards:
                     if self.supply[i] and not self._buildable(i):
-                        self._log({"type": "retire", "card": rules.ids[i],
-                                   "copies": self.supply[i]})
+                        if self.events is not None:
+                            self._log({"type": "retire", "card": rules.ids[i],
+                                       "copies": self.supply[i]})
                         self.supply[i] = 0
             self._refill(r)
 
@@ -64,13 +66,15 @@ class MarketState:
         while shown < row.kinds and deck:
             card = deck.pop()
             if retire and not self._buildable(card):
-                self._log({"type": "retire", "card": self.rules.ids[card], "copies": 1})
+                if self.events is not None:
+                    self._log({"type": "retire", "card": self.rules.ids[card], "copies": 1})
                 continue  # nobody may build it: it leaves the game
             if not supply[card]:
                 shown += 1
             supply[card] += 1
-            self._log({"type": "reveal", "card": self.rules.ids[card], "row": r,
-                       "copies": supply[card]})
+            if self.events is not None:
+                self._log({"type": "reveal", "card": self.rules.ids[card], "row": r,
+                           "copies": supply[card]})
 
     def return_to_market(self, seat: int, kind: int, copies: int, card: int) -> None:
         """``copies`` of ``seat``'s ``kind`` go back to the market: onto its face-up pile,
@@ -79,6 +83,7 @@ class MarketState:
         if copies <= 0:
             return
         self.owned[seat][kind] -= copies
+        self._menus = [None] * self.n
         self._unmark_moved(seat, kind)
         r = self.rules.row_of[kind]
         if r < 0 or self.decks[r] is None or self.supply[kind]:
@@ -86,7 +91,8 @@ class MarketState:
         else:
             self.decks[r][:0] = [kind] * copies
         ids = self.rules.ids
-        self._log({"type": "return", "player": seat, "returned": ids[kind], "copies": copies,
-                   "card": ids[card]})
+        if self.events is not None:
+            self._log({"type": "return", "player": seat, "returned": ids[kind], "copies": copies,
+                       "card": ids[card]})
         if self.rules.market_upkeep:
             self.market_changed()

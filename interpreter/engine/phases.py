@@ -22,11 +22,15 @@ there); each phase runs until a decision is pending or hands over to the next on
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from itertools import repeat
 
+from ..language.actions import Swap
 from ..language.clauses import Clause
 from .chance import ChanceStep
 from .decision import Decision
+from .dispatch import GAIN
+from .options import SwapOptions
 from .ordering import order_clause
 
 START, ROLL, AFTER_ROLL, INCOME, BEFORE_BUILD, BUILD, END, OVER, BEFORE_ROLL = range(9)
@@ -73,8 +77,10 @@ class TurnPhases:
 
     def _start_turn(self) -> None:
         p = self.current
-        self.rerolls_used = []
-        self.built_this_turn = []
+        if self.rerolls_used:
+            self.rerolls_used.clear()
+        if self.built_this_turn:
+            self.built_this_turn.clear()
         self.extra_turn = False
         self.bound = None
         if self.events is not None:
@@ -89,18 +95,23 @@ class TurnPhases:
 
     def _choose_dice(self) -> None:
         """The ``dice`` decision when the roller's cards offer a choice, else the roll."""
-        p = self.current
-        counts = self.dice_counts(p) if self.rules.dice_options else (self.rules.dice_count,)
-        if len(counts) > 1:
-            self.pending = Decision("dice", p, counts)
-            return
-        self.dice_count = counts[0]
+        if self.rules.dice_options:
+            counts = self.dice_counts(self.current)
+            if len(counts) > 1:
+                self.pending = self._dispatch.decision("dice", self.current, counts)
+                return
+            self.dice_count = counts[0]
+        else:
+            self.dice_count = self.rules.dice_count
         self._roll_dice()
 
     def dice_counts(self, seat: int) -> tuple:
         """The numbers of dice ``seat`` may roll: the choices its built cards offer, or the
         rule set's default count when none does."""
         town = self.owned[seat]
+        tables = self._dispatch
+        if tables.dice_card >= 0:  # one card offers the choice
+            return tables.dice_choice if town[tables.dice_card] else (self.rules.dice_count,)
         counts: set = set()
         for card, options in self.rules.dice_options:
             if town[card]:
@@ -115,7 +126,9 @@ class TurnPhases:
             faces = self.rules.dice_faces
         if count == 1:
             return (int(rnd() * faces) + 1,)
-        return tuple(int(rnd() * faces) + 1 for _ in range(count))
+        if count == 2:  # no generator for the common case; the same draws in order
+            return (int(rnd() * faces) + 1, int(rnd() * faces) + 1)
+        return tuple([int(rnd() * faces) + 1 for _ in range(count)])
 
     def _roll_dice(self) -> None:
         if self.explicit_chance:  # a chance step: wait for apply_chance
@@ -123,7 +136,10 @@ class TurnPhases:
             self.roll_for(ChanceStep(self.dice_count, self.rules.dice_faces, "roll",
                                      self.current), TurnPhases._rolled)
             return
-        self._rolled(None, self._throw(self.dice_count))  # sampled at once
+        if self._roll is None and self.dice_count == 1:  # sampled at once
+            self._rolled(None, (int(self.rng.random() * self.rules.dice_faces) + 1,))
+        else:
+            self._rolled(None, self._throw(self.dice_count))
 
     def _rolled(self, step: ChanceStep | None, faces: tuple) -> None:
         """The turn's roll showed ``faces``: log it, run the ``after roll`` hooks."""
@@ -166,53 +182,64 @@ class TurnPhases:
         self._run_queue()
 
     def _queue_hooks(self, trigger: str) -> None:
+        """Queue the current player's ``trigger`` hooks; a list is made only when the player
+        owns a card with such a hook (else the queue is the empty tuple)."""
         self.qpos = 0
+        queue = _NO_ITEMS
         hooks = self.rules.hooks[trigger]
-        if not hooks:
-            self.queue = _NO_ITEMS
-            return
-        p = self.current
-        town = self.owned[p]
-        queue = []
-        skip_new = not self.rules.options["landmark_active_on_build_turn"]
-        for card, clause in self.rules.hooks[trigger]:
-            copies = town[card]
-            if copies and not (skip_new and card in self.built_this_turn):
+        if hooks:
+            p = self.current
+            town = self.owned[p]
+            built = self.built_this_turn
+            for card, clause in hooks:
+                copies = town[card]
+                if not copies or (built and card in built and
+                                  not self.rules.options["landmark_active_on_build_turn"]):
+                    continue
+                if queue is _NO_ITEMS:
+                    queue = []
                 if clause.asks:
                     queue.extend([(card, p, 1, clause)] * copies)
                 else:
                     queue.append((card, p, copies, clause))
         self.queue = queue
-        self.qpos = 0
 
     def _queue_income(self, run_now: bool = True) -> None:
         """Resolve this roll's income in order; from the first clause that asks a decision
         on, queue the rest for :meth:`_run_queue` (it resumes after the answer). With
         ``run_now=False`` nothing runs: every item is queued (look-ahead reads the queue)."""
         queue: list = []
-        groups = self.rules.by_roll.get(self.total)
+        groups = self._dispatch.by_roll.get(self.total)
         if groups:
             roller = self.current
-            owned = self.owned
-            rules = self.rules
-            blocking = rules.blocking_markers
-            ordering = rules.order_groups.get(self.total) if rules.order_groups else None
-            for group, involved in zip(groups, ordering or _NO_ORDERING):
-                for owner in self._order[roller]:
-                    town = owned[owner]
+            order = self._order[roller]
+            blocking = self.rules.blocking_markers
+            ordering = self.rules.order_groups.get(self.total) if self.rules.order_groups \
+                else None
+            quiet = self.events is None
+            for (own_roll, theirs), involved in zip(groups, ordering or _NO_ORDERING):
+                # a group of cards only their owner's roll activates: the roller alone
+                for owner in (order if theirs or involved else order[:1]):
                     rolled = owner == roller
                     mark = -1
                     if involved and self._ask_order(queue, involved, owner, rolled):
                         mark = len(queue) - 1
                         run_now = False  # the owner orders these cards: all of them wait
-                    for card, mode, clauses in group:
+                    town = self.owned[owner]
+                    for card, clauses, plain, boosted in (own_roll if rolled else theirs):
                         copies = town[card]
-                        if not copies or (mode == 1 and not rolled) or (mode == 2 and rolled):
+                        if not copies:
                             continue
                         if blocking:
                             copies = self._reopen(owner, card, copies)
                             if not copies:
                                 continue
+                        if plain is not None and run_now and not queue:
+                            if plain[0] == GAIN and quiet and not boosted:
+                                self.coins[owner] += plain[1] * copies  # the bank pays N
+                            else:
+                                self._pay_plain(plain, card, owner, copies)
+                            continue
                         for clause in clauses:
                             if clause.asks:
                                 queue.extend([(card, owner, 1, clause)] * copies)
@@ -227,6 +254,27 @@ class TurnPhases:
                         queue[mark] = (-1, owner, len(queue) - mark - 1, queue[mark][3])
         self.queue = queue
         self.qpos = 0
+
+    def _pay_plain(self, plain: tuple, card: int, owner: int, copies: int) -> None:
+        """Pay a plain payout (:func:`~machikoro.engine.dispatch.plain_payout`) as its
+        clause's action would: ``gain N`` (the bank pays N plus boosts per copy) or ``take
+        N from roller`` (the roller pays what it can, never to itself)."""
+        kind, per = plain
+        boosts = self.rules.boosts[card]
+        if boosts:
+            town = self.owned[owner]
+            for source, more in boosts:
+                if town[source]:
+                    per += more
+        if per <= 0:
+            return
+        if kind == GAIN:
+            self.coins[owner] += per * copies
+            if self.events is not None:
+                self._log({"type": "income", "player": owner, "coins": per * copies,
+                           "card": self.rules.ids[card], "from": "bank"})
+        elif owner != self.current:
+            self.transfer(self.current, owner, per * copies, card)
 
     def _run_rest(self, card: int, owner: int, copies: int, rest) -> None:
         """Run the ``then`` steps of a clause that asks nothing, while each happens."""
@@ -305,7 +353,10 @@ class TurnPhases:
         available = getattr(action, "available", None)
         if available is not None and not available(self, card):
             return False
-        options = action.options(self, card, owner)
+        if type(action) is Swap:  # a few hundred answers: made when read (SwapOptions)
+            options = SwapOptions(self, action, owner)
+        else:
+            options = action.options(self, card, owner)
         if not options:
             return False
         card_id = self.rules.ids[card] if card >= 0 else None
@@ -322,41 +373,80 @@ class TurnPhases:
     def build_options(self, seat: int | None = None) -> tuple:
         """What ``seat`` (default: the current player) could build now: None and the ids of
         every affordable establishment with copies left in the market and under its
-        per-player limit, and every affordable unbuilt landmark."""
-        p = self.current if seat is None else seat
-        rules = self.rules
-        coins, town, supply = self.coins[p], self.owned[p], self.supply
-        options: list = [None]
-        # (cost, index, id, limit, in the market) sorted by cost: stop at the first card
-        # too dear; a landmark has no market pile, only its limit of one
-        for cost, i, card_id, limit, market in rules.by_cost:
-            if cost > coins:
-                break
+        per-player limit, and every affordable unbuilt landmark, cheapest first."""
+        return self._build_decision(self.current if seat is None else seat).options
+
+    def _build_decision(self, seat: int) -> Decision:
+        """``seat``'s ``build`` decision now, from its build menu (see :meth:`_menu`)."""
+        menu = self._menus[seat]
+        if menu is None:
+            menu = self._menus[seat] = self._menu(seat)
+        costs, ids, decisions = menu
+        k = bisect_right(costs, self.coins[seat])  # the affordable ones are a prefix
+        decision = decisions[k]
+        if decision is None:
+            decision = decisions[k] = Decision("build", seat, (None,) + ids[:k])
+        return decision
+
+    def _menu(self, seat: int) -> tuple:
+        """``seat``'s build menu: the costs and ids of the cards it may build at some price
+        (copies left in the market, under its limit; a landmark not built), by cost, and a
+        list for the decision of every affordable prefix (made when first asked). The
+        engine keeps the menus (``_menus``) up to date: a build takes a card off the menus
+        when it sells out or reaches the builder's limit (:meth:`_off_menu`); a card moving
+        between towns or back to the market, or the market's rows changing, drops them."""
+        town, supply = self.owned[seat], self.supply
+        costs: list = []
+        ids: list = []
+        # (cost, index, id, limit, in the market) sorted by cost; a landmark has no
+        # market pile, only its limit of one
+        for cost, i, card_id, limit, market in self.rules.by_cost:
             if town[i] < limit and (supply[i] > 0 or not market):
-                options.append(card_id)
-        return tuple(options)
+                costs.append(cost)
+                ids.append(card_id)
+        return (tuple(costs), tuple(ids), [None] * (len(ids) + 1))
+
+    def _off_menu(self, card_id: str, seats) -> None:
+        """``card_id`` may no longer be built by ``seats`` (sold out, or at its limit): take
+        it off their build menus."""
+        menus = self._menus
+        for seat in seats:
+            menu = menus[seat]
+            if menu is not None and card_id in menu[1]:
+                costs, ids, _ = menu
+                k = ids.index(card_id)
+                menus[seat] = (costs[:k] + costs[k + 1:], ids[:k] + ids[k + 1:],
+                               [None] * len(ids))
 
     def _ask_build(self) -> None:
-        self.pending = Decision("build", self.current, self.build_options())
+        self.pending = self._build_decision(self.current)
 
     def _build(self, card_id: str | None) -> None:
         p = self.current
         if card_id is None:
-            self._log({"type": "pass", "player": p})
+            if self.events is not None:
+                self._log({"type": "pass", "player": p})
             self.builds_left = 0
         else:
             rules = self.rules
             i = rules.index[card_id]
             self.coins[p] -= rules.cost[i]
             self.owned[p][i] += 1
-            if not rules.cards[i].is_landmark:
+            landmark = self._dispatch.landmark[i]
+            if self.owned[p][i] >= rules.limit[i]:
+                self._off_menu(card_id, (p,))
+            if not landmark:
                 self.supply[i] -= 1
+                if self.supply[i] <= 0:
+                    self._off_menu(card_id, range(self.n))
                 if rules.market_upkeep:
                     self.market_changed()
             self.built_this_turn.append(i)
             self.builds_left -= 1
-            self._log({"type": "build", "player": p, "card": card_id, "cost": rules.cost[i]})
-            if rules.cards[i].is_landmark and self.has_won(p):
+            if self.events is not None:
+                self._log({"type": "build", "player": p, "card": card_id,
+                           "cost": rules.cost[i]})
+            if landmark and self.has_won(p):
                 self.winner = p
                 self.phase = OVER
                 self.turn += 1  # the winning turn ends here, and counts as played

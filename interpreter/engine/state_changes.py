@@ -35,8 +35,9 @@ class StateChanges:
         """``seat`` pays the bank what it can of ``owed`` coins."""
         paid = min(owed, self.coins[seat])
         self.coins[seat] -= paid
-        self._log({"type": "payment", "from": seat, "to": None, "coins": paid, "owed": owed,
-                   "card": self.rules.ids[card]})
+        if self.events is not None:
+            self._log({"type": "payment", "from": seat, "to": None, "coins": paid, "owed": owed,
+                       "card": self.rules.ids[card]})
 
     def transfer(self, payer: int, payee: int, owed: int, card: int) -> None:
         """``payer`` pays ``payee`` ``owed`` coins, or all it has; the rest is waived."""
@@ -53,14 +54,16 @@ class StateChanges:
         self._move_copy(seat, give, other)
         self._move_copy(other, take, seat)
         ids = self.rules.ids
-        self._log({"type": "swap", "player": seat, "other": other, "give": ids[give],
-                   "take": ids[take], "card": ids[card]})
+        if self.events is not None:
+            self._log({"type": "swap", "player": seat, "other": other, "give": ids[give],
+                       "take": ids[take], "card": ids[card]})
 
     def grant_extra_turn(self, seat: int, card: int) -> None:
         """``seat`` (the current player) takes another turn after this one."""
         if seat == self.current and not self.extra_turn:
             self.extra_turn = True
-            self._log({"type": "extra_turn", "player": seat, "card": self.rules.ids[card]})
+            if self.events is not None:
+                self._log({"type": "extra_turn", "player": seat, "card": self.rules.ids[card]})
 
     def reroll(self, card: int, count: int | None = None) -> None:
         """Roll again (the same number of dice, or ``count``); the new roll replaces the old
@@ -75,15 +78,17 @@ class StateChanges:
         old = self.dice
         self.dice = faces
         self.total = sum(faces)
-        self._log({"type": "reroll", "player": self.current, "old": list(old),
-                   "dice": list(self.dice), "total": self.total, "card": step.card})
+        if self.events is not None:
+            self._log({"type": "reroll", "player": self.current, "old": list(old),
+                       "dice": list(self.dice), "total": self.total, "card": step.card})
         self._queue_hooks("after_roll")
 
     def add_to_roll(self, n: int, card: int) -> None:
         """Raise the roll total by ``n``; the new total is the roll for everyone."""
         self.total += n
-        self._log({"type": "add_to_roll", "player": self.current, "added": n,
-                   "total": self.total, "card": self.rules.ids[card]})
+        if self.events is not None:
+            self._log({"type": "add_to_roll", "player": self.current, "added": n,
+                       "total": self.total, "card": self.rules.ids[card]})
 
     # ------------------------------------------------------------------ cards moving
 
@@ -99,28 +104,33 @@ class StateChanges:
                 table[other][kind] += 1
         owned[seat][kind] -= 1
         owned[other][kind] += 1
+        self._menus[seat] = self._menus[other] = None  # their limits may change
 
     def give(self, seat: int, give: int, other: int, card: int) -> None:
         """``seat`` gives one ``give`` to ``other`` (Moving Company)."""
         self._move_copy(seat, give, other)
         ids = self.rules.ids
-        self._log({"type": "give", "player": seat, "other": other, "give": ids[give],
-                   "card": ids[card]})
+        if self.events is not None:
+            self._log({"type": "give", "player": seat, "other": other, "give": ids[give],
+                       "card": ids[card]})
 
     def unbuild(self, seat: int, landmark: int, card: int) -> None:
         """``seat``'s built ``landmark`` goes back to unbuilt (Demolition Company)."""
         self.owned[seat][landmark] = 0
+        self._menus[seat] = None
         ids = self.rules.ids
-        self._log({"type": "unbuild", "player": seat, "landmark": ids[landmark],
-                   "card": ids[card]})
+        if self.events is not None:
+            self._log({"type": "unbuild", "player": seat, "landmark": ids[landmark],
+                       "card": ids[card]})
 
     def activate(self, seat: int, kind: int, card: int) -> None:
         """Every copy of ``seat``'s ``kind`` activates now, for ``seat``, whatever the roll:
         its activation clauses run next (a closed copy reopens instead; Exhibit Hall)."""
         copies = self.owned[seat][kind]
         ids = self.rules.ids
-        self._log({"type": "activate", "player": seat, "activated": ids[kind],
-                   "card": ids[card]})
+        if self.events is not None:
+            self._log({"type": "activate", "player": seat, "activated": ids[kind],
+                       "card": ids[card]})
         if self.rules.blocking_markers:
             copies = self._reopen(seat, kind, copies)
         if not copies:
@@ -147,8 +157,9 @@ class StateChanges:
             return
         table[kind] = marked
         ids = self.rules.ids
-        self._log({"type": "mark", "player": seat, "marker": self.rules.markers[marker][0],
-                   "target": ids[kind], "copies": marked, "card": ids[card]})
+        if self.events is not None:
+            self._log({"type": "mark", "player": seat, "marker": self.rules.markers[marker][0],
+                       "target": ids[kind], "copies": marked, "card": ids[card]})
 
     def _reopen(self, seat: int, kind: int, copies: int) -> int:
         """The copies of ``seat``'s ``kind`` that activate now: the marked (closed) ones
@@ -159,8 +170,9 @@ class StateChanges:
             if closed:
                 table[kind] = 0
                 copies -= closed
-                self._log({"type": "reopen", "player": seat, "card": self.rules.ids[kind],
-                           "copies": closed, "marker": self.rules.markers[marker][0]})
+                if self.events is not None:
+                    self._log({"type": "reopen", "player": seat, "card": self.rules.ids[kind],
+                               "copies": closed, "marker": self.rules.markers[marker][0]})
         return max(copies, 0)
 
     def _unmark_moved(self, seat: int, kind: int) -> None:
@@ -174,8 +186,9 @@ class StateChanges:
         """``seat`` moves ``coins`` of its own onto its ``kind`` (Tech Startup)."""
         self.coins[seat] -= coins
         self.marks[marker][seat][kind] += coins
-        self._log({"type": "store", "player": seat, "coins": coins,
-                   "card": self.rules.ids[kind], "on_card": self.marks[marker][seat][kind]})
+        if self.events is not None:
+            self._log({"type": "store", "player": seat, "coins": coins,
+                       "card": self.rules.ids[kind], "on_card": self.marks[marker][seat][kind]})
 
     # ------------------------------------------------------------------ coins
 
@@ -186,8 +199,9 @@ class StateChanges:
         each = -(-total // self.n)
         before = list(self.coins)
         self.coins[:] = [each] * self.n
-        self._log({"type": "share", "player": self.current, "coins": each, "before": before,
-                   "card": self.rules.ids[card]})
+        if self.events is not None:
+            self._log({"type": "share", "player": self.current, "coins": each, "before": before,
+                       "card": self.rules.ids[card]})
 
     def side_roll(self, card: int, dice: int) -> int:
         """The total of the side roll of ``card`` in this income step: rolled the first
@@ -197,6 +211,7 @@ class StateChanges:
         if rolled is None:
             faces = self._throw(dice)
             rolled = self.side_rolls[card] = sum(faces)
-            self._log({"type": "side_roll", "player": self.current, "dice": list(faces),
-                       "total": rolled, "card": self.rules.ids[card]})
+            if self.events is not None:
+                self._log({"type": "side_roll", "player": self.current, "dice": list(faces),
+                           "total": rolled, "card": self.rules.ids[card]})
         return rolled

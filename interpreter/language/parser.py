@@ -11,9 +11,11 @@ import difflib
 import re
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from lark import Lark, Tree
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+if TYPE_CHECKING:  # Lark is imported when the parser is first built, not with this module
+    from lark import Lark, Tree
+    from lark.exceptions import UnexpectedInput
 
 START_RULES = ("start", "condition", "tests", "preference", "choice", "card_filter")
 """Where a text may start: an effect, a condition with or without its ``if``, a
@@ -36,6 +38,8 @@ with a located error (``limits``), as the YAML reader refuses nesting beyond 64 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     """The one cached LALR parser of ``effect.lark``."""
+    from lark import Lark
+
     grammar = (Path(__file__).parent / "effect.lark").read_text("utf-8")
     return Lark(grammar, parser="lalr", lexer="basic", propagate_positions=True,
                 maybe_placeholders=True, start=list(START_RULES))
@@ -77,6 +81,8 @@ def syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
     """The :class:`EffectError` for a Lark parse error in ``text``: where, what came, what
     was expected; a misspelt or upper-case keyword gets a "did you mean", a word where an
     action belongs gets the list of actions."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     column = getattr(exc, "column", 0) or 0
     if isinstance(exc, UnexpectedEOF) or (
         isinstance(exc, UnexpectedToken) and exc.token.type == "$END"
@@ -191,6 +197,8 @@ def parse(text: str, start: str = "start"):
     ``condition`` or ``tests`` for a stand-alone condition). Raises :class:`EffectError` with
     the column and the words expected, or (code ``limits``) where the text nests deeper
     than :data:`MAX_NESTING` levels."""
+    from lark.exceptions import UnexpectedInput
+
     _check_parentheses(text)
     try:
         tree = parser().parse(text, start=start)
@@ -223,6 +231,8 @@ def _check_parentheses(text: str) -> None:
 def _check_depth(tree: Tree) -> None:
     """Raise :class:`EffectError` at the leftmost part of the parse ``tree`` more than
     :data:`MAX_NESTING` levels deep (walked without recursion)."""
+    from lark import Tree
+
     stack = [(tree, 1)]
     while stack:
         node, level = stack.pop()

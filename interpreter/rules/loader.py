@@ -11,15 +11,18 @@ loads is fully checked, and nothing downstream re-checks it.
 
 from __future__ import annotations
 
+import sys
 from functools import lru_cache
 from pathlib import Path
 
+from ..data import cache as disk
 from ..data.bundled import data_dir, resolve_variant, unknown_variant
 from ..errors import DataError, Problem
-from .build import build
-from .folders import read_folder
 from .ruleset import RuleSet
-from .variants import apply_variant, folder_variant, load_folder
+
+# The modules that read, check and compile files (and with them JSON Schema and Lark)
+# are imported by the functions that load, not with this module: a rule set found in the
+# cache on disk (load_cached) needs none of them.
 
 Variant = str | Path | None
 
@@ -28,6 +31,8 @@ def load_into(variant: Variant | list[Variant], problems: list[Problem]) -> Rule
     """The rule set ``variant`` names (a path, ``base`` or None, or a list of them stacked
     in order; see :func:`load_ruleset`), or None; every problem found, errors and
     warnings, is appended to ``problems``."""
+    from .build import build
+
     raw = load_raw(variant, problems)
     return build(raw) if raw is not None else None
 
@@ -35,6 +40,8 @@ def load_into(variant: Variant | list[Variant], problems: list[Problem]) -> Rule
 def load_raw(variant: Variant | list[Variant], problems: list[Problem]):
     """The raw (not yet checked as a whole) rule set of ``variant``, as :func:`load_into`
     takes it, or None."""
+    from .variants import apply_variant
+
     specs = list(variant) if isinstance(variant, (list, tuple)) else [variant]
     raw = _raw(specs[0] if specs else None, problems)
     for spec in specs[1:]:
@@ -53,6 +60,9 @@ def load_raw(variant: Variant | list[Variant], problems: list[Problem]):
 
 
 def _raw(variant: Variant, problems: list[Problem]):
+    from .folders import read_folder
+    from .variants import apply_variant, load_folder
+
     if variant is None or str(variant) == "base":
         return read_folder(data_dir("cards"), problems)
     path = Path(variant)
@@ -66,6 +76,8 @@ def _raw(variant: Variant, problems: list[Problem]):
 
 def _variant_file(folder: Path, problems: list[Problem]) -> Path | None:
     """The variant file of a folder that is a variant (to stack it)."""
+    from .variants import folder_variant
+
     found = folder_variant(folder)
     if found is None:
         problems.append(Problem(str(folder), 1, 1, "", "only a variant can be stacked on "
@@ -126,4 +138,84 @@ def _key(spec: Variant) -> tuple[str, int]:
 @lru_cache(maxsize=32)
 def _cached(keys: tuple) -> RuleSet:
     specs = [None if key == "base" else key for key, _ in keys]
-    return load_ruleset(specs if len(specs) > 1 else specs[0])
+    variant = specs if len(specs) > 1 else specs[0]
+    if _DISK["on"]:
+        return load_cached(variant, _DISK["directory"])
+    return load_ruleset(variant)
+
+
+# ---------------------------------------------------------------------- the cache on disk
+
+_DISK: dict = {"on": False, "directory": None}
+
+
+def use_disk_cache(on: bool = True, directory: Path | None = None) -> None:
+    """Make :func:`cached_ruleset` (rule cases, strategy files, simulation workers) go
+    through the cache on disk (:func:`load_cached`), in ``directory`` (default: the user
+    cache folder), or stop it (``on=False``). The command line turns it on for the
+    commands that read rule sets, unless ``--no-cache``."""
+    _DISK["on"], _DISK["directory"] = bool(on), directory
+    _cached.cache_clear()
+
+
+def load_cached(variant: Variant | list[Variant] = None,
+                directory: Path | None = None) -> RuleSet:
+    """:func:`load_ruleset`, through a cache of compiled rule sets on disk
+    (:mod:`machikoro.data.cache`; ``directory`` default: the user cache folder).
+
+    The entry of a rule set is found by the variants as given (resolved to paths) and the
+    package version, and used only when the SHA-256 of every YAML file it may have been
+    read from (:func:`source_files`), the YAML files of those folders and the code of the
+    loader are all as they were; else the rule set is loaded, checked and compiled again,
+    and the entry replaced. A corrupted or unwritable cache is never an error. Raises
+    like :func:`load_ruleset` (a rule set with errors is never cached)."""
+    specs = list(variant) if isinstance(variant, (list, tuple)) else [variant]
+    resolved = [resolve_variant(spec) for spec in specs]
+    version = getattr(sys.modules.get("machikoro"), "__version__", "unknown")
+    key = ("ruleset", str(version), tuple(
+        "base" if spec is None or str(spec) == "base" else str(Path(spec).resolve())
+        for spec in resolved))
+    found = disk.load(key, directory)
+    if isinstance(found, RuleSet):
+        return found
+    ruleset = load_ruleset(variant)
+    files, folders = source_files(resolved)
+    disk.store(key, ruleset, files, folders, directory)
+    return ruleset
+
+
+def source_files(specs: list) -> tuple[list[Path], list[Path]]:
+    """The YAML files a rule set made of ``specs`` (resolved variants, as
+    :func:`load_ruleset` takes them) may have been read from, and their folders: every
+    folder a variant, a folder or an ``extends`` chain leads to (the card folder for
+    ``base``), whole. A generous list: a change to any of them makes a cached rule set
+    stale."""
+    import yaml
+
+    folders: list[Path] = []
+    seen: set = set()
+
+    def visit(spec) -> None:
+        if spec is None or str(spec) == "base":
+            spec = data_dir("cards")
+        path = Path(spec).resolve()
+        if path in seen or not path.exists():
+            return
+        seen.add(path)
+        folder = path if path.is_dir() else path.parent
+        if folder not in folders:
+            folders.append(folder)
+        for name in disk.yaml_files(folder):  # every variant here, and what it extends
+            try:
+                data = yaml.safe_load((folder / name).read_text("utf-8"))
+            except (OSError, ValueError, yaml.YAMLError):
+                continue
+            if isinstance(data, dict) and data.get("kind") == "variant":
+                parent = data.get("extends")
+                if isinstance(parent, str):
+                    visit("base" if parent == "base" else folder / parent)
+
+    for spec in specs:
+        visit(spec)
+    files = [folder / name for folder in folders for name in disk.yaml_files(folder)]
+    return files, folders

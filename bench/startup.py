@@ -1,0 +1,98 @@
+"""Benchmark: whole-process start-up of the command line, as a ratio to ``python -c pass``.
+
+    python bench/startup.py [--runs 21] [--json]
+
+Runs, in turn and ``--runs`` times each, ``python -c pass`` and the commands below as a
+user types them (the ``machikoro`` script beside this Python), and prints each one's median
+wall-clock time and its ratio to ``python -c pass`` (targets of issue 10 beside them):
+
+- ``machikoro --help``;
+- ``machikoro play --players 2 --seed 1 --agents random`` with a warm cache of compiled
+  rule sets, and the same with ``--no-cache``;
+- ``machikoro validate cards/cafe.yaml`` (one card file, as a pre-commit hook checks it);
+- ``machikoro cards``.
+
+The cache of compiled rule sets is a temporary folder (``MACHIKORO_CACHE_DIR``), warmed by
+one run before timing; Python's bytecode cache is left on (``PYTHONDONTWRITEBYTECODE`` is
+removed for the runs), as on a user's machine. Output goes to /dev/null.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGETS = {"--help": 3.0, "play": 4.0}
+
+
+def commands() -> dict[str, list[str]]:
+    """The command lines timed, by label."""
+    script = Path(sys.executable).with_name("machikoro")
+    machikoro = [str(script)] if script.is_file() else [sys.executable, "-m", "machikoro"]
+    play = machikoro + ["play", "--players", "2", "--seed", "1", "--agents", "random"]
+    return {
+        "python -c pass": [sys.executable, "-c", "pass"],
+        "--help": machikoro + ["--help"],
+        "play": play,
+        "play --no-cache": play + ["--no-cache"],
+        "validate cards/cafe.yaml": machikoro + ["validate", str(ROOT / "cards" / "cafe.yaml")],
+        "cards": machikoro + ["cards"],
+    }
+
+
+def timed(command: list[str], env: dict) -> float:
+    """Wall-clock seconds of one run of ``command``."""
+    start = time.perf_counter()
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                   check=True, cwd=ROOT)
+    return time.perf_counter() - start
+
+
+def measure(runs: int) -> dict:
+    """Median seconds of each command over ``runs`` rounds, and its ratio to the first."""
+    cmds = commands()
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, MACHIKORO_CACHE_DIR=cache)
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        for command in cmds.values():  # warm: the rule-set cache, the bytecode
+            timed(command, env)
+        times: dict = {label: [] for label in cmds}
+        for _ in range(runs):
+            for label, command in cmds.items():
+                times[label].append(timed(command, env))
+    base = statistics.median(times["python -c pass"])
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
+    return {"runs": runs, "load_average": load, "commands": [
+        {"command": label, "median_s": statistics.median(t),
+         "ratio": statistics.median(t) / base, "target": TARGETS.get(label)}
+        for label, t in times.items()]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=21)
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    result = measure(args.runs)
+    if args.json:
+        print(json.dumps(result, indent=2))
+        return 0
+    print(f"whole-process start-up, median of {args.runs} runs (load average "
+          f"{result['load_average']:.2f}), ratio to `python -c pass`")
+    for row in result["commands"]:
+        target = f" (target <= {row['target']:.0f}x)" if row["target"] else ""
+        print(f"  {row['command']:<26} {row['median_s'] * 1000:7.1f} ms  "
+              f"{row['ratio']:5.2f}x{target}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

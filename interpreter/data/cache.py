@@ -1,0 +1,146 @@
+"""A cache on disk of values computed from files (the compiled rule sets), in the user's
+cache folder.
+
+An entry is one file, ``NAME.pickle``, holding the value and what it was made from: the
+SHA-256 of every file read to make it (a file is hashed again only when its size or
+modification time changed), the YAML files of every folder it came from (a
+file added to such a folder makes the entry stale too), and a fingerprint of the package
+code that made it (:func:`code_fingerprint`: the language, the rules, the data layer, the
+grammar and the schemas). :func:`load` returns the value only when all of them still
+match; a missing, stale, unreadable or corrupted entry is simply not found (and is
+replaced by the next :func:`store`). :func:`store` writes atomically (a temporary file,
+then a rename) and gives up silently when the folder cannot be written: the cache is only
+ever a shortcut.
+
+The folder is ``$MACHIKORO_CACHE_DIR`` when set, else the user cache folder of
+:mod:`platformdirs` (``~/.cache/machikoro`` on Linux). Entries are pickles: like Python's
+own ``__pycache__``, the folder must be writable by its user alone.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import sys
+import zlib
+from pathlib import Path
+from typing import Any
+
+_PACKAGE = Path(__file__).resolve().parent.parent  # the machikoro package
+
+FORMAT = 1
+"""The layout of an entry; an entry of another layout is stale."""
+
+_CODE = ("language", "rules", "data")  # the subpackages whose objects an entry holds
+
+
+def cache_dir() -> Path:
+    """The cache folder: ``$MACHIKORO_CACHE_DIR``, else the user cache folder."""
+    override = os.environ.get("MACHIKORO_CACHE_DIR")
+    if override:
+        return Path(override)
+    import platformdirs
+
+    return Path(platformdirs.user_cache_dir("machikoro", appauthor=False))
+
+
+def code_fingerprint() -> tuple:
+    """What the code that makes and reads an entry looks like: the Python version and the
+    size and modification time of each file of the language, rules and data layers, the
+    error classes, the grammar and the bundled schemas (a changed file: a new
+    fingerprint, so entries made by older code are stale)."""
+    files = [_PACKAGE / "errors.py"]
+    for name in _CODE:
+        files += sorted((_PACKAGE / name).glob("*.py"))
+    files += sorted((_PACKAGE / "language").glob("*.lark"))
+    for schema in (_PACKAGE / "_data" / "schema", _PACKAGE.parent / "schema"):
+        if schema.is_dir():
+            files += sorted(schema.glob("*.json"))
+            break
+    stamps = []
+    for path in files:
+        try:
+            stat = path.stat()
+        except OSError:
+            continue
+        stamps.append((path.name, stat.st_size, stat.st_mtime_ns))
+    return (sys.version_info[:2], tuple(stamps))
+
+
+def digest(path: Path) -> str:
+    """The SHA-256 of a file's bytes, in hex."""
+    import hashlib
+
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _stamp(path: Path) -> tuple[int, int]:
+    """A file's size and modification time (nanoseconds)."""
+    stat = path.stat()
+    return (stat.st_size, stat.st_mtime_ns)
+
+
+def _unchanged(path: Path, stamp: tuple, sha: str) -> bool:
+    """True when the file's content still has the SHA-256 ``sha``; hashed again only when
+    its size or modification time is not ``stamp`` any more."""
+    return _stamp(path) == tuple(stamp) or digest(path) == sha
+
+
+def yaml_files(folder: Path) -> list[str]:
+    """The names of the YAML files in ``folder``, sorted."""
+    return sorted(p.name for p in folder.iterdir()
+                  if p.suffix in (".yaml", ".yml") and p.is_file())
+
+
+def entry_path(key: tuple, directory: Path | None = None) -> Path:
+    """Where the entry for ``key`` (a tuple of strings) lives."""
+    # a short name; the entry holds its whole key, so two keys sharing one are told apart
+    text = repr((FORMAT, key)).encode("utf-8")
+    name = f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
+    return (directory or cache_dir()) / f"{name}.pickle"
+
+
+def load(key: tuple, directory: Path | None = None) -> Any | None:
+    """The value stored under ``key`` when every file and folder it was made from is as
+    it was and the code is the same; else None (never raises)."""
+    try:
+        with entry_path(key, directory).open("rb") as handle:
+            entry = pickle.load(handle)
+        if entry["format"] != FORMAT or entry["key"] != key or \
+                entry["code"] != code_fingerprint():
+            return None
+        for path, stamp, sha in entry["files"]:
+            if not _unchanged(Path(path), stamp, sha):
+                return None
+        for folder, names in entry["folders"]:
+            if yaml_files(Path(folder)) != names:
+                return None
+        return entry["value"]
+    except Exception:  # noqa: BLE001 - missing, unreadable, corrupted (a broken pickle
+        # may raise anything), made by other code: not found
+        return None
+
+
+def store(key: tuple, value: Any, files: list[Path], folders: list[Path],
+          directory: Path | None = None) -> bool:
+    """Keep ``value`` under ``key``, made from ``files`` and the YAML files of ``folders``;
+    True when written (False, silently, when the cache folder cannot be written)."""
+    path = entry_path(key, directory)
+    try:
+        entry = {"format": FORMAT, "key": key, "code": code_fingerprint(),
+                 "files": [(str(f), _stamp(f), digest(f)) for f in files],
+                 "folders": [(str(f), yaml_files(f)) for f in folders], "value": value}
+        import tempfile
+
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "wb") as out:
+                pickle.dump(entry, out, protocol=pickle.HIGHEST_PROTOCOL)
+            os.replace(temporary, path)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+        return True
+    except Exception:  # noqa: BLE001 - a read-only or full disk: only a shortcut lost
+        return False

@@ -1,0 +1,96 @@
+"""The turn engine's own tables, built once per rule set from its compiled tables.
+
+:func:`dispatch_for` gives the :class:`Dispatch` of a :class:`~machikoro.rules.ruleset.
+RuleSet` (built the first time a game of it starts, then shared by every game of it):
+
+- ``by_roll[total]``: :attr:`RuleSet.by_roll`, each colour group split into the cards the
+  roll activates for the roller and those it activates for the other owners, each card
+  with its *plain payout*: ``(kind, n)`` when the card's whole activation is one clause
+  without conditions, ``then`` steps or decisions that only moves a fixed number of coins
+  (:data:`GAIN`: ``gain N``; :data:`TAKE_FROM_ROLLER`: ``take N from roller``), else None,
+  and whether it has boosts. The income step pays a plain payout directly (the same
+  coins, boosts and events as the clause's own action would give) instead of calling the
+  action.
+- ``landmark``: per card, True for a landmark.
+- ``dice_card``/``dice_choice``: when a single card offers a choice of dice, that card and
+  its sorted counts (no set built per turn).
+"""
+
+from __future__ import annotations
+
+from weakref import WeakKeyDictionary
+
+from ..language.actions import Gain, TakeFromRoller
+from ..language.amounts import Fixed
+from ..rules.ruleset import RuleSet
+from .decision import Decision
+
+GAIN, TAKE_FROM_ROLLER = 0, 1
+"""Kinds of plain payouts: the bank pays the owner; the roller pays the owner."""
+
+_PLAIN_KINDS = {Gain: GAIN, TakeFromRoller: TAKE_FROM_ROLLER}
+
+
+def plain_payout(clauses: tuple) -> tuple[int, int] | None:
+    """``(kind, coins per copy before boosts)`` when ``clauses`` (a card's activation) is one
+    clause ``gain N`` or ``take N from roller`` with a fixed N, no condition, no ``then``
+    and no decision; else None. (A fixed amount is 1 or more: the effect language
+    refuses less.)"""
+    if len(clauses) != 1:
+        return None
+    clause = clauses[0]
+    action = clause.action
+    kind = _PLAIN_KINDS.get(type(action))
+    if kind is None or clause.conditions or clause.rest is not None or clause.asks \
+            or type(action.amount) is not Fixed:
+        return None
+    return (kind, action.amount.n)
+
+
+def _sides(group: tuple, boosts: tuple) -> tuple:
+    """A colour group of :attr:`RuleSet.by_roll` as ``(the roller's cards, the other
+    owners' cards)`` (whose roll activates each: anyone's, the owner's, the others'), each
+    ``(card, clauses, plain payout, boosted)``."""
+    def entry(card: int, clauses: tuple) -> tuple:
+        return (card, clauses, plain_payout(clauses), bool(boosts[card]))
+
+    return (tuple(entry(card, clauses) for card, mode, clauses in group if mode != 2),
+            tuple(entry(card, clauses) for card, mode, clauses in group if mode != 1))
+
+
+class Dispatch:
+    """The engine's tables of one rule set (see the module docstring)."""
+
+    __slots__ = ("_decisions", "by_roll", "dice_card", "dice_choice", "landmark")
+
+    def __init__(self, rules: RuleSet):
+        self.by_roll = {total: tuple(_sides(group, rules.boosts) for group in groups)
+                        for total, groups in rules.by_roll.items()}
+        self.landmark = tuple(card.is_landmark for card in rules.cards)
+        self._decisions: dict = {}
+        self.dice_card = -1
+        self.dice_choice: tuple = ()
+        if len(rules.dice_options) == 1:
+            card, counts = rules.dice_options[0]
+            self.dice_card, self.dice_choice = card, tuple(sorted(set(counts)))
+
+
+    def decision(self, name: str, player: int, options: tuple) -> Decision:
+        """The :class:`Decision` ``(name, player, options)`` (immutable: made once)."""
+        key = (name, player, options)
+        found = self._decisions.get(key)
+        if found is None:
+            found = self._decisions[key] = Decision(name, player, options)
+        return found
+
+
+_DISPATCH: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def dispatch_for(rules: RuleSet) -> Dispatch:
+    """The :class:`Dispatch` of ``rules``, built on first use and kept while ``rules``
+    lives."""
+    found = _DISPATCH.get(rules)
+    if found is None:
+        found = _DISPATCH[rules] = Dispatch(rules)
+    return found

@@ -1,0 +1,539 @@
+"""Exact expected income in a game's position, from the payout tables (:mod:`.payouts`).
+
+A :class:`Lookahead` answers, for the position a game is in, the questions of
+:mod:`machikoro.engine.expectations` (what a roll pays its roller, the expected income of a
+roll of N dice, the number of dice a player prefers, what one more copy of a card is
+worth) with the same numbers, but without copying the game:
+
+- a roll total that activates only *static* payouts (the bank paying amounts read from the
+  owner's own town) pays the roller what its town says: one table per town, made once and
+  shared by every position and game of the rule set where that town appears;
+- a roll total where, besides those, only the other owners' ``take N from roller`` cards of
+  the first colour groups activate pays the roller its town's payout less what it can pay
+  of their sum: the payer's cap applied afterwards;
+- any other roll total is run as the income step over a list of coins (the payout
+  programs, in the engine's order, each payer paying what it has);
+- a roll that activates a card no program expresses, and the value of such a card, are
+  computed by the engine's own income step (:mod:`.expectations`).
+
+:func:`lookahead_for` keeps one :class:`Lookahead` per game and brings it up to date at
+each call: what a town decides is made again only when that town changed, an expected
+income only when what it depends on changed (the roller's town, the other towns' cards
+that take from it, the roller's coins up to what they could take), so one roll's result
+serves the dice decision and the build decision and every seat that asks. Sums over the
+dice outcomes are made in the order :mod:`.expectations` makes them: the numbers are equal
+to the last bit.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+
+from . import expectations
+from .chance import faces_for
+from .game import Game
+from .payouts import (
+    BANK,
+    FROM_EACH,
+    FROM_ROLLER,
+    PayoutTables,
+    View,
+    amount_value,
+    boost_of,
+    run_chain,
+    tables_for,
+)
+
+
+class _Town:
+    """What one seat's town alone decides (made again when the town changes): ``key`` (the
+    town and its closed copies, for the rule set's ``memo``), ``row`` (per card, what one
+    copy of a simple card pays), ``static`` (``{total: coins}`` its static payouts bring it
+    on its own roll) and ``signature`` (its copies of the non-static cards and the amounts
+    of its ``take N from roller`` cards: what other seats' expectations read of it)."""
+
+    __slots__ = ("key", "row", "signature", "snapshot", "static", "terms")
+
+    def __init__(self, look: Lookahead, seat: int):
+        game, tables = look.game, look.tables
+        town = game.owned[seat]
+        closed = [game.marks[m][seat] for m in game.rules.blocking_markers]
+        self.snapshot = (list(town), [list(row) for row in closed])
+        self.terms: dict = {}  # per number of dice: Lookahead._terms
+        self.key = tuple(town) + tuple(x for row in closed for x in row)
+        self.row = tables.memo.get(("per copy", self.key))
+        if self.row is None:
+            self.row = tables.remember(("per copy", self.key), look.per_copy(seat))
+        self.static = tables.memo.get(("own", self.key))
+        if self.static is None:
+            self.static = tables.remember(("own", self.key), look.own_static(seat, self.row))
+        dynamic = [card for card, _, _ in tables.dynamic_cards]
+        self.signature = (tuple(town[c] for c in dynamic),
+                          tuple(row[c] for row in closed for c in dynamic),
+                          tuple(self.row[c] for c in tables.pays_cards))
+
+    def matches(self, game: Game, seat: int) -> bool:
+        """True when ``seat``'s town (and closed copies) is still the one seen."""
+        town, closed = self.snapshot
+        if game.owned[seat] != town:
+            return False
+        return not closed or all(game.marks[m][seat] == row for m, row in
+                                 zip(game.rules.blocking_markers, closed))
+
+
+class _Shared:
+    """What every town decides together (made again when a town's ``signature``
+    changes): per seat the totals of its roll to run (``walk``) and those where only
+    others' ``take N from roller`` cards join the static payouts (``capped``); per total,
+    what each seat's such cards ask of a roller (``owes``, made when first asked)."""
+
+    __slots__ = ("capped", "owes", "walk")
+
+    def __init__(self, look: Lookahead):
+        game, tables = look.game, look.tables
+        n = game.n
+        walk: list = [set() for _ in range(n)]
+        capped: list = [set() for _ in range(n)]
+        owned = game.owned
+        for card, mode, activation in tables.dynamic_cards:
+            owners = [seat for seat in range(n) if owned[seat][card]]
+            if not owners:
+                continue
+            for seat in range(n):  # whose roll activates one of these copies
+                if mode == 0 or (mode == 1 and seat in owners) or (
+                        mode == 2 and (len(owners) > 1 or owners[0] != seat)):
+                    for total in activation:
+                        (capped if card in tables.roller_pays[total] else walk)[seat].add(total)
+        self.walk = tuple(frozenset(w) for w in walk)
+        self.capped = tuple(frozenset(c - w) for c, w in zip(capped, walk))
+        self.owes: dict = {}
+
+
+class Lookahead:
+    """Exact expectations in ``game``'s position (see the module docstring); it never
+    changes the game. Get it with :func:`lookahead_for`, which brings it up to date."""
+
+    __slots__ = ("_cards", "_dice", "_expected", "_incomes", "_shared", "_towns", "game",
+                 "tables")
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.tables: PayoutTables = tables_for(game.rules)
+        self._towns: list = [None] * game.n
+        self._shared: _Shared | None = None
+        self._expected: dict = {}  # (seat, dice) -> (town, shared, coins key, value)
+        self._incomes: dict = {}  # these three: this position's only
+        self._dice: dict = {}
+        self._cards: dict = {}
+
+    def refresh(self) -> Lookahead:
+        """Bring the look-ahead to the game's position now: towns that changed are read
+        again; what this position alone decides is forgotten. Returns itself."""
+        game = self.game
+        towns = self._towns
+        changed = False
+        for seat in range(game.n):
+            town = towns[seat]
+            if town is None or not town.matches(game, seat):
+                before = None if town is None else town.signature
+                towns[seat] = _Town(self, seat)
+                changed = changed or towns[seat].signature != before
+        if changed:
+            self._shared = None
+        self._incomes.clear()
+        self._dice.clear()
+        self._cards.clear()
+        return self
+
+    def _town(self, seat: int) -> _Town:
+        return self._towns[seat]
+
+    def _common(self) -> _Shared:
+        shared = self._shared
+        if shared is None:
+            shared = self._shared = _Shared(self)
+        return shared
+
+    # ------------------------------------------------------------------ one roll
+
+    def outcome_income(self, roller: int, dice: tuple, total: int | None = None) -> list:
+        """Coins each seat gains (negative: pays) if ``roller`` rolls the faces ``dice``
+        now (:func:`~machikoro.engine.expectations.outcome_income`; ``total`` default: the
+        faces' sum raised by the roller's additions to the roll)."""
+        if total is None:
+            total = self.effective_total(roller, dice)
+        # the faces matter only to a condition that may read them (if doubles...)
+        key = (roller, tuple(dice) if self.tables.reads_roll else None, total)
+        found = self._incomes.get(key)
+        if found is None:
+            found = self._walk(roller, tuple(dice), total)
+            if found is None:  # a card beyond the tables: the engine's own income step
+                found = expectations.outcome_income(self.game, roller, dice, total)
+            self._incomes[key] = found
+        return found
+
+    def own_income(self, roller: int, dice: tuple, total: int | None = None):
+        """``outcome_income(roller, dice, total)[roller]``: what the roll pays the roller,
+        from the tables when the roll activates only static payouts and others'
+        ``take N from roller`` cards."""
+        if total is None:
+            total = self.effective_total(roller, dice)
+        shared = self._common()
+        if total in shared.walk[roller]:
+            return self.outcome_income(roller, dice, total)[roller]
+        static = self._towns[roller].static.get(total, 0)
+        if total in shared.capped[roller]:  # the roller pays what it can of their sum
+            return static - min(self._roller_owes(roller, total), self.game.coins[roller])
+        return static
+
+    def roll_income(self, roller: int, total: int, dice: int = 1):
+        """What ``roller`` gains if it rolls ``total`` on ``dice`` dice now (one way the
+        dice show it, :func:`~machikoro.engine.chance.faces_for`), as
+        ``expectations.roll_income(...)[roller]``."""
+        return self.own_income(roller, faces_for(total, dice, self.tables.faces))
+
+    def expected_roll_income(self, seat: int, dice: int) -> float:
+        """Expected coins ``seat`` gains from its own roll of ``dice`` dice, now."""
+        if self.game.rules.roll_raises:  # a total may change: each roll on its own
+            key = ("raised", seat, dice)
+            found = self._incomes.get(key)
+            if found is None:
+                found = self._incomes[key] = sum([
+                    p * self.roll_income(seat, t, dice)
+                    for t, p in self.tables.probabilities(dice)])
+            return found
+        town, shared = self._towns[seat], self._common()
+        kept = self._expected.get((seat, dice))
+        if kept is not None and kept[0] is town and kept[1] is shared:
+            _, _, cap, coins, value = kept
+            if cap is None or min(self.game.coins[seat], cap) == coins:
+                return value
+        terms, where, support = self._terms(town, dice)
+        walk, capped = shared.walk[seat] & support, shared.capped[seat] & support
+        if walk:  # this position's coins decide: not kept beyond it
+            key = ("expected", seat, dice)
+            found = self._incomes.get(key)
+            if found is None:
+                found = self._incomes[key] = self._patched(seat, dice, terms, where, walk,
+                                                           capped)
+            return found
+        # else the value depends on the roller's coins only up to what it could be asked
+        cap = max(self._roller_owes(seat, t) for t in capped) if capped else None
+        value = self._patched(seat, dice, terms, where, walk, capped)
+        self._expected[(seat, dice)] = (
+            town, shared, cap, None if cap is None else min(self.game.coins[seat], cap), value)
+        return value
+
+    def _terms(self, town: _Town, dice: int) -> tuple:
+        """The terms of :meth:`expected_roll_income` for a town's static payouts (one per
+        total, in the order of the outcomes), where each total is, and the totals."""
+        found = town.terms.get(dice)
+        if found is None:
+            key = ("terms", dice, town.key)
+            found = self.tables.memo.get(key)
+            if found is None:
+                outcomes = self.tables.probabilities(dice)
+                found = self.tables.remember(key, (
+                    [p * town.static.get(t, 0) for t, p in outcomes],
+                    {t: (i, p) for i, (t, p) in enumerate(outcomes)},
+                    frozenset(t for t, _ in outcomes)))
+            town.terms[dice] = found
+        return found
+
+    def _patched(self, seat: int, dice: int, terms: list, where: dict, walk, capped) -> float:
+        """The sum of ``terms`` with the terms of the ``walk`` and ``capped`` totals made
+        from this position; summed in order, as :mod:`.expectations` sums them."""
+        if not walk and not capped:
+            return sum(terms)
+        terms = list(terms)
+        static = self._towns[seat].static
+        for t in capped:
+            i, p = where[t]
+            terms[i] = p * (static.get(t, 0) - min(self._roller_owes(seat, t),
+                                                   self.game.coins[seat]))
+        for t in walk:
+            i, p = where[t]
+            terms[i] = p * self.outcome_income(seat, faces_for(t, dice, self.tables.faces),
+                                               t)[seat]
+        return sum(terms)
+
+    def preferred_dice(self, seat: int) -> int:
+        """The number of dice ``seat`` is assumed to roll: of its choices, the one with the
+        higher expected own income (the rule set's count when it has no choice)."""
+        found = self._dice.get(seat)
+        if found is None:
+            counts = self.game.dice_counts(seat)
+            found = counts[0]
+            if len(counts) > 1:  # the first of the best, as max() picks it
+                best = self.expected_roll_income(seat, found)
+                for k in counts[1:]:
+                    value = self.expected_roll_income(seat, k)
+                    if value > best:
+                        found, best = k, value
+            self._dice[seat] = found
+        return found
+
+    def effective_total(self, roller: int, dice: tuple) -> int:
+        """The roll total after ``roller``'s additions to the roll, each taken when its
+        conditions hold and, if optional, when it pays the roller more
+        (:func:`~machikoro.engine.expectations.effective_total`)."""
+        total = sum(dice)
+        raises = self.game.rules.roll_raises
+        if not raises:
+            return total
+        view = View(self.game, roller, tuple(dice), total, list(self.game.coins), [])
+        town = self.game.owned[roller]
+        for card, clause, n in raises:
+            if not town[card] or not clause.holds(view, roller):
+                continue
+            if not clause.action.asks or self.own_income(roller, dice, total + n) > \
+                    self.own_income(roller, dice, total):
+                total += n
+                view.total = total
+        return total
+
+    # ------------------------------------------------------------------ one card
+
+    def card_value(self, seat: int, card: int, dice_of: dict | None = None) -> float:
+        """Expected coins per round that one more copy of the establishment ``card`` brings
+        ``seat`` (:func:`~machikoro.engine.expectations.card_value`); ``dice_of`` maps seat
+        -> dice rolled (default: each seat's :meth:`preferred_dice`)."""
+        game, tables = self.game, self.tables
+        if not game.rules.cards[card].activation:
+            return 0.0
+        if tables.programs[card] is None:  # beyond the tables: the engine's own look-ahead
+            return expectations.card_value(game, seat, card, dice_of or {
+                s: self.preferred_dice(s) for s in range(game.n)})
+        # (roller, total, dice, probability) of every roll that activates it, in order
+        rolls = tables.rolls(card, seat, self._pattern(dice_of))
+        simple = tables.simple[card]
+        value = 0.0
+        if tables.static[card]:  # the same whoever rolls
+            gained = self._static_gain(seat, card)
+            for roll in rolls:
+                value += roll[3] * gained
+        elif simple == FROM_ROLLER or simple == FROM_EACH:
+            per = self._plus_one(seat, card)
+            coins = game.coins
+            for roller, _, _, p in rolls:
+                if per <= 0:
+                    gained = 0
+                elif simple == FROM_ROLLER:  # the roller pays what it has
+                    gained = min(per, coins[roller]) if roller != seat else 0
+                else:  # each other player pays what it has
+                    gained = sum([min(per, coins[o]) for o in game.others(seat)])
+                value += p * gained
+        else:
+            for roller, total, dice, p in rolls:
+                value += p * self._copy_gain(seat, card, roller, total, dice)
+        return value
+
+    def _pattern(self, dice_of: dict | None) -> tuple:
+        """The dice of every seat: from ``dice_of``, else each seat's preferred."""
+        n = self.game.n
+        if not dice_of:
+            return tuple([self.preferred_dice(s) for s in range(n)])
+        found = self._dice.get("pattern")
+        if found is None or found[0] is not dice_of:
+            found = self._dice["pattern"] = (dice_of, tuple([dice_of[s] for s in range(n)]))
+        return found[1]
+
+    def _with_copy(self, seat: int, card: int) -> list:
+        """The towns, ``seat``'s with one more ``card``."""
+        owned = list(self.game.owned)
+        owned[seat] = list(owned[seat])
+        owned[seat][card] += 1
+        return owned
+
+    def _plus_one(self, seat: int, card: int):
+        """What one copy of the simple card ``card`` pays per activation (amount and
+        boosts, 0 when its conditions fail) in ``seat``'s town with one more of it."""
+        if self.tables.self_neutral[card]:  # one more copy changes nothing of that
+            return self._towns[seat].row[card]
+        key = ("plus one", card, self._towns[seat].key)
+        found = self.tables.memo.get(key)
+        if found is None:
+            found = self.tables.remember(key, self._per_copy(
+                seat, card, self._with_copy(seat, card)))
+        return found
+
+    def _copy_gain(self, seat: int, card: int, roller: int, total: int, dice: int):
+        """What one more copy of ``card`` alone brings ``seat`` when ``roller`` rolls
+        ``total`` on ``dice`` dice now (its clauses run once, on the coins of now)."""
+        game = self.game
+        view = View(game, roller, faces_for(total, dice, self.tables.faces), total,
+                    list(game.coins), game.built_this_turn, self._with_copy(seat, card))
+        for step in self.tables.programs[card]:
+            run_chain(step, view, card, seat, 1)
+        return view.coins[seat] - game.coins[seat]
+
+    def _static_gain(self, seat: int, card: int):
+        """:meth:`_copy_gain` of a static card: the same whoever rolls, whatever the total
+        (it depends on ``seat``'s town alone)."""
+        if self.tables.simple[card] == BANK:  # the bank pays the copy its amount
+            per = self._plus_one(seat, card)
+            return max(0, per)
+        key = ("copy", card, self._towns[seat].key)
+        found = self.tables.memo.get(key)
+        if found is None:
+            found = self.tables.remember(key, self._copy_gain(seat, card, seat, 0, 1))
+        return found
+
+    # ------------------------------------------------------------------ tables
+
+    def _per_copy(self, seat: int, card: int, owned: list):
+        """What one copy of the simple card ``card`` of ``seat`` pays when it activates
+        (its amount and boosts, or 0 when its conditions fail), the towns being ``owned``."""
+        game = self.game
+        view = View(game, seat, (), 0, list(game.coins), game.built_this_turn, owned)
+        step = self.tables.programs[card][0]
+        if not all(test.test(view, seat) for test in step.conditions):
+            return 0
+        amount = step.amount if type(step.amount) is int else \
+            amount_value(step.amount, view, card, seat, seat)
+        return amount + boost_of(game.rules.boosts[card], owned[seat])
+
+    def per_copy(self, seat: int) -> list:
+        """Per card index, what one copy of a simple card (``tables.simple``) of ``seat``
+        pays when it activates, from ``seat``'s town now (0 for other cards)."""
+        game = self.game
+        town, boosts = game.owned[seat], game.rules.boosts
+        row = [0] * len(town)
+        for card, n, counted in self.tables.plain:  # no conditions: amount and boosts
+            per = n if counted is None else n * sum([town[i] for i in counted])
+            if boosts[card]:
+                per += boost_of(boosts[card], town)
+            row[card] = per
+        for card in self.tables.conditional:
+            row[card] = self._per_copy(seat, card, game.owned)
+        return row
+
+    def own_static(self, seat: int, row: list) -> dict:
+        """``{total: coins}``: what the static payouts of ``seat``'s cards pay it on its own
+        roll of each total, from its town now (``row``: its :meth:`per_copy`)."""
+        game, tables = self.game, self.tables
+        town = game.owned[seat]
+        view = None
+        paid: dict = {}
+        for card, info in enumerate(game.rules.cards):
+            copies = town[card]
+            if not copies or not tables.static[card] or tables.modes[card] == 2:
+                continue
+            for m in game.rules.blocking_markers:  # closed copies give nothing
+                copies -= game.marks[m][seat][card]
+            if copies <= 0:
+                continue
+            if tables.simple[card] == BANK:  # the bank pays each copy its amount
+                gained = row[card] * copies if row[card] > 0 else 0
+            else:
+                if view is None:
+                    view = View(game, seat, (), 0, [0] * game.n, game.built_this_turn)
+                view.coins = [0] * game.n
+                _run(tables.programs[card], view, card, seat, copies)
+                gained = view.coins[seat]
+            if gained:
+                for total in info.activation:
+                    paid[total] = paid.get(total, 0) + gained
+        return paid
+
+    def _roller_owes(self, roller: int, total: int) -> int:
+        """What the other owners' cards of ``tables.roller_pays[total]`` ask of
+        ``roller`` (before its cap), from their towns."""
+        shared = self._common()
+        owes = shared.owes.get(total)
+        if owes is None:
+            game = self.game
+            owes = shared.owes[total] = [0] * game.n
+            for card in self.tables.roller_pays[total]:
+                if self.tables.modes[card] == 1:  # only on its owner's roll: takes nothing
+                    continue
+                for seat, town in enumerate(game.owned):
+                    copies = town[card]
+                    for m in game.rules.blocking_markers:
+                        copies -= game.marks[m][seat][card]
+                    per = self._towns[seat].row[card] if copies > 0 else 0
+                    if per > 0:
+                        owes[seat] += per * copies
+        return sum(owes) - owes[roller]  # a card of the roller's takes nothing from it
+
+    def _walk(self, roller: int, dice: tuple, total: int) -> list | None:
+        """The income step of ``roller``'s roll of ``total`` (faces ``dice``) run over a
+        list of coins, in the engine's order (colour groups, owners in payment order from
+        the roller, cards); None when an activated card has no payout program."""
+        game = self.game
+        before = game.coins
+        groups = self.tables.walks.get(total)
+        if not groups:
+            return [0] * game.n
+        coins = list(before)
+        view = None
+        blocking = game.rules.blocking_markers
+        for own_cards, other_cards in groups:
+            for owner in game._order[roller]:  # the roller, then in payment order
+                cards = own_cards if owner == roller else other_cards
+                town = game.owned[owner]
+                for card, steps, simple in cards:
+                    copies = town[card]
+                    if not copies:
+                        continue
+                    if blocking:  # closed copies give nothing (they reopen instead)
+                        copies = max(copies - sum(game.marks[m][owner][card]
+                                                  for m in blocking), 0)
+                        if not copies:
+                            continue
+                    if simple < 0:
+                        if steps is None:
+                            return None
+                        if view is None:
+                            view = View(game, roller, dice, total, coins, game.built_this_turn)
+                        _run(steps, view, card, owner, copies)
+                        continue
+                    per = self._towns[owner].row[card]
+                    if per <= 0:
+                        continue
+                    if simple == BANK:
+                        coins[owner] += per * copies
+                    elif simple == FROM_ROLLER:
+                        if owner != roller:
+                            _take(coins, roller, owner, per * copies)
+                    else:
+                        for payer in game.others(owner):
+                            _take(coins, payer, owner, per * copies)
+        return [after - was for after, was in zip(coins, before)]
+
+
+def _run(steps: tuple, view: View, card: int, owner: int, copies: int) -> None:
+    """Run a card's program for ``owner``'s ``copies`` of it, as the engine queues it: a
+    clause that asks a decision once per copy, any other once for every copy."""
+    for step in steps:
+        if step.asks:
+            for _ in range(copies):
+                run_chain(step, view, card, owner, 1)
+        else:
+            run_chain(step, view, card, owner, copies)
+
+
+def _take(coins: list, payer: int, payee: int, owed) -> None:
+    """``payer`` pays ``payee`` ``owed`` coins, or all it has."""
+    have = coins[payer]
+    paid = min(owed, have)
+    coins[payer] = have - paid
+    coins[payee] += paid
+
+
+_LOOKS: OrderedDict = OrderedDict()
+_KEEP = 16  # games whose look-ahead is kept (the most recently asked)
+
+
+def lookahead_for(game: Game) -> Lookahead:
+    """The :class:`Lookahead` of ``game``, brought up to its position now. One is kept per
+    game, for the :data:`_KEEP` games most recently asked about (a game is known by its
+    identity: a copy of a game gets its own)."""
+    look = _LOOKS.get(id(game))
+    if look is None or look.game is not game:
+        look = _LOOKS[id(game)] = Lookahead(game)
+        if len(_LOOKS) > _KEEP:
+            _LOOKS.popitem(last=False)
+    else:
+        _LOOKS.move_to_end(id(game))
+    return look.refresh()
