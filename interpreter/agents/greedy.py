@@ -54,6 +54,8 @@ class GreedyAgent:
         if name == "build" and decision.card is None:
             return self._build(game, look, seat, options)
         if name == "dice" and decision.card is None:
+            if options == game.dice_counts(seat):  # the comparison preferred_dice keeps
+                return look.preferred_dice(seat)
             return max(options, key=lambda k: look.expected_roll_income(seat, k))
         if name == "reroll" and decision.card is not None:
             return self._reroll(game, look, seat, options)

@@ -52,25 +52,37 @@ class _Town:
     on its own roll) and ``signature`` (its copies of the non-static cards and the amounts
     of its ``take N from roller`` cards: what other seats' expectations read of it)."""
 
-    __slots__ = ("key", "row", "signature", "snapshot", "static", "terms")
+    __slots__ = ("key", "row", "signature", "snapshot", "static", "terms", "values")
 
-    def __init__(self, look: Lookahead, seat: int):
+    def __init__(self, look: Lookahead, seat: int, key: tuple):
         game, tables = look.game, look.tables
         town = game.owned[seat]
         closed = [game.marks[m][seat] for m in game.rules.blocking_markers]
         self.snapshot = (list(town), [list(row) for row in closed])
         self.terms: dict = {}  # per number of dice: Lookahead._terms
-        self.key = tuple(town) + tuple(x for row in closed for x in row)
-        self.row = tables.memo.get(("per copy", self.key))
-        if self.row is None:
-            self.row = tables.remember(("per copy", self.key), look.per_copy(seat))
-        self.static = tables.memo.get(("own", self.key))
-        if self.static is None:
-            self.static = tables.remember(("own", self.key), look.own_static(seat, self.row))
+        self.values: dict = {}  # (card, seat, dice of every seat): a static card's value
+        self.key = key
+        self.row = look.per_copy(seat)
+        self.static = look.own_static(seat, self.row)
         dynamic = [card for card, _, _ in tables.dynamic_cards]
         self.signature = (tuple(town[c] for c in dynamic),
                           tuple(row[c] for row in closed for c in dynamic),
                           tuple(self.row[c] for c in tables.pays_cards))
+
+    @staticmethod
+    def of(look: Lookahead, seat: int) -> _Town:
+        """``seat``'s town now: one :class:`_Town` per town (and closed copies) of the rule
+        set, in its ``memo``, so what a town decides is shared by every seat and game
+        where that town appears (it depends on the town alone)."""
+        game = look.game
+        key = tuple(game.owned[seat])
+        blocking = game.rules.blocking_markers
+        if blocking:
+            key += tuple(x for m in blocking for x in game.marks[m][seat])
+        found = look.tables.memo.get(("town", key))
+        if found is None:
+            found = look.tables.remember(("town", key), _Town(look, seat, key))
+        return found
 
     def matches(self, game: Game, seat: int) -> bool:
         """True when ``seat``'s town (and closed copies) is still the one seen."""
@@ -113,8 +125,8 @@ class Lookahead:
     """Exact expectations in ``game``'s position (see the module docstring); it never
     changes the game. Get it with :func:`lookahead_for`, which brings it up to date."""
 
-    __slots__ = ("_cards", "_dice", "_expected", "_incomes", "_shared", "_towns", "game",
-                 "tables")
+    __slots__ = ("_cards", "_dice", "_expected", "_incomes", "_preferred", "_shared", "_towns",
+                 "game", "tables")
 
     def __init__(self, game: Game):
         self.game = game
@@ -122,6 +134,7 @@ class Lookahead:
         self._towns: list = [None] * game.n
         self._shared: _Shared | None = None
         self._expected: dict = {}  # (seat, dice) -> (town, shared, coins key, value)
+        self._preferred: dict = {}  # seat -> (town, shared, cap, coins key, dice)
         self._incomes: dict = {}  # these three: this position's only
         self._dice: dict = {}
         self._cards: dict = {}
@@ -136,7 +149,7 @@ class Lookahead:
             town = towns[seat]
             if town is None or not town.matches(game, seat):
                 before = None if town is None else town.signature
-                towns[seat] = _Town(self, seat)
+                towns[seat] = _Town.of(self, seat)
                 changed = changed or towns[seat].signature != before
         if changed:
             self._shared = None
@@ -259,18 +272,49 @@ class Lookahead:
 
     def preferred_dice(self, seat: int) -> int:
         """The number of dice ``seat`` is assumed to roll: of its choices, the one with the
-        higher expected own income (the rule set's count when it has no choice)."""
+        higher expected own income (the rule set's count when it has no choice). Kept
+        beyond this position while the expectations it compared are (:meth:`_kept_dice`)."""
         found = self._dice.get(seat)
         if found is None:
-            counts = self.game.dice_counts(seat)
-            found = counts[0]
-            if len(counts) > 1:  # the first of the best, as max() picks it
-                best = self.expected_roll_income(seat, found)
-                for k in counts[1:]:
-                    value = self.expected_roll_income(seat, k)
-                    if value > best:
-                        found, best = k, value
+            found = self._kept_dice(seat)
+            if found is None:
+                found = self._compare_dice(seat)
             self._dice[seat] = found
+        return found
+
+    def _kept_dice(self, seat: int) -> int | None:
+        """The dice ``seat`` preferred in an earlier position, if still true: the same
+        town and shared payouts, and its coins the same up to what it could be asked."""
+        kept = self._preferred.get(seat)
+        if kept is None or kept[0] is not self._towns[seat] or kept[1] is not self._shared:
+            return None
+        cap = kept[2]
+        if cap is not None and min(self.game.coins[seat], cap) != kept[3]:
+            return None
+        return kept[4]
+
+    def _compare_dice(self, seat: int) -> int:
+        """:meth:`preferred_dice` computed: the first of the best, as max() picks it; kept
+        in ``_preferred`` when every expectation compared was kept in ``_expected``."""
+        counts = self.game.dice_counts(seat)
+        found = counts[0]
+        if len(counts) > 1:
+            best = self.expected_roll_income(seat, found)
+            for k in counts[1:]:
+                value = self.expected_roll_income(seat, k)
+                if value > best:
+                    found, best = k, value
+        town, shared = self._towns[seat], self._shared
+        caps = []
+        for k in counts if len(counts) > 1 else ():
+            entry = self._expected.get((seat, k))
+            if entry is None or entry[0] is not town or entry[1] is not shared:
+                return found  # this position's coins decided: not kept
+            if entry[2] is not None:
+                caps.append(entry[2])
+        cap = max(caps) if caps else None
+        self._preferred[seat] = (town, shared, cap,
+                                 None if cap is None else min(self.game.coins[seat], cap), found)
         return found
 
     def effective_total(self, roller: int, dice: tuple) -> int:
@@ -304,15 +348,18 @@ class Lookahead:
         if tables.programs[card] is None:  # beyond the tables: the engine's own look-ahead
             return expectations.card_value(game, seat, card, dice_of or {
                 s: self.preferred_dice(s) for s in range(game.n)})
+        pattern = self._pattern(dice_of)
+        if tables.static[card]:  # the same whoever rolls: kept while the town is
+            kept = self._towns[seat].values
+            value = kept.get((card, seat, pattern))
+            if value is None:
+                value = kept[card, seat, pattern] = self._static_value(seat, card, pattern)
+            return value
         # (roller, total, dice, probability) of every roll that activates it, in order
-        rolls = tables.rolls(card, seat, self._pattern(dice_of))
+        rolls = tables.rolls(card, seat, pattern)
         simple = tables.simple[card]
         value = 0.0
-        if tables.static[card]:  # the same whoever rolls
-            gained = self._static_gain(seat, card)
-            for roll in rolls:
-                value += roll[3] * gained
-        elif simple == FROM_ROLLER or simple == FROM_EACH:
+        if simple == FROM_ROLLER or simple == FROM_EACH:
             per = self._plus_one(seat, card)
             coins = game.coins
             for roller, _, _, p in rolls:
@@ -326,6 +373,14 @@ class Lookahead:
         else:
             for roller, total, dice, p in rolls:
                 value += p * self._copy_gain(seat, card, roller, total, dice)
+        return value
+
+    def _static_value(self, seat: int, card: int, pattern: tuple) -> float:
+        """:meth:`card_value` of a static card, the seats rolling ``pattern`` dice."""
+        gained = self._static_gain(seat, card)
+        value = 0.0
+        for roll in self.tables.rolls(card, seat, pattern):
+            value += roll[3] * gained
         return value
 
     def _pattern(self, dice_of: dict | None) -> tuple:
