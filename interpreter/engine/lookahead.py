@@ -94,8 +94,8 @@ class _Town:
 
 
 class _Shared:
-    """What every town decides together (made again when a town's ``signature``
-    changes): per seat the totals of its roll to run (``walk``) and those where only
+    """What every town decides together (one per tuple of the towns' ``signature``, in
+    the rule set's ``memo``, shared by every game that shows it): per seat the totals of its roll to run (``walk``) and those where only
     others' ``take N from roller`` cards join the static payouts (``capped``); per total,
     what each seat's such cards ask of a roller (``owes``, made when first asked)."""
 
@@ -164,7 +164,11 @@ class Lookahead:
     def _common(self) -> _Shared:
         shared = self._shared
         if shared is None:
-            shared = self._shared = _Shared(self)
+            key = ("shared", tuple([town.signature for town in self._towns]))
+            shared = self.tables.memo.get(key)  # what the towns decide together, by
+            if shared is None:  # what each shows the others: shared by every game
+                shared = self.tables.remember(key, _Shared(self))
+            self._shared = shared
         return shared
 
     # ------------------------------------------------------------------ one roll
