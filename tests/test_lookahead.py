@@ -43,6 +43,9 @@ class _Replayed:
     def card_value(self, seat, card, dice_of=None):
         return expectations.card_value(self.game, seat, card, dice_of)
 
+    def card_values(self, seat, cards, dice_of=None):
+        return [self.card_value(seat, card, dice_of) for card in cards]
+
 
 def _positions(variant, players: int, games: int, seed: int):
     """Every decision of ``games`` greedy games: yields the game before each answer."""
@@ -77,6 +80,9 @@ def test_table_numbers_equal_the_replayed_income_step(variant, players):
         for card in game.rules.establishments:
             assert look.card_value(decision.player, card, dice_of) == \
                 old.card_value(decision.player, card, dice_of), game.rules.ids[card]
+        cards = list(game.rules.establishments)
+        assert look.card_values(decision.player, cards, dice_of) == \
+            old.card_values(decision.player, cards, dice_of)
         for total in range(1, 13):
             assert look.roll_income(game.current, total, 2) == \
                 old.roll_income(game.current, total, 2)

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import random
 from typing import Any
+from weakref import WeakKeyDictionary
 
 from ..engine import expectations
 from ..engine.decision import Decision
 from ..engine.game import Game
 from ..engine.lookahead import Lookahead, lookahead_for
 from ..language.actions import Activate, AddToRoll, PayChosen, Unbuild
+from ..rules.ruleset import RuleSet
 
 
 def _asking_action(game: Game):
@@ -133,19 +135,30 @@ class GreedyAgent:
 
     def _build(self, game: Game, look: Lookahead, seat: int, options: tuple) -> Any:
         rules = game.rules
-        victory = set(rules.victory)
-        landmarks = [o for o in options if o is not None and rules.index[o] in victory]
-        if landmarks:
-            return max(landmarks, key=lambda o: rules.cost[rules.index[o]])
+        index = rules.index
+        victory, landmarks = _kinds(rules)
+        finishing = [o for o in options if o is not None and index[o] in victory]
+        if finishing:
+            return max(finishing, key=lambda o: rules.cost[index[o]])
         dice_of = {s: look.preferred_dice(s) for s in range(game.n)}
+        cards = [index[o] for o in options if o is not None and index[o] not in landmarks]
         best, best_score = None, 0.0
-        for option in options:
-            if option is None:
-                continue
-            i = rules.index[option]
-            if rules.cards[i].is_landmark:
-                continue
-            score = look.card_value(seat, i, dice_of) * self.horizon - rules.cost[i]
+        cost, ids, horizon = rules.cost, rules.ids, self.horizon
+        for i, value in zip(cards, look.card_values(seat, cards, dice_of)):
+            score = value * horizon - cost[i]
             if score > best_score:
-                best, best_score = option, score
+                best, best_score = ids[i], score
         return best
+
+
+_KINDS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _kinds(rules: RuleSet) -> tuple:
+    """``(victory landmarks, landmarks)`` of a rule set: two frozensets of card indices,
+    made once per rule set."""
+    found = _KINDS.get(rules)
+    if found is None:
+        found = _KINDS[rules] = (frozenset(rules.victory), frozenset(
+            i for i, card in enumerate(rules.cards) if card.is_landmark))
+    return found

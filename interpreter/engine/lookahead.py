@@ -99,7 +99,7 @@ class _Shared:
     others' ``take N from roller`` cards join the static payouts (``capped``); per total,
     what each seat's such cards ask of a roller (``owes``, made when first asked)."""
 
-    __slots__ = ("capped", "owes", "walk")
+    __slots__ = ("capped", "expected", "owes", "preferred", "walk")
 
     def __init__(self, look: Lookahead):
         game, tables = look.game, look.tables
@@ -119,22 +119,23 @@ class _Shared:
         self.walk = tuple(frozenset(w) for w in walk)
         self.capped = tuple(frozenset(c - w) for c, w in zip(capped, walk))
         self.owes: dict = {}
+        # what a seat's expectations come to with these towns around it, by its coins up
+        # to what it could be asked (``cap``), where no total is run on the position:
+        self.expected: dict = {}  # (seat, dice, its _Town) -> (cap, {min(coins, cap): value})
+        self.preferred: dict = {}  # (seat, its _Town) -> (cap, {min(coins, cap): dice})
 
 
 class Lookahead:
     """Exact expectations in ``game``'s position (see the module docstring); it never
     changes the game. Get it with :func:`lookahead_for`, which brings it up to date."""
 
-    __slots__ = ("_cards", "_dice", "_expected", "_incomes", "_preferred", "_shared", "_towns",
-                 "game", "tables")
+    __slots__ = ("_cards", "_dice", "_incomes", "_shared", "_towns", "game", "tables")
 
     def __init__(self, game: Game):
         self.game = game
         self.tables: PayoutTables = tables_for(game.rules)
         self._towns: list = [None] * game.n
         self._shared: _Shared | None = None
-        self._expected: dict = {}  # (seat, dice) -> (town, shared, coins key, value)
-        self._preferred: dict = {}  # seat -> (town, shared, cap, coins key, dice)
         self._incomes: dict = {}  # these three: this position's only
         self._dice: dict = {}
         self._cards: dict = {}
@@ -220,11 +221,12 @@ class Lookahead:
                     for t, p in self.tables.probabilities(dice)])
             return found
         town, shared = self._towns[seat], self._common()
-        kept = self._expected.get((seat, dice))
-        if kept is not None and kept[0] is town and kept[1] is shared:
-            _, _, cap, coins, value = kept
-            if cap is None or min(self.game.coins[seat], cap) == coins:
-                return value
+        kept = shared.expected.get((seat, dice, town))
+        if kept is not None:
+            cap = kept[0]
+            found = kept[1].get(None if cap is None else min(self.game.coins[seat], cap))
+            if found is not None:
+                return found
         terms, where, support = self._terms(town, dice)
         walk, capped = shared.walk[seat] & support, shared.capped[seat] & support
         if walk:  # this position's coins decide: not kept beyond it
@@ -235,10 +237,12 @@ class Lookahead:
                                                            capped)
             return found
         # else the value depends on the roller's coins only up to what it could be asked
-        cap = max(self._roller_owes(seat, t) for t in capped) if capped else None
+        if kept is None:
+            cap = max([self._roller_owes(seat, t) for t in capped]) if capped else None
+            kept = shared.expected[seat, dice, town] = (cap, {})
+        cap = kept[0]
         value = self._patched(seat, dice, terms, where, walk, capped)
-        self._expected[(seat, dice)] = (
-            town, shared, cap, None if cap is None else min(self.game.coins[seat], cap), value)
+        kept[1][None if cap is None else min(self.game.coins[seat], cap)] = value
         return value
 
     def _terms(self, town: _Town, dice: int) -> tuple:
@@ -287,19 +291,17 @@ class Lookahead:
         return found
 
     def _kept_dice(self, seat: int) -> int | None:
-        """The dice ``seat`` preferred in an earlier position, if still true: the same
-        town and shared payouts, and its coins the same up to what it could be asked."""
-        kept = self._preferred.get(seat)
-        if kept is None or kept[0] is not self._towns[seat] or kept[1] is not self._shared:
+        """The dice ``seat`` preferred in an earlier position (of any game) with the same
+        towns around it, if its coins are the same up to what it could be asked."""
+        kept = self._common().preferred.get((seat, self._towns[seat]))
+        if kept is None:
             return None
-        cap = kept[2]
-        if cap is not None and min(self.game.coins[seat], cap) != kept[3]:
-            return None
-        return kept[4]
+        cap = kept[0]
+        return kept[1].get(None if cap is None else min(self.game.coins[seat], cap))
 
     def _compare_dice(self, seat: int) -> int:
         """:meth:`preferred_dice` computed: the first of the best, as max() picks it; kept
-        in ``_preferred`` when every expectation compared was kept in ``_expected``."""
+        on the shared payouts when every expectation compared was kept there."""
         counts = self.game.dice_counts(seat)
         found = counts[0]
         if len(counts) > 1:
@@ -308,17 +310,19 @@ class Lookahead:
                 value = self.expected_roll_income(seat, k)
                 if value > best:
                     found, best = k, value
-        town, shared = self._towns[seat], self._shared
+        town, shared = self._towns[seat], self._common()
         caps = []
         for k in counts if len(counts) > 1 else ():
-            entry = self._expected.get((seat, k))
-            if entry is None or entry[0] is not town or entry[1] is not shared:
+            entry = shared.expected.get((seat, k, town))
+            if entry is None:
                 return found  # this position's coins decided: not kept
-            if entry[2] is not None:
-                caps.append(entry[2])
+            if entry[0] is not None:
+                caps.append(entry[0])
         cap = max(caps) if caps else None
-        self._preferred[seat] = (town, shared, cap,
-                                 None if cap is None else min(self.game.coins[seat], cap), found)
+        kept = shared.preferred.get((seat, town))
+        if kept is None:
+            kept = shared.preferred[seat, town] = (cap, {})
+        kept[1][None if cap is None else min(self.game.coins[seat], cap)] = found
         return found
 
     def effective_total(self, roller: int, dice: tuple) -> int:
@@ -346,19 +350,29 @@ class Lookahead:
         """Expected coins per round that one more copy of the establishment ``card`` brings
         ``seat`` (:func:`~machikoro.engine.expectations.card_value`); ``dice_of`` maps seat
         -> dice rolled (default: each seat's :meth:`preferred_dice`)."""
+        return self._value(seat, card, self._pattern(dice_of), dice_of)
+
+    def card_values(self, seat: int, cards: list, dice_of: dict | None = None) -> list:
+        """``[card_value(seat, card, dice_of) for card in cards]`` (floats, coins per
+        round), the dice of every seat read once."""
+        pattern = self._pattern(dice_of)
+        return [self._value(seat, card, pattern, dice_of) for card in cards]
+
+    def _value(self, seat: int, card: int, pattern: tuple, dice_of: dict | None) -> float:
+        """:meth:`card_value`, the seats rolling ``pattern`` dice (``dice_of`` as a dict,
+        for the engine's own look-ahead)."""
         game, tables = self.game, self.tables
         if not game.rules.cards[card].activation:
             return 0.0
-        if tables.programs[card] is None:  # beyond the tables: the engine's own look-ahead
-            return expectations.card_value(game, seat, card, dice_of or {
-                s: self.preferred_dice(s) for s in range(game.n)})
-        pattern = self._pattern(dice_of)
         if tables.static[card]:  # the same whoever rolls: kept while the town is
             kept = self._towns[seat].values
             value = kept.get((card, seat, pattern))
             if value is None:
                 value = kept[card, seat, pattern] = self._static_value(seat, card, pattern)
             return value
+        if tables.programs[card] is None:  # beyond the tables: the engine's own look-ahead
+            return expectations.card_value(game, seat, card, dice_of or {
+                s: self.preferred_dice(s) for s in range(game.n)})
         # (roller, total, dice, probability) of every roll that activates it, in order
         rolls = tables.rolls(card, seat, pattern)
         simple = tables.simple[card]
