@@ -515,6 +515,34 @@ def test_ctrl_c_during_the_bookkeeping_of_finished_games_waits_for_its_end():
     assert signal.getsignal(signal.SIGINT) is previous
 
 
+def test_ctrl_c_held_by_the_chunk_gate_waits_for_release_and_passes_otherwise():
+    previous = signal.getsignal(signal.SIGINT)
+    counted = []
+    with runs.InterruptGate() as gate:
+        gate.hold = True
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(0.01)
+        counted.append(1)  # held: the bookkeeping goes on
+        with pytest.raises(KeyboardInterrupt):
+            gate.release()
+        assert counted == [1]
+        with pytest.raises(KeyboardInterrupt):  # not held: at once
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.01)
+            counted.append(2)
+    assert counted == [1]
+    assert signal.getsignal(signal.SIGINT) is previous
+
+
+def test_game_seed_is_the_first_64_bit_word_of_its_seed_sequence_halved():
+    import numpy as np
+
+    for seed, index, seat in [(1, 0, -1), (1, 7, 0), (2**70 + 5, 123456, 3)]:
+        sequence = np.random.SeedSequence(seed, spawn_key=(index, seat + 1))
+        assert runs.game_seed(seed, index, seat) == \
+            int(sequence.generate_state(1, dtype=np.uint64)[0]) >> 1
+
+
 def test_ctrl_c_with_worker_processes_stops_them_and_reports(tmp_path):
     # a real SIGINT to a real command: the workers ignore it, the main process stops them
     out_file = tmp_path / "games.jsonl"

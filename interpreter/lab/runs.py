@@ -14,6 +14,7 @@ import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Self
 
 import numpy as np
 
@@ -29,7 +30,8 @@ def game_seed(seed: int, index: int, seat: int = -1) -> int:
     """The seed of game ``index`` of a run seeded ``seed`` (``seat >= 0``: that seat's
     agent's seed), from ``numpy.random.SeedSequence(seed, spawn_key=(index, seat + 1))``."""
     sequence = np.random.SeedSequence(seed, spawn_key=(index, seat + 1))
-    return int(sequence.generate_state(1, dtype=np.uint64)[0] >> 1)
+    low, high = sequence.generate_state(2).tolist()  # its first 64-bit word, as two
+    return (low | high << 32) >> 1  # 32-bit words (faster than the uint64 array)
 
 
 @dataclass(frozen=True)
@@ -90,12 +92,14 @@ def run_chunk(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | Non
     summary = Summary(spec.players, spec.agents)
     records = [] if spec.records else None
     try:
-        for index in range(start, stop):
-            record = play_game(rules, spec, index, factories)
-            with deferred_interrupts():
+        with InterruptGate() as gate:  # one handler for the chunk, not one per game
+            for index in range(start, stop):
+                record = play_game(rules, spec, index, factories)
+                gate.hold = True  # the bookkeeping of a finished game: all or nothing
                 summary.add(record, landmarks)
                 if records is not None:
                     records.append(record)
+                gate.release()
     except KeyboardInterrupt:
         # only in the main process (workers ignore Ctrl-C): keep the games finished
         raise Interrupted(summary, records) from None
@@ -109,6 +113,54 @@ class Interrupted(KeyboardInterrupt):
     def __init__(self, summary: Summary, records: list | None):
         super().__init__()
         self.partial = (summary, records)
+
+
+class InterruptGate:
+    """Ctrl-C held back while ``hold`` is True, as :func:`deferred_interrupts` does for a
+    block, but with one handler installed for a whole loop (a chunk of games), so holding
+    it back costs two attribute writes per game. Use as a context manager: inside, set
+    ``hold = True`` before the bookkeeping and call :meth:`release` after it (a Ctrl-C
+    received meanwhile then raises :class:`KeyboardInterrupt`); outside ``hold``, Ctrl-C
+    does what the handler before it did (raise, call it, or nothing when ignored). Only in
+    the main thread; elsewhere it holds nothing back."""
+
+    __slots__ = ("hold", "previous", "received")
+
+    def __init__(self) -> None:
+        self.hold = False
+        self.received = False
+        self.previous = None
+
+    def __enter__(self) -> Self:
+        try:
+            self.previous = signal.signal(signal.SIGINT, self._handle)
+        except ValueError:  # not the main thread: signals cannot be handled here
+            self.previous = None
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self.previous is not None:
+            signal.signal(signal.SIGINT, self.previous)
+
+    def _handle(self, signum: int, frame) -> None:
+        if self.hold:
+            self.received = True
+        else:
+            self._pass_on(signum, frame)
+
+    def _pass_on(self, signum: int, frame) -> None:
+        previous = self.previous
+        if previous is signal.default_int_handler:
+            raise KeyboardInterrupt
+        if callable(previous):
+            previous(signum, frame)
+
+    def release(self) -> None:
+        """End a held stretch: a Ctrl-C received during it is acted on now."""
+        self.hold = False
+        if self.received:
+            self.received = False
+            self._pass_on(signal.SIGINT, None)
 
 
 @contextmanager
