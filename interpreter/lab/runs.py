@@ -68,10 +68,11 @@ def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: dict) -> dic
         d = decision()
         if d is None:
             break
-        choice = agents[d.player](game, d)
-        if choice is not None and d.name == "build" and d.card is None:
-            builds.append([game.turn + 1, d.player, choice])
-        answer(choice, d.player)
+        seat = d.player
+        choice = agents[seat](game, d)
+        if choice is not None and d.card is None and d.name == "build":
+            builds.append([game.turn + 1, seat, choice])
+        answer(choice, seat)
     # game.turn counts the turns played, the winning one included; an extra turn granted
     # by the last turn of a capped game was counted in extra_turns but never begun
     won = game.winner is not None

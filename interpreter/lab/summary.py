@@ -54,17 +54,21 @@ class Summary:
         self.rounds[record["rounds"]] += 1
         first: dict = {}
         order: dict = {}
+        built = self.built
         for turn, seat, card in record["builds"]:
-            self.built[card] += 1
-            if (seat, card) not in first:
-                first[seat, card] = turn
+            built[card] += 1
+            key = (seat, card)
+            if key not in first:
+                first[key] = turn
             if card in landmarks:
                 order.setdefault(seat, []).append(card)
+        builders, first_turn_sum, builder_wins = self.builders, self.first_turn_sum, \
+            self.builder_wins
         for (seat, card), turn in first.items():
-            self.builders[card] += 1
-            self.first_turn_sum[card] += turn
+            builders[card] += 1
+            first_turn_sum[card] += turn
             if seat == winner:
-                self.builder_wins[card] += 1
+                builder_wins[card] += 1
         for seat, cards in order.items():
             for rank, card in enumerate(cards):
                 self.landmark_rank.setdefault(card, Counter())[rank] += 1
