@@ -145,13 +145,17 @@ class Lookahead:
         again; what this position alone decides is forgotten. Returns itself."""
         game = self.game
         towns = self._towns
+        owned = game.owned
+        blocking = game.rules.blocking_markers
         changed = False
         for seat in range(game.n):
             town = towns[seat]
-            if town is None or not town.matches(game, seat):
-                before = None if town is None else town.signature
-                towns[seat] = _Town.of(self, seat)
-                changed = changed or towns[seat].signature != before
+            if town is not None and owned[seat] == town.snapshot[0] and (
+                    not blocking or town.matches(game, seat)):
+                continue  # the town seen (the common case, tested inline)
+            before = None if town is None else town.signature
+            towns[seat] = _Town.of(self, seat)
+            changed = changed or towns[seat].signature != before
         if changed:
             self._shared = None
         self._incomes.clear()
@@ -596,12 +600,16 @@ def _take(coins: list, payer: int, payee: int, owed) -> None:
 
 _LOOKS: OrderedDict = OrderedDict()
 _KEEP = 16  # games whose look-ahead is kept (the most recently asked)
+_LAST: list = [None]  # the look-ahead asked last
 
 
 def lookahead_for(game: Game) -> Lookahead:
     """The :class:`Lookahead` of ``game``, brought up to its position now. One is kept per
     game, for the :data:`_KEEP` games most recently asked about (a game is known by its
     identity: a copy of a game gets its own)."""
+    look = _LAST[0]  # the game asked last is asked again, most often
+    if look is not None and look.game is game:
+        return look.refresh()
     look = _LOOKS.get(id(game))
     if look is None or look.game is not game:
         look = _LOOKS[id(game)] = Lookahead(game)
@@ -609,4 +617,5 @@ def lookahead_for(game: Game) -> Lookahead:
             _LOOKS.popitem(last=False)
     else:
         _LOOKS.move_to_end(id(game))
+    _LAST[0] = look
     return look.refresh()
