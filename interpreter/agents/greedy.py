@@ -137,11 +137,17 @@ class GreedyAgent:
         rules = game.rules
         index = rules.index
         victory, landmarks = _kinds(rules)
-        finishing = [o for o in options if o is not None and index[o] in victory]
+        finishing, cards = [], []  # victory landmarks; establishments (by index)
+        for option in options:
+            if option is not None:
+                i = index[option]
+                if i in victory:
+                    finishing.append(option)
+                elif i not in landmarks:
+                    cards.append(i)
         if finishing:
             return max(finishing, key=lambda o: rules.cost[index[o]])
         dice_of = {s: look.preferred_dice(s) for s in range(game.n)}
-        cards = [index[o] for o in options if o is not None and index[o] not in landmarks]
         best, best_score = None, 0.0
         cost, ids, horizon = rules.cost, rules.ids, self.horizon
         for i, value in zip(cards, look.card_values(seat, cards, dice_of)):

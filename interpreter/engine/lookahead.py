@@ -60,7 +60,7 @@ class _Town:
         closed = [game.marks[m][seat] for m in game.rules.blocking_markers]
         self.snapshot = (list(town), [list(row) for row in closed])
         self.terms: dict = {}  # per number of dice: Lookahead._terms
-        self.values: dict = {}  # (card, seat, dice of every seat): a static card's value
+        self.values: dict = {}  # (seat, dice of every seat) -> {card: a static card's value}
         self.key = key
         self.row = look.per_copy(seat)
         self.static = look.own_static(seat, self.row)
@@ -354,25 +354,36 @@ class Lookahead:
         """Expected coins per round that one more copy of the establishment ``card`` brings
         ``seat`` (:func:`~machikoro.engine.expectations.card_value`); ``dice_of`` maps seat
         -> dice rolled (default: each seat's :meth:`preferred_dice`)."""
-        return self._value(seat, card, self._pattern(dice_of), dice_of)
+        pattern = self._pattern(dice_of)
+        return self._value(seat, card, pattern, dice_of, self._kept_values(seat, pattern))
 
     def card_values(self, seat: int, cards: list, dice_of: dict | None = None) -> list:
         """``[card_value(seat, card, dice_of) for card in cards]`` (floats, coins per
         round), the dice of every seat read once."""
         pattern = self._pattern(dice_of)
-        return [self._value(seat, card, pattern, dice_of) for card in cards]
+        kept = self._kept_values(seat, pattern)
+        return [self._value(seat, card, pattern, dice_of, kept) for card in cards]
 
-    def _value(self, seat: int, card: int, pattern: tuple, dice_of: dict | None) -> float:
+    def _kept_values(self, seat: int, pattern: tuple) -> dict:
+        """``{card: value}``: the static cards' values for ``seat``, the seats rolling
+        ``pattern`` dice, kept on its town (they depend on the town alone)."""
+        values = self._towns[seat].values
+        kept = values.get((seat, pattern))
+        if kept is None:
+            kept = values[seat, pattern] = {}
+        return kept
+
+    def _value(self, seat: int, card: int, pattern: tuple, dice_of: dict | None,
+               kept: dict) -> float:
         """:meth:`card_value`, the seats rolling ``pattern`` dice (``dice_of`` as a dict,
-        for the engine's own look-ahead)."""
+        for the engine's own look-ahead; ``kept``: :meth:`_kept_values`)."""
         game, tables = self.game, self.tables
         if not game.rules.cards[card].activation:
             return 0.0
         if tables.static[card]:  # the same whoever rolls: kept while the town is
-            kept = self._towns[seat].values
-            value = kept.get((card, seat, pattern))
+            value = kept.get(card)
             if value is None:
-                value = kept[card, seat, pattern] = self._static_value(seat, card, pattern)
+                value = kept[card] = self._static_value(seat, card, pattern)
             return value
         if tables.programs[card] is None:  # beyond the tables: the engine's own look-ahead
             return expectations.card_value(game, seat, card, dice_of or {
