@@ -57,6 +57,16 @@ def test_a_cached_rule_set_plays_the_same_games(tmp_path):
     assert games[0] == games[1]
 
 
+def test_the_folder_keeps_the_most_recent_entries_only(tmp_path, monkeypatch):
+    """Past MAX_ENTRIES the least recently written entries go; the newest stay usable."""
+    monkeypatch.setattr(disk, "MAX_ENTRIES", 3)
+    for k in range(5):  # written one second apart, oldest first
+        assert disk.store(("test", str(k)), k, [], [], tmp_path)
+        os.utime(disk.entry_path(("test", str(k)), tmp_path), (k + 1, k + 1))
+    assert len(_entries(tmp_path)) == 3
+    assert [disk.load(("test", str(k)), tmp_path) for k in range(5)] == [None, None, 2, 3, 4]
+
+
 def test_a_changed_file_makes_the_entry_stale(tmp_path):
     cache, data = tmp_path / "cache", tmp_path / "data"
     data.mkdir()

@@ -10,7 +10,7 @@ grammar and the schemas). :func:`load` returns the value only when all of them s
 match; a missing, stale, unreadable or corrupted entry is simply not found (and is
 replaced by the next :func:`store`). :func:`store` writes atomically (a temporary file,
 then a rename) and gives up silently when the folder cannot be written: the cache is only
-ever a shortcut.
+ever a shortcut. The folder keeps at most :data:`MAX_ENTRIES` entries.
 
 The folder is ``$MACHIKORO_CACHE_DIR`` when set, else the user cache folder of
 :mod:`platformdirs` (``~/.cache/machikoro`` on Linux). Entries are pickles: like Python's
@@ -27,6 +27,10 @@ from pathlib import Path
 from typing import Any
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # the machikoro package
+
+MAX_ENTRIES = 100
+"""The most entries the folder keeps (about 10-40 KB each): one per rule set (variants as
+given) a user plays; beyond it the least recently written go (:func:`prune`)."""
 
 FORMAT = 1
 """The layout of an entry; an entry of another layout is stale."""
@@ -141,6 +145,21 @@ def store(key: tuple, value: Any, files: list[Path], folders: list[Path],
         except BaseException:
             os.unlink(temporary)
             raise
+        prune(path.parent)
         return True
     except Exception:  # noqa: BLE001 - a read-only or full disk: only a shortcut lost
         return False
+
+
+def prune(directory: Path, keep: int | None = None) -> None:
+    """Delete all but the ``keep`` (default :data:`MAX_ENTRIES`) most recently written
+    entries of ``directory``, so that a designer trying many variant files does not fill
+    the disk; never raises."""
+    keep = MAX_ENTRIES if keep is None else keep
+    try:
+        entries = sorted(directory.glob("*.pickle"), key=lambda p: p.stat().st_mtime,
+                         reverse=True)
+        for old in entries[keep:]:
+            old.unlink(missing_ok=True)
+    except OSError:  # an entry removed meanwhile, a folder that cannot be listed
+        pass

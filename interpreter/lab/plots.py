@@ -28,7 +28,8 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
     from adjustText import adjust_text
 
     labels = labels or [r["ruleset"] for r in reports]
-    names: list = []
+    names: list = []  # the cards' labels of the first report, and their points
+    spots: tuple = ([], [])
     agents = len(reports[0].get("by_agent", ())) > 1
     fig, axes = plt.subplots(1, 4 if agents else 3, figsize=(22 if agents else 17, 5.2))
     seat_ax, length_ax, card_ax = axes[0], axes[-2], axes[-1]
@@ -57,6 +58,7 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
                             alpha=0.8)
             if k == 0:
                 names = [card_ax.text(x, y, name, fontsize=7) for x, y, name in points]
+                spots = ([p[0] for p in points], [p[1] for p in points])
     players = reports[0]["players"]
     seat_ax.axhline(100 / players, color="grey", linestyle=":", linewidth=1)
     seat_ax.set_xticks(range(1, players + 1))
@@ -71,8 +73,8 @@ def plot_simulation(reports: list[dict], path: str, labels: list[str] | None = N
     card_ax.set_ylabel("win rate of those players, %")
     card_ax.set_title("Cards: build rate vs win rate")
     if names:  # moved apart so that no two labels overlap, each tied to its point
-        adjust_text(names, ax=card_ax, arrowprops={"arrowstyle": "-", "color": "grey",
-                                                    "linewidth": 0.5})
+        adjust_text(names, x=spots[0], y=spots[1], ax=card_ax, expand=(1.3, 1.8),
+                    arrowprops={"arrowstyle": "-", "color": "grey", "linewidth": 0.5})
     for ax in axes:
         if len(reports) > 1:
             ax.legend(fontsize=8)
