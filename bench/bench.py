@@ -145,7 +145,7 @@ def _text(results: dict) -> list[str]:
         speed = r["turns_per_s"]
         limit = (f"limit engine {speed['limit']:9,.0f} turns/s -> random/limit "
                  f"{r['random_vs_limit']:.2f} (target >= 0.5)" if speed["limit"]
-                 else "limit engine not found")
+                 else "limit engine not found: give its file with --limit-engine PATH")
         lines.append(f"  {r['players']} players: random {speed['random']:8,.0f} turns/s, {limit}")
         lines.append(f"  {r['players']} players: greedy {speed['greedy']:8,.0f} turns/s -> "
                      f"greedy/random {r['greedy_vs_random']:.2f} (target >= 0.3)"
@@ -170,7 +170,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sim-games", type=int, default=2000,
                         help="games for the simulate and workers comparisons (0: skip)")
-    parser.add_argument("--limit-engine", type=Path, default=LIMIT_ENGINE)
+    parser.add_argument("--limit-engine", type=Path, default=LIMIT_ENGINE,
+                        help="the limit engine's file (default: ../shared/bench/"
+                        "limit_engine.py beside the project's folder); without it the "
+                        "random/limit ratio is not measured")
     parser.add_argument("--skip-workers", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)

@@ -66,9 +66,13 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--against", type=Path, required=True,
                         help="another checkout (a git worktree) to compare with")
-    parser.add_argument("--games", type=int, default=200, help="games per random case")
-    parser.add_argument("--greedy-games", type=int, default=30, help="games per greedy case")
+    parser.add_argument("--games", type=int, default=200,
+                        help="games per random case (at least 2)")
+    parser.add_argument("--greedy-games", type=int, default=30,
+                        help="games per greedy case (at least 2)")
     args = parser.parse_args(argv)
+    if min(args.games, args.greedy_games) < 2:  # one game is subtracted as start-up
+        parser.error("--games and --greedy-games need at least 2 games")
     cases = [("random", 2, args.games), ("random", 4, args.games),
              ("greedy", 2, args.greedy_games)]
     with tempfile.TemporaryDirectory() as folder:
