@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 
 import pytest
+from helpers import cli
 
 from machikoro import DataError, Game, LimitExceeded, load_ruleset, play
 from machikoro.agents.random_agent import RandomAgent
-from machikoro.cli import main
 from machikoro.data.bundled import data_dir
 from machikoro.lab.card_analysis import MAX_OUTCOMES, analyze
 
@@ -34,15 +34,6 @@ def here(tmp_path, monkeypatch):
     """A scratch folder as the working directory, so that file names print short."""
     monkeypatch.chdir(tmp_path)
     return tmp_path
-
-
-def cli(capsys, *args) -> tuple[int, str, str]:
-    """``machikoro ARGS`` in this process: (exit code, stdout, stderr); never a traceback
-    nor an internal error."""
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err and "internal error" not in out + err, out + err
-    return code, out, err
 
 
 def refused(capsys, where: str, fragment: str, *args) -> str:

@@ -11,6 +11,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import cli
 
 from machikoro import DataError, Game, MachikoroError, load_ruleset
 from machikoro.agents.strategy_files import load_strategy
@@ -22,13 +23,6 @@ ROOT = Path(__file__).resolve().parents[1]
 BASE = load_ruleset()
 HUGE = "1" * 5000  # past Python's int-string conversion limit (4,300 digits)
 LIMIT_MESSAGE = f"nests more than {MAX_NESTING} levels deep"
-
-
-def cli(capsys, *args) -> tuple[int, str, str]:
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err and "internal error" not in out + err, out + err
-    return code, out, err
 
 
 def card_folder(tmp_path: Path, condition: str) -> Path:

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers import cli
 
 from machikoro import load_ruleset
 from machikoro.agents.registry import agent_factory
@@ -33,13 +34,6 @@ ROOT = Path(__file__).resolve().parent.parent
 def here(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     return tmp_path
-
-
-def cli(capsys, *args) -> tuple[int, str, str]:
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err and "internal error" not in out + err, out + err
-    return code, out, err
 
 
 # --------------------------------------------------------------------------- pre-commit

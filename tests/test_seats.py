@@ -11,20 +11,13 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from helpers import cli
 
 from machikoro.agents.strategy_files import find_strategy
-from machikoro.cli import main
 from machikoro.lab import simulation
 from machikoro.lab.seats import all_agents, default_seating, lineup, members
 
 SLOTS = ("a", "b", "c", "d")
-
-
-def cli(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 def run_json(capsys, *args: str) -> dict:

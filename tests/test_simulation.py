@@ -21,9 +21,9 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import cli, interrupt_after
 
 from machikoro import load_ruleset
-from machikoro.cli import main
 from machikoro.lab import runs, simulation
 from machikoro.lab.runs import RunSpec, game_seed, run_chunk
 from machikoro.lab.statistics import histogram_stats, wilson
@@ -47,14 +47,6 @@ build:
 """
 
 
-def cli(capsys, *args: str) -> tuple[int, str, str]:
-    """Run the command line in this process: exit code, stdout, stderr (never a traceback)."""
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
-
-
 def simulate_json(capsys, *args: str) -> dict:
     code, out, err = cli(capsys, "simulate", "--json", "--agents", "random", *args)
     assert code == 0, err
@@ -71,20 +63,6 @@ def write(tmp_path: Path, name: str, text: str) -> str:
     path = tmp_path / name
     path.write_text(text, "utf-8")
     return str(path)
-
-
-def interrupt_after(monkeypatch, games: int) -> None:
-    """Ctrl-C while game ``games + 1`` is being played (in this process)."""
-    real = runs.play_game
-    played = [0]
-
-    def play_game(*args, **kwargs):
-        if played[0] == games:
-            raise KeyboardInterrupt
-        played[0] += 1
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(runs, "play_game", play_game)
 
 
 # --------------------------------------------------------------------------- seeds

@@ -11,10 +11,10 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers import cli
 
 from machikoro import Decision, Game, load_ruleset, make_agent, play
 from machikoro.agents.strategy_files import bundled_strategies, load_strategy, victory_ids
-from machikoro.cli import main
 
 BASE = load_ruleset()
 HARBOR = load_ruleset("harbor")
@@ -40,13 +40,6 @@ build:
     max: 2
 otherwise: save
 """
-
-
-def cli(capsys, *args) -> tuple[int, str, str]:
-    code = main([str(a) for a in args])
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err and "internal error" not in out + err, out + err
-    return code, out, err
 
 
 def bundled_file(name: str) -> Path:

@@ -9,20 +9,13 @@ import re
 from itertools import combinations
 
 import pytest
+from helpers import cli, interrupt_after
 
-from machikoro.cli import main
-from machikoro.lab import runs, simulation, tournament
+from machikoro.lab import simulation, tournament
 from machikoro.lab.summary import Summary
 
 FOUR = ("landmark-rush", "bakery", "convenience-store", "buy-nothing")
 PNG = b"\x89PNG\r\n\x1a\n"
-
-
-def cli(capsys, *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    assert "Traceback" not in out + err
-    return code, out, err
 
 
 def run_json(capsys, *args: str) -> dict:
@@ -31,20 +24,6 @@ def run_json(capsys, *args: str) -> dict:
     rep = json.loads(out)
     rep.pop("resumed_games")
     return rep
-
-
-def interrupt_after(monkeypatch, games: int) -> None:
-    """Ctrl-C while game ``games + 1`` of the run is being played (in this process)."""
-    real = runs.play_game
-    played = [0]
-
-    def play_game(*args, **kwargs):
-        if played[0] == games:
-            raise KeyboardInterrupt
-        played[0] += 1
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(runs, "play_game", play_game)
 
 
 def test_the_tables_are_every_combination_at_every_player_count():

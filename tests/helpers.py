@@ -1,0 +1,30 @@
+"""Helpers shared by the test modules (imported as ``helpers``: pytest puts this folder on
+``sys.path``)."""
+
+from __future__ import annotations
+
+from machikoro.cli import main
+from machikoro.lab import runs
+
+
+def cli(capsys, *args) -> tuple[int, str, str]:
+    """``machikoro ARGS`` in this process: (exit code, stdout, stderr); never a traceback
+    nor an internal error."""
+    code = main([str(a) for a in args])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in out + err and "internal error" not in out + err, out + err
+    return code, out, err
+
+
+def interrupt_after(monkeypatch, games: int) -> None:
+    """Ctrl-C while game ``games + 1`` of the run is being played (in this process)."""
+    real = runs.play_game
+    played = [0]
+
+    def play_game(*args, **kwargs):
+        if played[0] == games:
+            raise KeyboardInterrupt
+        played[0] += 1
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runs, "play_game", play_game)
