@@ -4,7 +4,8 @@
 RuleSet` (built the first time a game of it starts, then shared by every game of it):
 
 - ``by_roll[total]``: :attr:`RuleSet.by_roll`, each colour group split into the cards the
-  roll activates for the roller and those it activates for the other owners, each card
+  roll activates for the roller and those it activates for the other owners, with the
+  group's cards whose owner may order them (:attr:`RuleSet.order_groups`, else ()); each card
   with its *plain payout*: ``(kind, n)`` when the card's whole activation is one clause
   without conditions, ``then`` steps or decisions that only moves a fixed number of coins
   (:data:`GAIN`: ``gain N``; :data:`TAKE_FROM_ROLLER`: ``take N from roller``), else None,
@@ -13,11 +14,13 @@ RuleSet` (built the first time a game of it starts, then shared by every game of
   action.
 - ``landmark``: per card, True for a landmark.
 - ``dice_card``/``dice_choice``: when a single card offers a choice of dice, that card and
-  its sorted counts (no set built per turn).
+  its sorted counts; ``dice_asks``, that card when it offers two counts or more (else -1),
+  and ``dice_decisions``, per seat the ``dice`` decision it asks (nothing made per turn).
 """
 
 from __future__ import annotations
 
+from itertools import repeat
 from weakref import WeakKeyDictionary
 
 from ..language.actions import Gain, TakeFromRoller
@@ -61,10 +64,13 @@ def _sides(group: tuple, boosts: tuple) -> tuple:
 class Dispatch:
     """The engine's tables of one rule set (see the module docstring)."""
 
-    __slots__ = ("_decisions", "by_roll", "dice_card", "dice_choice", "landmark")
+    __slots__ = ("_decisions", "by_roll", "dice_asks", "dice_card", "dice_choice",
+                 "dice_decisions", "landmark")
 
     def __init__(self, rules: RuleSet):
-        self.by_roll = {total: tuple(_sides(group, rules.boosts) for group in groups)
+        self.by_roll = {total: tuple(_sides(group, rules.boosts) + (involved,)
+                                     for group, involved in zip(
+                                         groups, rules.order_groups.get(total, repeat(()))))
                         for total, groups in rules.by_roll.items()}
         self.landmark = tuple(card.is_landmark for card in rules.cards)
         self._decisions: dict = {}
@@ -73,6 +79,9 @@ class Dispatch:
         if len(rules.dice_options) == 1:
             card, counts = rules.dice_options[0]
             self.dice_card, self.dice_choice = card, tuple(sorted(set(counts)))
+        self.dice_asks = self.dice_card if len(self.dice_choice) > 1 else -1
+        self.dice_decisions = tuple(Decision("dice", seat, self.dice_choice)
+                                    for seat in range(rules.max_players))
 
 
     def decision(self, name: str, player: int, options: tuple) -> Decision:

@@ -342,7 +342,7 @@ class Game(TurnPhases, StateChanges, MarketState):
             elif phase == ROLL:
                 self._roll_dice()
             elif phase == BUILD:
-                self._ask_build()
+                self.pending = self._build_decision(self.current)
             else:
                 self._run_queue()
         return self.pending

@@ -23,7 +23,6 @@ there); each phase runs until a decision is pending or hands over to the next on
 from __future__ import annotations
 
 from bisect import bisect_right
-from itertools import repeat
 
 from ..language.actions import Swap
 from ..language.clauses import Clause
@@ -37,7 +36,6 @@ START, ROLL, AFTER_ROLL, INCOME, BEFORE_BUILD, BUILD, END, OVER, BEFORE_ROLL = r
 PHASE_NAMES = ("start", "roll", "after_roll", "income", "before_build", "build", "end", "over",
                "before_roll")
 _NO_ITEMS: tuple = ()  # an empty queue (a tuple: nothing is ever inserted into it)
-_NO_ORDERING = repeat(())  # no group of this roll needs the order decision
 
 
 class _RollSideNow:
@@ -86,19 +84,25 @@ class TurnPhases:
         if self.events is not None:
             self._log({"type": "turn", "turn": self.turn + 1, "player": p,
                        "coins": self.coins[p]})
-        if self.rules.hooks["before_roll"]:
-            self._queue_hooks("before_roll")
-            self.phase = BEFORE_ROLL
+        self._queue_hooks("before_roll")
+        self.phase = BEFORE_ROLL
+        if self.queue:
             self._run_queue()
-            return
-        self._choose_dice()
+        else:
+            self._choose_dice()
 
     def _choose_dice(self) -> None:
         """The ``dice`` decision when the roller's cards offer a choice, else the roll."""
-        if self.rules.dice_options:
+        tables = self._dispatch
+        if tables.dice_asks >= 0:  # one card offers a choice: a decision made once per seat
+            if self.owned[self.current][tables.dice_asks]:
+                self.pending = tables.dice_decisions[self.current]
+                return
+            self.dice_count = self.rules.dice_count
+        elif self.rules.dice_options:
             counts = self.dice_counts(self.current)
             if len(counts) > 1:
-                self.pending = self._dispatch.decision("dice", self.current, counts)
+                self.pending = tables.decision("dice", self.current, counts)
                 return
             self.dice_count = counts[0]
         else:
@@ -152,7 +156,48 @@ class TurnPhases:
                        "total": self.total})
         self._queue_hooks("after_roll")
         self.phase = AFTER_ROLL
-        self._run_queue()
+        if self.queue:
+            self._run_queue()
+        else:
+            self._income()
+
+    def _income(self) -> None:
+        """The income step (after the ``after roll`` hooks): :meth:`_queue_income`."""
+        if self.explicit_chance and self.side_rolls is not None and self._side_roll_step():
+            return  # a side roll waits for its outcome
+        self._queue_income()
+        self.phase = INCOME
+        if self.queue:
+            self._run_queue()
+        else:
+            self._before_build()
+
+    def _before_build(self) -> None:
+        """The ``before build`` hooks, then the build step."""
+        self._queue_hooks("before_build")
+        self.phase = BEFORE_BUILD
+        if self.queue:
+            self._run_queue()
+        else:
+            self._start_build()
+
+    def _start_build(self) -> None:
+        """The ``build`` decision, or the end of the turn when the rules allow no build."""
+        self.builds_left = self.rules.builds_per_turn
+        if self.builds_left > 0:
+            self.phase = BUILD
+            self.pending = self._build_decision(self.current)
+        else:
+            self._end_of_turn()
+
+    def _end_of_turn(self) -> None:
+        """The ``at end of turn`` hooks, then the end of the turn."""
+        self._queue_hooks("end_of_turn")
+        self.phase = END
+        if self.queue:
+            self._run_queue()
+        else:
+            self._end_turn()
 
     def _side_roll_step(self) -> bool:
         """With explicit chance, a side roll is a chance step made before the income step,
@@ -185,24 +230,33 @@ class TurnPhases:
         """Queue the current player's ``trigger`` hooks; a list is made only when the player
         owns a card with such a hook (else the queue is the empty tuple)."""
         self.qpos = 0
-        queue = _NO_ITEMS
-        hooks = self.rules.hooks[trigger]
-        if hooks:
-            p = self.current
-            town = self.owned[p]
-            built = self.built_this_turn
-            for card, clause in hooks:
-                copies = town[card]
-                if not copies or (built and card in built and
-                                  not self.rules.options["landmark_active_on_build_turn"]):
-                    continue
-                if queue is _NO_ITEMS:
-                    queue = []
-                if clause.asks:
-                    queue.extend([(card, p, 1, clause)] * copies)
-                else:
-                    queue.append((card, p, copies, clause))
-        self.queue = queue
+        town = self.owned[self.current]
+        for card, _ in self.rules.hooks[trigger]:
+            if town[card]:  # the player owns a card with such a hook
+                self.queue = self._owned_hooks(trigger)
+                return
+        self.queue = _NO_ITEMS
+
+    def _owned_hooks(self, trigger: str) -> list | tuple:
+        """The queue items of the current player's ``trigger`` hooks: one per copy for a
+        hook that asks, one for all copies otherwise; a card built this turn is left out
+        unless the rules file's option ``landmark_active_on_build_turn`` says otherwise."""
+        queue: list | tuple = _NO_ITEMS
+        p = self.current
+        town = self.owned[p]
+        built = self.built_this_turn
+        for card, clause in self.rules.hooks[trigger]:
+            copies = town[card]
+            if not copies or (built and card in built and
+                              not self.rules.options["landmark_active_on_build_turn"]):
+                continue
+            if queue is _NO_ITEMS:
+                queue = []
+            if clause.asks:
+                queue.extend([(card, p, 1, clause)] * copies)
+            else:
+                queue.append((card, p, copies, clause))
+        return queue
 
     def _queue_income(self, run_now: bool = True) -> None:
         """Resolve this roll's income in order; from the first clause that asks a decision
@@ -214,12 +268,10 @@ class TurnPhases:
             roller = self.current
             order = self._order[roller]
             blocking = self.rules.blocking_markers
-            ordering = self.rules.order_groups.get(self.total) if self.rules.order_groups \
-                else None
             quiet = self.events is None
-            for (own_roll, theirs), involved in zip(groups, ordering or _NO_ORDERING):
+            for own_roll, theirs, involved in groups:
                 # a group of cards only their owner's roll activates: the roller alone
-                for owner in (order if theirs or involved else order[:1]):
+                for owner in (order if theirs or involved else (roller,)):
                     rolled = owner == roller
                     mark = -1
                     if involved and self._ask_order(queue, involved, owner, rolled):
@@ -300,50 +352,38 @@ class TurnPhases:
         return True
 
     def _run_queue(self) -> None:
-        while True:
-            queue = self.queue
-            while self.qpos < len(queue):
-                item = queue[self.qpos]
-                self.qpos += 1
-                card, owner, copies, clause = item
-                if clause.conditions and not clause.holds(self, owner):
-                    continue
-                action = clause.action
-                if action.asks:
-                    if self._ask(item):
-                        return
-                    continue
-                happened = action.run(self, card, owner, copies)
-                if clause.rest is not None and happened is not False:
-                    self.qins = self.qpos
-                    self.enqueue([(card, owner, copies, clause.rest)])
-                if queue is not self.queue or self.chance_pending is not None:
-                    return  # the action replaced the queue (a reroll) or awaits dice
-            # the queue of this phase is done: go on to the next phase
-            phase = self.phase
-            if phase == AFTER_ROLL:
-                if self.explicit_chance and self.side_rolls is not None and \
-                        self._side_roll_step():
-                    return  # a side roll waits for its outcome
-                self._queue_income()
-                self.phase = INCOME
-            elif phase == INCOME:
-                self._queue_hooks("before_build")
-                self.phase = BEFORE_BUILD
-            elif phase == BEFORE_BUILD:
-                self.builds_left = self.rules.builds_per_turn
-                if self.builds_left > 0:
-                    self.phase = BUILD
-                    self._ask_build()
+        """Run the current phase's queue from ``qpos`` until a decision is pending, an
+        action replaced the queue (a reroll) or awaits dice; when it is done, go on to the
+        next phase."""
+        queue = self.queue
+        while self.qpos < len(queue):
+            item = queue[self.qpos]
+            self.qpos += 1
+            card, owner, copies, clause = item
+            if clause.conditions and not clause.holds(self, owner):
+                continue
+            action = clause.action
+            if action.asks:
+                if self._ask(item):
                     return
-                self._queue_hooks("end_of_turn")
-                self.phase = END
-            elif phase == BEFORE_ROLL:
-                self._choose_dice()
-                return
-            else:
-                self._end_turn()
-                return
+                continue
+            happened = action.run(self, card, owner, copies)
+            if clause.rest is not None and happened is not False:
+                self.qins = self.qpos
+                self.enqueue([(card, owner, copies, clause.rest)])
+            if queue is not self.queue or self.chance_pending is not None:
+                return  # the action replaced the queue (a reroll) or awaits dice
+        phase = self.phase
+        if phase == AFTER_ROLL:
+            self._income()
+        elif phase == INCOME:
+            self._before_build()
+        elif phase == BEFORE_BUILD:
+            self._start_build()
+        elif phase == BEFORE_ROLL:
+            self._choose_dice()
+        else:
+            self._end_turn()
 
     def _ask(self, item: tuple) -> bool:
         """Make the decision of a queue item pending; False when it cannot be asked (a
@@ -418,9 +458,6 @@ class TurnPhases:
                 menus[seat] = (costs[:k] + costs[k + 1:], ids[:k] + ids[k + 1:],
                                [None] * len(ids))
 
-    def _ask_build(self) -> None:
-        self.pending = self._build_decision(self.current)
-
     def _build(self, card_id: str | None) -> None:
         p = self.current
         if card_id is None:
@@ -452,7 +489,7 @@ class TurnPhases:
                 self.turn += 1  # the winning turn ends here, and counts as played
                 self._log({"type": "win", "player": p, "turn": self.turn})
                 return
-        if self.builds_left <= 0:
+        if self.builds_left <= 0:  # the hooks run, and the turn ends, at the next decision()
             self._queue_hooks("end_of_turn")
             self.phase = END
 
