@@ -13,6 +13,7 @@ RuleSet` (built the first time a game of it starts, then shared by every game of
   coins, boosts and events as the clause's own action would give) instead of calling the
   action.
 - ``landmark``: per card, True for a landmark.
+- ``hook_cards[trigger]``: the cards with a hook of that trigger (:attr:`RuleSet.hooks`).
 - ``dice_card``/``dice_choice``: when a single card offers a choice of dice, that card and
   its sorted counts; ``dice_asks``, that card when it offers two counts or more (else -1),
   and ``dice_decisions``, per seat the ``dice`` decision it asks (nothing made per turn).
@@ -65,7 +66,7 @@ class Dispatch:
     """The engine's tables of one rule set (see the module docstring)."""
 
     __slots__ = ("_decisions", "by_roll", "dice_asks", "dice_card", "dice_choice",
-                 "dice_decisions", "landmark")
+                 "dice_decisions", "hook_cards", "landmark")
 
     def __init__(self, rules: RuleSet):
         self.by_roll = {total: tuple(_sides(group, rules.boosts) + (involved,)
@@ -73,6 +74,8 @@ class Dispatch:
                                          groups, rules.order_groups.get(total, repeat(()))))
                         for total, groups in rules.by_roll.items()}
         self.landmark = tuple(card.is_landmark for card in rules.cards)
+        self.hook_cards = {trigger: tuple(card for card, _ in hooks)
+                           for trigger, hooks in rules.hooks.items()}
         self._decisions: dict = {}
         self.dice_card = -1
         self.dice_choice: tuple = ()

@@ -333,12 +333,12 @@ class Game(TurnPhases, StateChanges, MarketState):
             if self.chance_pending is not None:
                 return None
             phase = self.phase
-            if phase == OVER:
-                return None
             if phase == START:
                 if stop_at_turn_end and self.turn != turn:
                     return None
                 self._start_turn()
+            elif phase == OVER:
+                return None
             elif phase == ROLL:
                 self._roll_dice()
             elif phase == BUILD:

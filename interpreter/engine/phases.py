@@ -231,7 +231,7 @@ class TurnPhases:
         owns a card with such a hook (else the queue is the empty tuple)."""
         self.qpos = 0
         town = self.owned[self.current]
-        for card, _ in self.rules.hooks[trigger]:
+        for card in self._dispatch.hook_cards[trigger]:
             if town[card]:  # the player owns a card with such a hook
                 self.queue = self._owned_hooks(trigger)
                 return

@@ -104,7 +104,13 @@ class StateChanges:
                 table[other][kind] += 1
         owned[seat][kind] -= 1
         owned[other][kind] += 1
-        self._menus[seat] = self._menus[other] = None  # their limits may change
+        # only ``kind``'s place on the two menus can change: under the limit again for
+        # ``seat`` (its menu is made anew), at the limit now for ``other``
+        limit = self.rules.limit[kind]
+        if owned[seat][kind] == limit - 1:
+            self._menus[seat] = None
+        if owned[other][kind] >= limit:
+            self._off_menu(self.rules.ids[kind], (other,))
 
     def give(self, seat: int, give: int, other: int, card: int) -> None:
         """``seat`` gives one ``give`` to ``other`` (Moving Company)."""
