@@ -10,7 +10,8 @@ the Python API raises :class:`DataError` holding all of them.
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass
+
+from .records import Record
 
 _LINE_BREAKS = {ord(c): c.encode("unicode_escape").decode("ascii")
                 for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
@@ -22,8 +23,7 @@ def one_line(text: str) -> str:
     return str(text).translate(_LINE_BREAKS)
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(Record):
     """One located finding about a data file.
 
     ``line`` and ``column`` are 1-based (1:1 for a finding about a whole file); ``span`` is

@@ -4,13 +4,12 @@ for, built by the rule-set loader from the data."""
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass, field
 
+from ..records import Record, field
 from .parser import EffectError
 
 
-@dataclass(frozen=True)
-class Vocabulary:
+class Vocabulary(Record):
     """The names an effect may use, and the card indices each name stands for.
 
     ``ids`` maps card id -> index; ``icons`` and ``colours`` map a name -> tuple of card
