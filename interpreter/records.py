@@ -24,7 +24,6 @@ Python's default protocol (the instance's ``__dict__``).
 
 from __future__ import annotations
 
-import copy as _copy
 from operator import attrgetter
 
 _MISSING = object()
@@ -287,4 +286,6 @@ def _converted(value):
         make_default = getattr(value, "default_factory", _MISSING)  # a defaultdict keeps it
         return (type(value)(items) if make_default is _MISSING
                 else type(value)(make_default, items))
-    return _copy.deepcopy(value)
+    import copy  # only for as_dict (the lab's reports): not at start-up
+
+    return copy.deepcopy(value)

@@ -51,9 +51,9 @@ def cache_dir() -> Path:
 def code_fingerprint() -> tuple:
     """What the code that makes and reads an entry looks like: the Python version and the
     size and modification time of each file of the language, rules and data layers, the
-    error classes, the grammar and the bundled schemas (a changed file: a new
+    error classes, the records, the grammar and the bundled schemas (a changed file: a new
     fingerprint, so entries made by older code are stale)."""
-    files = [_PACKAGE / "errors.py"]
+    files = [_PACKAGE / "errors.py", _PACKAGE / "records.py"]
     for name in _CODE:
         files += sorted((_PACKAGE / name).glob("*.py"))
     files += sorted((_PACKAGE / "language").glob("*.lark"))

@@ -7,7 +7,6 @@ what the turn engine reads on its hot path (see :mod:`machikoro.rules.tables`).
 
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 from ..language.vocabulary import Vocabulary
@@ -144,6 +143,7 @@ class RuleSet(Record, eq=False):
         try:
             return self.cards[self.index[card_id]]
         except KeyError:
+            import difflib  # only for a message's hint: not at start-up
             hint = difflib.get_close_matches(card_id, self.ids, n=1)
             more = f" (did you mean '{hint[0]}'?)" if hint else ""
             raise KeyError(f"unknown card id '{card_id}'{more}") from None
