@@ -6,10 +6,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 from importlib import import_module
-from typing import Any
 
 from ..data.bundled import data_dir
 from ..rules.loader import load_ruleset
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 # strategy files are read with the loader's schema checks and the effect grammar (JSON
 # Schema, Lark): imported when a strategy is asked for, not with the built-in agents

@@ -24,7 +24,10 @@ import pickle
 import sys
 import zlib
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # the machikoro package
 

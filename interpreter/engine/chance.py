@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 import random
 from functools import cache
-from typing import TYPE_CHECKING
 
 from ..errors import MachikoroError
 from ..records import Record
@@ -28,6 +27,7 @@ back (Python converts whole numbers of up to 4,300 digits to text). Also
 ``machikoro.engine.game.MAX_SEED_DIGITS``; kept here, with chance, so that the command
 line's argument types read it without importing the engine."""
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:  # exact probabilities are made when first listed (fractions is no light
     from fractions import Fraction  # import: it brings decimal along)
 

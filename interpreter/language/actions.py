@@ -20,10 +20,12 @@ colour's ``income_from``.
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from ..records import Record, replace
 from .conditions import Quantity
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 _NOTHING: frozenset = frozenset()
 

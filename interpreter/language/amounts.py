@@ -8,9 +8,11 @@ parts of the game state the value depends on (for the purple-order check,
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from ..records import Record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
 class Fixed(Record):

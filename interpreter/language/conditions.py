@@ -7,9 +7,11 @@ and ``reads``: the parts of the game state it depends on (for the purple-order c
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from ..records import Record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
 class Quantity(Record):

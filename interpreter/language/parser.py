@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:  # Lark is imported when the parser is first built, not with this module
     from lark import Lark, Tree
     from lark.exceptions import UnexpectedInput
