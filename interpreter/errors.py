@@ -9,8 +9,6 @@ the Python API raises :class:`DataError` holding all of them.
 
 from __future__ import annotations
 
-import unicodedata
-
 from .records import Record
 
 _LINE_BREAKS = {ord(c): c.encode("unicode_escape").decode("ascii")
@@ -78,6 +76,8 @@ class Problem(Record):
                 line = ("..." if start else "") + line[start:start + 100] + "..."
                 column = column - start + (3 if start else 0)
             # wide (CJK) characters take two cells on a terminal
+            import unicodedata  # only for a caret line: not at start-up
+
             pad = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1
                       for c in line[:column - 1])
             caret = " " * pad + "^" * max(1, min(self.span, 60, len(line) - column + 1))
