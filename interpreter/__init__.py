@@ -11,7 +11,7 @@ Typical use::
 
 The package is built in layers, each importing only the layers below it (the README's
 Layout section draws them): ``cli`` on top; ``lab`` and ``checks``; ``agents``; ``engine``;
-``rules``; ``language``; ``data``; and ``errors`` at the bottom.
+``rules``; ``language``; ``data``; ``errors``; and ``records`` (value objects) at the bottom.
 """
 
 from importlib import import_module
