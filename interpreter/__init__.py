@@ -11,11 +11,10 @@ Typical use::
 
 The package is built in layers, each importing only the layers below it (the README's
 Layout section draws them): ``cli`` on top; ``lab`` and ``checks``; ``agents``; ``engine``;
-``rules``; ``language``; ``data``; and ``errors`` at the bottom.
+``rules``; ``language``; ``data``; ``errors``; and ``records`` (value objects) at the bottom.
 """
 
 from importlib import import_module
-from typing import TYPE_CHECKING
 
 # The names below are imported when first used (PEP 562), not with the package: a command
 # that needs a rule set from the cache and the engine never pays for the loader's schema
@@ -29,6 +28,7 @@ _EXPORTS = {
     "load_ruleset": ".rules.loader", "Card": ".rules.ruleset", "RuleSet": ".rules.ruleset",
 }
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
     from .agents.greedy import GreedyAgent
     from .agents.protocol import Agent, play

@@ -9,8 +9,7 @@ the Python API raises :class:`DataError` holding all of them.
 
 from __future__ import annotations
 
-import unicodedata
-from dataclasses import dataclass
+from .records import Record
 
 _LINE_BREAKS = {ord(c): c.encode("unicode_escape").decode("ascii")
                 for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
@@ -22,8 +21,7 @@ def one_line(text: str) -> str:
     return str(text).translate(_LINE_BREAKS)
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(Record):
     """One located finding about a data file.
 
     ``line`` and ``column`` are 1-based (1:1 for a finding about a whole file); ``span`` is
@@ -78,6 +76,8 @@ class Problem:
                 line = ("..." if start else "") + line[start:start + 100] + "..."
                 column = column - start + (3 if start else 0)
             # wide (CJK) characters take two cells on a terminal
+            import unicodedata  # only for a caret line: not at start-up
+
             pad = sum(2 if unicodedata.east_asian_width(c) in "WF" else 1
                       for c in line[:column - 1])
             caret = " " * pad + "^" * max(1, min(self.span, 60, len(line) - column + 1))

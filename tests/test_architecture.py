@@ -26,8 +26,8 @@ def _lint_imports() -> Path:
 
 
 def test_import_layers_and_no_cycles_hold() -> None:
-    """``lint-imports`` keeps both contracts: the layers (cli on top, errors at the bottom)
-    and acyclic siblings at every depth."""
+    """``lint-imports`` keeps both contracts: the layers (cli on top, errors and then
+    records at the bottom) and acyclic siblings at every depth."""
     run = subprocess.run([str(_lint_imports()), "--config", str(ROOT / "pyproject.toml")],
                          capture_output=True, text=True, cwd=ROOT, timeout=120, check=False)
     assert run.returncode == 0, run.stdout + run.stderr

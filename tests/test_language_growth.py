@@ -193,7 +193,7 @@ def test_a_marker_must_be_declared_with_the_right_behaviour():
 
 
 def test_coins_on_a_card_need_a_marker_that_holds_coins():
-    from dataclasses import replace
+    from machikoro.records import replace
 
     bare = replace(VOCAB, markers={})
     assert "holds_coins" in refused("put 1 coin on this card", bare).message

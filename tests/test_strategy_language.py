@@ -332,14 +332,14 @@ def test_a_swap_follows_its_field_rankings_in_order(tmp_path):
 
 
 def test_immutable_mapping_options_are_mappings_too(tmp_path):
-    """Named tuples and frozen dataclasses, if the engine makes options immutable."""
+    """Named tuples and records (machikoro.records), if the engine makes options immutable."""
     from collections import namedtuple
-    from dataclasses import dataclass
+
+    from machikoro.records import Record
 
     Move = namedtuple("Move", "give take")
 
-    @dataclass(frozen=True)
-    class Gift:
+    class Gift(Record):
         give: str
         to: int
 

@@ -4,7 +4,7 @@ A decision is named after the card that asks it (or ``dice``, ``reroll``, ``buil
 options have one of a few shapes (:func:`shape_of`): seats (``player``), card ids
 (``card``: a card of the owner's, a landmark, a kind of establishment), booleans
 (``yes-no``), mappings such as a swap ``{give, take, from}`` (``mapping``; a named tuple or
-a frozen dataclass with named fields counts too) or sequences of card ids (``order``);
+a record with named fields counts too) or sequences of card ids (``order``);
 ``None`` among them means "nothing". A :class:`ChoiceRule` (a
 strategy's ``choose`` entry) answers any decision of a shape it fits, whatever card asks,
 and returns :data:`PASS` when it does not fit, so that the strategy falls back to greedy.
@@ -13,11 +13,11 @@ and returns :data:`PASS` when it does not fit, so that the strategy falls back t
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, fields, is_dataclass
 from typing import Any
 
 from ..engine.decision import Decision
 from ..engine.game import Game
+from ..records import Record, fields, is_record
 
 PASS = object()
 """A rule's answer when it cannot answer the decision (its caller falls back)."""
@@ -59,18 +59,17 @@ def _kind(value: Any) -> str | None:
 
 def fields_of(value: Any) -> Mapping | None:
     """The named fields of a mapping-shaped option (a mapping, a named tuple or a
-    dataclass instance, whichever the engine uses for immutable options), else None."""
+    record (:mod:`machikoro.records`), whichever the engine uses for immutable options), else None."""
     if isinstance(value, Mapping):
         return value
     if hasattr(value, "_asdict"):
         return value._asdict()
-    if is_dataclass(value) and not isinstance(value, type):
-        return {f.name: getattr(value, f.name) for f in fields(value)}
+    if is_record(value):
+        return {name: getattr(value, name) for name in fields(value)}
     return None
 
 
-@dataclass(frozen=True)
-class Condition:
+class Condition(Record):
     """A compiled condition (a ``when``, ``until``, ``reroll``...): all of ``tests`` must
     hold; ``text`` is its source."""
 
@@ -85,8 +84,7 @@ class Condition:
         return True
 
 
-@dataclass(frozen=True)
-class _Never:
+class _Never(Record):
     def test(self, game: Game, seat: int) -> bool:
         return False
 
@@ -135,8 +133,7 @@ def decline(options: tuple) -> Any:
     return PASS
 
 
-@dataclass(frozen=True)
-class ChoiceRule:
+class ChoiceRule(Record):
     """A strategy's rule for one decision (by name) or one shape of decisions.
 
     ``ranking`` ranks the options (players, cards, or the cards of an order); ``when``

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from ..engine.decision import Decision
 from ..engine.game import Game
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class RandomAgent:

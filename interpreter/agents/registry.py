@@ -5,20 +5,27 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import partial
-from typing import Any
+from importlib import import_module
 
 from ..data.bundled import data_dir
 from ..rules.loader import load_ruleset
-from .greedy import GreedyAgent
-from .mcts import MCTSAgent
-from .random_agent import RandomAgent
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 # strategy files are read with the loader's schema checks and the effect grammar (JSON
 # Schema, Lark): imported when a strategy is asked for, not with the built-in agents
 
-AGENTS = {"random": RandomAgent, "greedy": GreedyAgent, "mcts": MCTSAgent}
-"""Built-in agents by name. An agent class with a ``budget`` attribute (the name of a
-keyword of its constructor) also takes ``NAME:N``, N a whole number >= 1."""
+AGENTS: dict[str, Any] = {
+    "random": ".random_agent:RandomAgent", "greedy": ".greedy:GreedyAgent",
+    "mcts": ".mcts:MCTSAgent"}
+"""Agents by name: the built-in ones and those given to :func:`register_agent`. A value is
+the agent's maker, or for a built-in agent not made yet the ``module:class`` (in this
+package) that holds it, imported when first made (start-up: ``greedy`` and ``mcts`` import
+the look-ahead engine, which ``play --agents random`` never needs). An agent class with a
+``budget`` attribute (the name of a keyword of its constructor) also takes ``NAME:N``, N a
+whole number >= 1."""
 
 
 ENTRY_POINT_GROUP = "machikoro.agents"
@@ -39,6 +46,15 @@ def register_agent(name: str, make: Callable[..., Any]) -> None:
     AGENTS[name] = make
 
 
+def _maker(name: str) -> Callable[..., Any]:
+    """The maker of agent ``name`` (a key of :data:`AGENTS`), its module imported now."""
+    maker = AGENTS[name]
+    if isinstance(maker, str):
+        module, _, attribute = maker.partition(":")
+        maker = AGENTS[name] = getattr(import_module(module, __package__), attribute)
+    return maker
+
+
 def _installed(name: str) -> None:
     """Register the agent an installed package declares as ``name`` in the
     ``machikoro.agents`` entry-point group, if one does (loaded on first use)."""
@@ -57,9 +73,9 @@ def _installed(name: str) -> None:
 def _budgeted(name: str):
     """``NAME:N`` for an agent with a budget: its factory with that budget; else None."""
     base, sep, text = name.partition(":")
-    agent = AGENTS.get(base)
-    if not sep or agent is None:
+    if not sep or base not in AGENTS:
         return None
+    agent = _maker(base)
     keyword = getattr(agent, "budget", None)
     if keyword is None:
         raise ValueError(f"agent '{base}' takes no budget (':{text}')")
@@ -74,8 +90,8 @@ def agent_names() -> list[str]:
     from importlib.metadata import entry_points  # not with the module: start-up
 
     installed = [p.name for p in entry_points(group=ENTRY_POINT_GROUP) if p.name not in AGENTS]
-    return [f"{name}[:N]" if getattr(agent, "budget", None) else name
-            for name, agent in AGENTS.items()] + sorted(installed) + _bundled_strategies()
+    return [f"{name}[:N]" if getattr(_maker(name), "budget", None) else name
+            for name in list(AGENTS)] + sorted(installed) + _bundled_strategies()
 
 
 def _bundled_strategies() -> list[str]:
@@ -94,7 +110,7 @@ def agent_factory(name: str, rules=None):
     if name.partition(":")[0] not in AGENTS:
         _installed(name.partition(":")[0])
     if name in AGENTS:
-        return AGENTS[name]
+        return _maker(name)
     budgeted = _budgeted(name)
     if budgeted is not None:
         return budgeted

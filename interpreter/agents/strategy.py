@@ -18,11 +18,11 @@ against the rule set the strategy plays; a game only calls their ``test``/``key`
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine.decision import Decision
 from ..engine.game import Game
+from ..records import Record, field
 from .decision_rules import ALWAYS, PASS, Condition, best, shape_of
 from .greedy import GreedyAgent
 
@@ -32,8 +32,7 @@ __all__ = ["ALWAYS", "FALLBACKS", "Condition", "DiceRule", "Entry", "Phase", "Pr
            "Strategy", "StrategyAgent"]
 
 
-@dataclass(frozen=True)
-class Entry:
+class Entry(Record):
     """One ``build`` entry: its ``cards`` as ``(id, index, cap)`` triples (cap: build while
     owning fewer; the card's limit when none is given), in the order written; ``when``
     gates it; ``prefer`` ranks its cards (None: the phase's ``prefer``, else the order
@@ -55,16 +54,14 @@ Priority = Entry
 """The version 1 name of a build entry."""
 
 
-@dataclass(frozen=True)
-class DiceRule:
+class DiceRule(Record):
     """One ``dice`` entry: roll ``roll`` dice when ``when`` holds."""
 
     roll: int
     when: Condition = ALWAYS
 
 
-@dataclass(frozen=True)
-class Phase:
+class Phase(Record):
     """One phase of a strategy (a strategy without ``phases`` has one, named ``main``).
 
     ``build`` (entries), ``prefer`` (the ranking of groups without their own, or None:
@@ -85,8 +82,7 @@ class Phase:
     next: int | None = None
 
 
-@dataclass(frozen=True)
-class Strategy:
+class Strategy(Record):
     """A loaded strategy, compiled against one rule set (``rules``).
 
     ``key`` is the file stem (the name used with ``--agents``); ``phases`` is never empty

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import copy
 import difflib
-from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -24,6 +23,7 @@ from ..data.yaml_reader import read_yaml
 from ..errors import DataError, Problem
 from ..language.compiler import compile_choice, compile_condition, compile_ranking
 from ..language.parser import EffectError
+from ..records import replace
 from ..rules.file_kinds import display
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet

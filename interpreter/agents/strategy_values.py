@@ -18,31 +18,27 @@ method: ``value(game, owner, item=None)`` (``item``: the card index being ranked
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ..engine import expectations
 from ..engine.game import Game
 from ..language.conditions import Quantity
+from ..records import Record
 
 
-@dataclass(frozen=True)
-class OptionCost:
+class OptionCost(Record):
     """``cost``: what the card being ranked costs, in coins."""
 
     def value(self, game: Game, owner: int, item=None) -> int:
         return game.rules.cost[item]
 
 
-@dataclass(frozen=True)
-class OptionCopies:
+class OptionCopies(Record):
     """``copies``: how many copies of the card being ranked the owner has."""
 
     def value(self, game: Game, owner: int, item=None) -> int:
         return game.owned[owner][item]
 
 
-@dataclass(frozen=True)
-class ExpectedIncome:
+class ExpectedIncome(Record):
     """``expected income``: expected coins per round (every player's turn once) one more
     copy of the card being ranked brings the owner, given every town now
     (:func:`~machikoro.engine.expectations.card_value`; 0 for a landmark)."""
@@ -57,16 +53,14 @@ def roll_income(game: Game, owner: int) -> int:
     return expectations.outcome_income(game, game.current, game.dice, game.total)[owner]
 
 
-@dataclass(frozen=True)
-class RollIncome:
+class RollIncome(Record):
     """``roll income``: coins the current roll brings the owner (see :func:`roll_income`)."""
 
     def value(self, game: Game, owner: int, item=None) -> int:
         return roll_income(game, owner)
 
 
-@dataclass(frozen=True)
-class RollPays:
+class RollPays(Record):
     """``roll pays Q coins`` (``roll pays nothing``: 0 or fewer): the current roll's income
     for the owner compared with Q."""
 
@@ -76,8 +70,7 @@ class RollPays:
         return self.quantity(roll_income(game, owner))
 
 
-@dataclass(frozen=True)
-class ExpectedRollIncome:
+class ExpectedRollIncome(Record):
     """``expected income with N dice``: the owner's expected coins from its own roll of
     ``dice`` dice now."""
 
@@ -87,8 +80,7 @@ class ExpectedRollIncome:
         return expectations.expected_roll_income(game, owner, self.dice)
 
 
-@dataclass(frozen=True)
-class BestPayingTotal:
+class BestPayingTotal(Record):
     """``best paying total``: the roll total that would bring the owner the most coins on
     its own roll now, over every total the rule set's dice counts can make (the lowest such
     total on a tie); 0 when no total pays anything."""
@@ -109,8 +101,7 @@ class BestPayingTotal:
         return best
 
 
-@dataclass(frozen=True)
-class BuildListDone:
+class BuildListDone(Record):
     """``build list done``: no card of the build list can ever be built again under it:
     each is at the entry's cap or the card's limit, or (an establishment) sold out.
     ``cards`` holds ``(card index, cap)`` pairs."""

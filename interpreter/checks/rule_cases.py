@@ -11,7 +11,6 @@ rules do not allow the player, ends the case as ``illegal_choice``.
 from __future__ import annotations
 
 import difflib
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,13 +20,13 @@ from ..data.documents import Document
 from ..data.yaml_reader import read_yaml
 from ..engine.game import Game
 from ..errors import DataError, IllegalChoice, MachikoroError, Problem, one_line
+from ..records import Record
 from ..rules.file_kinds import article
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet
 
 
-@dataclass(frozen=True)
-class CaseResult:
+class CaseResult(Record):
     """The outcome of one case: ``passed``, and ``details`` (one line per difference)."""
 
     file: str

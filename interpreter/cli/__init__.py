@@ -19,7 +19,6 @@ import sys
 from importlib import import_module
 
 from ..errors import DataError, MachikoroError
-from .arguments import UsageError
 
 COMMANDS = {
     "play": ("play", "play one game and print it turn by turn"),
@@ -68,8 +67,9 @@ def _version() -> str:
 
 def _parser(command: str | None = None) -> tuple[argparse.ArgumentParser,
                                                  dict[str, argparse.ArgumentParser]]:
-    """The parser, and each command's own parser (for its usage line in errors); only
-    ``command``'s options are added (its module imported), the others show their help."""
+    """The parser, and the commands' own parsers (for their usage line in errors). With a
+    ``command``, only its parser is made, with its options (its module imported); without
+    one (``--help``, a mistyped command), every command's, for their names and help."""
     parser = argparse.ArgumentParser(
         prog="machikoro",
         description="Machi Koro (original base set) as rules data plus one interpreter.")
@@ -77,9 +77,10 @@ def _parser(command: str | None = None) -> tuple[argparse.ArgumentParser,
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands = {}
     for name, (_, summary) in COMMANDS.items():
-        commands[name] = sub.add_parser(name, help=summary, description=summary)
-        if name == command:
-            command_module(name).add_arguments(commands[name])
+        if command is None or name == command:  # each parser costs start-up time
+            commands[name] = sub.add_parser(name, help=summary, description=summary)
+    if command is not None:
+        command_module(command).add_arguments(commands[command])
     return parser, commands
 
 
@@ -88,8 +89,9 @@ def _parse(argv: list[str] | None) -> argparse.Namespace:
     level's; an option given ``--`` as its value (``--games=--``, which argparse passes on
     as an empty list) is a usage error. Raises SystemExit (2) like argparse."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    # the command is the first word that is no option (machikoro takes no value before it)
-    word = next((w for w in argv if not w.startswith("-")), None)
+    # the command is the first word (machikoro's own options, -h and --version, print
+    # and exit: before a command they need every command's parser, for the listing)
+    word = argv[0] if argv else None
     parser, commands = _parser(word if word in COMMANDS else None)
     args, extra = parser.parse_known_args(argv)
     command = commands[args.command]
@@ -111,6 +113,9 @@ def main(argv: list[str] | None = None) -> int:
         args = _parse(argv)
     except SystemExit as exc:
         return int(exc.code or 0)
+    # with the command, not the module: --help never imports the option types' modules
+    from .arguments import UsageError
+
     try:
         code = command_module(args.command).run(args)
         sys.stdout.flush()  # a full disk behind stdout shows here, not at exit

@@ -4,7 +4,6 @@ error for bad command usage."""
 from __future__ import annotations
 
 import argparse
-import difflib
 import sys
 from collections.abc import Callable, Iterable
 from pathlib import Path
@@ -80,6 +79,7 @@ def did_you_mean(word: str, known: Iterable[str]) -> str:
     ``word`` is itself known: its error is of another kind, such as an agent that does not
     load)."""
     known = list(known)
+    import difflib  # only for a message's hint: not at start-up
     hint = [] if word in known else difflib.get_close_matches(word, known, n=1)
     return f" - did you mean '{hint[0]}'?" if hint else ""
 

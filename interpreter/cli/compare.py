@@ -4,13 +4,13 @@
 from __future__ import annotations
 
 import sys
-from dataclasses import replace
 
 from ..errors import DataError
 from ..lab.comparison import Comparison, labels, play_pairs, render
 from ..lab.executors import Executor
 from ..lab.runs import RunSpec
 from ..lab.simulation import report
+from ..records import replace
 from .arguments import path_text, positive
 from .lab_options import (
     LabUsageError,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import random
 import sys
 from pathlib import Path
@@ -79,6 +78,13 @@ def _seats(args, rules: RuleSet) -> tuple[list[str], dict]:
     return names + [names[-1]] * (players - len(names)), makers
 
 
+def _json_line(value) -> str:
+    """``value`` as one line of JSON, with its line break."""
+    import json  # only for --json and --log: the text output never needs it
+
+    return json.dumps(value) + "\n"
+
+
 def _narrate(game: Game, decide: list, as_json: bool, log_file, out) -> None:
     """Play the game to its end, writing each event as it happens: as text or JSON on
     ``out``, and as JSON to ``log_file``."""
@@ -90,9 +96,9 @@ def _narrate(game: Game, decide: list, as_json: bool, log_file, out) -> None:
             event = events[shown]
             shown += 1
             if log_file:
-                log_file.write(json.dumps(event) + "\n")
+                log_file.write(_json_line(event))
             if as_json:
-                out.write(json.dumps(event) + "\n")
+                out.write(_json_line(event))
             elif event["type"] == "turn":
                 out.write("\n" + turn_header(event, game.names) + "\n")
             else:
@@ -138,23 +144,23 @@ def run(args) -> int:
         header = game_log.header(rules, args.variant, seed, names, labels, args.max_turns)
     out = sys.stdout
     if args.json:
-        out.write(json.dumps(header) + "\n")
+        out.write(_json_line(header))
     else:
         seats = ", ".join(f"{n} ({a})" for n, a in zip(names, labels))
         out.write(f"{rules.name} - {players} players: {seats} - seed {seed}\n")
     if log_file:
-        log_file.write(json.dumps(header) + "\n")
+        log_file.write(_json_line(header))
     try:
         _narrate(game, [a.choose for a in agents], args.json, log_file, out)
     finally:
-        end = json.dumps({"type": "end", "winner": game.winner, "turns": game.turn,
-                          "answers": game.history})
+        end = {"type": "end", "winner": game.winner, "turns": game.turn,
+               "answers": game.history}
         failed = None
         if log_file:
-            log_file.write(end + "\n")
+            log_file.write(_json_line(end))
             failed = log_file.close()
     if args.json:
-        out.write(end + "\n")
+        out.write(_json_line(end))
     else:
         _final_position(game, labels, args.max_turns, out)
     if failed is not None:  # the game is on screen; the log is short

@@ -3,7 +3,6 @@ package, or beside it in a source checkout; and how a bundled name is found."""
 
 from __future__ import annotations
 
-import difflib
 import re
 from pathlib import Path
 
@@ -96,6 +95,7 @@ def unknown_variant(spec: str | Path) -> str:
     out: ``radio-tower-18`` -> ``house/radio-tower-18``)."""
     names = [n for n in bundled_names() if not n.startswith(STRATEGY_FOLDER + "/")]
     text = str(spec).removesuffix(".yaml")
+    import difflib  # only for a message's hint: not at start-up
     hint = difflib.get_close_matches(text, names, n=1, cutoff=0.6)
     if not hint:
         hint = [n for n in names if n.rsplit("/", 1)[-1] == text.rsplit("/", 1)[-1]][:1]

@@ -24,7 +24,10 @@ import pickle
 import sys
 import zlib
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 _PACKAGE = Path(__file__).resolve().parent.parent  # the machikoro package
 
@@ -51,9 +54,9 @@ def cache_dir() -> Path:
 def code_fingerprint() -> tuple:
     """What the code that makes and reads an entry looks like: the Python version and the
     size and modification time of each file of the language, rules and data layers, the
-    error classes, the grammar and the bundled schemas (a changed file: a new
+    error classes, the records, the grammar and the bundled schemas (a changed file: a new
     fingerprint, so entries made by older code are stale)."""
-    files = [_PACKAGE / "errors.py"]
+    files = [_PACKAGE / "errors.py", _PACKAGE / "records.py"]
     for name in _CODE:
         files += sorted((_PACKAGE / name).glob("*.py"))
     files += sorted((_PACKAGE / "language").glob("*.lark"))

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from dataclasses import dataclass, field
 from typing import Any
 
 from ..errors import Problem
+from ..records import Record, field
 
 PathKey = tuple  # a JSON path as a tuple of str keys and int indices
 
@@ -34,8 +34,7 @@ def json_path(path: PathKey) -> str:
     return out
 
 
-@dataclass
-class Document:
+class Document(Record, frozen=False):
     """A loaded YAML file: its data and where each value and key stands in the text.
 
     ``marks`` maps a JSON path (tuple) to the 1-based ``(line, column)`` of the value;

@@ -16,7 +16,6 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from dataclasses import dataclass
 from functools import cache, lru_cache
 from typing import Any
 
@@ -26,6 +25,7 @@ from referencing import Registry
 from referencing.jsonschema import DRAFT202012
 
 from ..errors import Problem
+from ..records import Record
 from .bundled import data_dir
 from .documents import Document, json_path
 
@@ -141,8 +141,7 @@ def _names(names: list[str]) -> str:
     return quoted[0] if len(quoted) == 1 else ", ".join(quoted[:-1]) + " and " + quoted[-1]
 
 
-@dataclass(frozen=True)
-class Finding:
+class Finding(Record):
     """One schema violation: ``path`` where to report it (at the key when ``at_key``),
     ``fields`` the paths of the fields it makes unusable (for loading what is still good)."""
 

@@ -16,11 +16,10 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 from functools import cache
-from typing import TYPE_CHECKING
 
 from ..errors import MachikoroError
+from ..records import Record
 
 MAX_SEED_DIGITS = 100
 """A seed has at most this many digits, so that every seed is written to a log and read
@@ -28,6 +27,7 @@ back (Python converts whole numbers of up to 4,300 digits to text). Also
 ``machikoro.engine.game.MAX_SEED_DIGITS``; kept here, with chance, so that the command
 line's argument types read it without importing the engine."""
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:  # exact probabilities are made when first listed (fractions is no light
     from fractions import Fraction  # import: it brings decimal along)
 
@@ -56,8 +56,7 @@ def outcomes(dice: int, faces: int) -> tuple[tuple[tuple[int, ...], Fraction], .
     return tuple((k, Fraction(w, whole)) for k, w in sorted(counts.items()))
 
 
-@dataclass(frozen=True)
-class ChanceStep:
+class ChanceStep(Record):
     """A roll the game waits for: ``dice`` fair dice of ``faces`` faces, thrown by ``player``
     (a seat) for ``purpose`` (``"roll"``: the turn's roll; ``"reroll"``: a card's reroll;
     other rules name their own), because of ``card`` (an id, or None for the turn's roll).
@@ -71,6 +70,14 @@ class ChanceStep:
     purpose: str = "roll"
     player: int = 0
     card: str | None = None
+
+    def __init__(self, dice: int, faces: int, purpose: str = "roll", player: int = 0,
+                 card: str | None = None) -> None:
+        # written out: one is made for every roll in explicit-chance mode (mcts,
+        # look-ahead), where Record's general __init__ would cost twice as much
+        values = self.__dict__
+        values["dice"], values["faces"], values["purpose"] = dice, faces, purpose
+        values["player"], values["card"] = player, card
 
     def outcomes(self) -> tuple[tuple[tuple[int, ...], Fraction], ...]:
         """``((faces ascending), probability)`` for every outcome; see :func:`outcomes`."""

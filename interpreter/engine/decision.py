@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections import namedtuple
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 
-class Decision(NamedTuple):
+class Decision(namedtuple("Decision", "name player options card", defaults=(None,))):
     """A choice the game waits for.
 
     ``name``: ``dice``, ``reroll``, ``build``, or the id of the card asking (e.g. a card
@@ -15,10 +19,9 @@ class Decision(NamedTuple):
     or None.
     """
 
-    name: str
-    player: int
-    options: tuple
-    card: str | None = None
+    # name: str, player: int, options: tuple, card: str | None = None (collections'
+    # namedtuple, not typing's NamedTuple: no typing import at start-up)
+    __slots__ = ()
 
 
 def same_answer(option: Any, value: Any) -> bool:

@@ -26,12 +26,12 @@ whole state.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..errors import MachikoroError
+from ..records import Record
 from ..rules.ruleset import RuleSet
 from .chance import outcomes
 from .decision import Decision
@@ -89,8 +89,7 @@ def _chance_outcomes(rules: RuleSet) -> tuple:
     return tuple(faces for k in sorted(counts) for faces, _ in outcomes(k, rules.dice_faces))
 
 
-@dataclass(frozen=True)
-class Step:
+class Step(Record):
     """Where a decision's choice stands after ``prefix`` (action ids chosen so far):
     ``legal`` (the ids allowed next, ascending) and ``option`` (the option the prefix
     completes, when it is complete and nothing longer is legal; else None with

@@ -18,7 +18,6 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from numbers import Integral
-from typing import Any
 
 from ..errors import GameOver, IllegalChoice, MachikoroError, NothingPending
 from ..rules.ruleset import RuleSet
@@ -29,6 +28,10 @@ from .market import MarketState
 from .options import ILLEGAL, SwapOptions
 from .phases import BUILD, OVER, PHASE_NAMES, ROLL, START, TurnPhases
 from .state_changes import StateChanges
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 _ILLEGAL = object()  # no option matches an answer
 

@@ -12,10 +12,13 @@ is read, and checks an answer by looking it up, not by comparing it with every o
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..language.actions import FrozenAnswer, Swap
 from ..rules.tables import NO_LIMIT
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import Any
 
 ILLEGAL = object()
 """What :meth:`SwapOptions.match` returns for an answer that is no option."""

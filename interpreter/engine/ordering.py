@@ -9,15 +9,17 @@ order matters, as tuples of card ids; the other items keep their market order, f
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from itertools import permutations
-from typing import ClassVar
 
 from ..language.clauses import Clause
+from ..records import Record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
-@dataclass(frozen=True)
-class Reorder:
+class Reorder(Record):
     """Choose the order of ``kinds`` (card indices) among the next queue items."""
 
     kinds: tuple

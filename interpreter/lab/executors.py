@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Iterable, Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
+from ..records import Record, field
 from .runs import RunSpec, run_chunk
 
 
@@ -25,8 +25,7 @@ def _star(job: tuple) -> tuple:
     return run_chunk(*job)
 
 
-@dataclass
-class Executor:
+class Executor(Record, frozen=False):
     """Runs chunks of games: ``kind`` is ``local`` (``workers`` processes; 1 = in this
     process) or ``ray`` (a Ray cluster at ``RAY_ADDRESS``, or a local Ray started here).
     Use it as a context manager; :meth:`map` yields results in chunk order."""

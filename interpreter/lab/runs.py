@@ -13,13 +13,13 @@ import math
 import signal
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Self
 
 import numpy as np
 
 from ..agents.registry import agent_factory
 from ..engine.game import Game
+from ..records import Record
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet
 from .seats import all_agents, lineup
@@ -34,8 +34,7 @@ def game_seed(seed: int, index: int, seat: int = -1) -> int:
     return (low | high << 32) >> 1  # 32-bit words (faster than the uint64 array)
 
 
-@dataclass(frozen=True)
-class RunSpec:
+class RunSpec(Record):
     """What to play: ``variant`` (None for the base set, else a path as text), ``players``,
     ``agents`` (one slot per seat: an agent name or a pool, :mod:`.seats`), ``seed``,
     ``max_turns`` (the turn cap), ``records`` (also return one record per game) and

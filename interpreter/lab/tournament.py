@@ -15,12 +15,12 @@ from __future__ import annotations
 import itertools
 import json
 from collections import Counter
-from dataclasses import asdict, dataclass, field
 from typing import IO
 
 import numpy as np
 
 from ..data.json_text import load_json
+from ..records import Record, as_dict, field
 from .executors import Executor
 from .runs import Interrupted, RunSpec, chunks, deferred_interrupts
 from .simulation import CHUNK, short_name
@@ -28,8 +28,7 @@ from .statistics import wilson
 from .summary import Summary
 
 
-@dataclass(frozen=True)
-class TournamentSpec:
+class TournamentSpec(Record):
     """What a tournament plays: ``strategies`` (agent names or strategy file paths),
     ``players`` (player counts), ``games`` per table, ``seed``, ``variant`` (None for
     the base set), ``max_turns`` (the turn cap of a game), ``mirror`` (a strategy may
@@ -46,8 +45,7 @@ class TournamentSpec:
     fingerprints: tuple = ()
 
 
-@dataclass(frozen=True)
-class Table:
+class Table(Record):
     """Table ``number``: ``agents`` in their starting seat order (rotated game by game)."""
 
     number: int
@@ -83,8 +81,7 @@ def run_spec(spec: TournamentSpec, table: Table) -> RunSpec:
                    table.number), spec.max_turns, records=False, seats="rotate")
 
 
-@dataclass
-class TableCounts:
+class TableCounts(Record, frozen=False):
     """What a tournament keeps of a table's games: ``games``, ``capped`` (ended by the
     turn cap), ``seat_wins`` (wins per seat), ``agent_games`` (player-games per agent) and
     ``agent_wins``. ``played`` lists the ``[start, stop)`` ranges of games counted."""
@@ -128,7 +125,7 @@ def summary_of_line(line: dict, players: int) -> Summary:
 
 def header_line(spec: TournamentSpec) -> str:
     """The first line of a results file: the tournament it belongs to."""
-    return json.dumps({"tournament": asdict(spec)}) + "\n"
+    return json.dumps({"tournament": as_dict(spec)}) + "\n"
 
 
 def pending(spec: TournamentSpec, counts: dict) -> list[tuple[Table, int, int]]:
@@ -315,7 +312,7 @@ def read_results(text: str, spec: TournamentSpec) -> tuple[dict, int]:
         header = load_json(lines[0])["tournament"]
     except (ValueError, KeyError, TypeError):
         raise ResultsMismatch("it is not a tournament results file") from None
-    wanted = json.loads(json.dumps(asdict(spec)))
+    wanted = json.loads(json.dumps(as_dict(spec)))
     if header != wanted:
         changed = sorted(k for k in set(wanted) | set(header) if wanted.get(k) != header.get(k))
         raise ResultsMismatch(f"it holds another tournament (different {', '.join(changed)})")

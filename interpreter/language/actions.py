@@ -20,10 +20,12 @@ colour's ``income_from``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import ClassVar
-
+from ..records import Record, replace
 from .conditions import Quantity
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 _NOTHING: frozenset = frozenset()
 
@@ -81,8 +83,7 @@ def _amount_reads(amount) -> frozenset:
 # --------------------------------------------------------------------------- coins
 
 
-@dataclass(frozen=True)
-class Gain(Plain):
+class Gain(Plain, Record):
     """``gain AMOUNT``: the bank pays the owner AMOUNT (plus boosts) per copy."""
 
     amount: object
@@ -99,8 +100,7 @@ class Gain(Plain):
             game.gain(owner, per * copies, card)
 
 
-@dataclass(frozen=True)
-class PayBank(Plain):
+class PayBank(Plain, Record):
     """``pay AMOUNT to the bank``: the owner pays what it can of AMOUNT per copy."""
 
     amount: object
@@ -116,8 +116,7 @@ class PayBank(Plain):
             game.pay_bank(owner, owed, card)
 
 
-@dataclass(frozen=True)
-class PayEach(Plain):
+class PayEach(Plain, Record):
     """``pay AMOUNT to each other player``: the owner pays each other player, in payment
     order, what it can of AMOUNT per copy."""
 
@@ -135,8 +134,7 @@ class PayEach(Plain):
                 game.transfer(owner, payee, owed, card)
 
 
-@dataclass(frozen=True)
-class PayRoller(Plain):
+class PayRoller(Plain, Record):
     """``pay AMOUNT to the roller``: the owner pays the roller (never itself)."""
 
     amount: object
@@ -156,8 +154,7 @@ class PayRoller(Plain):
         return None
 
 
-@dataclass(frozen=True)
-class PayChosen(Choice):
+class PayChosen(Choice, Record):
     """``pay AMOUNT to a chosen player``: the owner chooses another player and pays it."""
 
     amount: object
@@ -181,8 +178,7 @@ class PayChosen(Choice):
         return None
 
 
-@dataclass(frozen=True)
-class TakeFromRoller(Plain):
+class TakeFromRoller(Plain, Record):
     """``take AMOUNT from roller``: the roller pays the owner, only what the roller has."""
 
     amount: object
@@ -203,8 +199,7 @@ class TakeFromRoller(Plain):
         return None
 
 
-@dataclass(frozen=True)
-class TakeFromEach(Plain):
+class TakeFromEach(Plain, Record):
     """``take AMOUNT from each other player [with Q coins]``: every other player (those
     holding Q coins, when given) pays the owner, each only what it has; asked in payment
     order starting after the owner."""
@@ -228,8 +223,7 @@ class TakeFromEach(Plain):
                 game.transfer(payer, owner, per * copies, card)
 
 
-@dataclass(frozen=True)
-class TakeFromRichest(Plain):
+class TakeFromRichest(Plain, Record):
     """``take AMOUNT from the richest other player``: the other player holding the most
     coins pays (on a tie, the first of them in payment order after the owner)."""
 
@@ -253,8 +247,7 @@ class TakeFromRichest(Plain):
         return None
 
 
-@dataclass(frozen=True)
-class TakeFromChosen(Choice):
+class TakeFromChosen(Choice, Record):
     """``take AMOUNT from a chosen player``: the owner chooses another player (a decision
     named after the card), who pays what it can."""
 
@@ -280,8 +273,7 @@ class TakeFromChosen(Choice):
         return None
 
 
-@dataclass(frozen=True)
-class ShareCoins(Plain):
+class ShareCoins(Plain, Record):
     """``share all coins evenly``: every player's coins are pooled and shared out evenly,
     rounded up; the bank adds what is missing (Park)."""
 
@@ -309,8 +301,7 @@ def _swap_fits(game, owner: int, give: int, other: int, take: int) -> bool:
     return _fits(game, owner, take, gained) and _fits(game, other, give, gained)
 
 
-@dataclass(frozen=True)
-class Swap(Choice):
+class Swap(Choice, Record):
     """``[may] swap an establishment [except NAMES] with a chosen player``: the owner gives
     one of its establishments and takes one of another player's (never a landmark, never
     an excluded card, never one that would put either player over a card's limit). A
@@ -344,8 +335,7 @@ class Swap(Choice):
         return None
 
 
-@dataclass(frozen=True)
-class Give(Choice):
+class Give(Choice, Record):
     """``[may] give an establishment [except NAMES] to a chosen player``: the owner gives
     one of its establishments to another player who may own one more of it (Moving
     Company). Options ``{"give": ID, "to": SEAT}`` (and ``None`` with ``may``)."""
@@ -390,8 +380,7 @@ class CardChoice(Choice):
         return None
 
 
-@dataclass(frozen=True)
-class Unbuild(CardChoice):
+class Unbuild(CardChoice, Record):
     """``[may] unbuild a landmark``: the owner turns one of its built landmarks (those
     counted for victory) back to unbuilt (Demolition Company)."""
 
@@ -404,8 +393,7 @@ class Unbuild(CardChoice):
         game.unbuild(owner, chosen, card)
 
 
-@dataclass(frozen=True)
-class ChooseKind(CardChoice):
+class ChooseKind(CardChoice, Record):
     """``[may] choose an establishment [except NAMES]``: the owner names any kind of
     establishment of the rule set; the next steps say ``it`` (Renovation Company)."""
 
@@ -417,8 +405,7 @@ class ChooseKind(CardChoice):
         game.bound = chosen
 
 
-@dataclass(frozen=True)
-class Activate(CardChoice):
+class Activate(CardChoice, Record):
     """``[may] activate one of your establishments [except NAMES]``: one kind the owner
     has activates now, all its copies, for its owner, whatever the roll (Exhibit Hall)."""
 
@@ -431,8 +418,7 @@ class Activate(CardChoice):
         game.activate(owner, chosen, card)
 
 
-@dataclass(frozen=True)
-class ReturnCard(Plain):
+class ReturnCard(Plain, Record):
     """``return this card to the market``: the owner's activated copies of this card go
     back to the market (Exhibit Hall)."""
 
@@ -445,8 +431,7 @@ class ReturnCard(Plain):
 # --------------------------------------------------------------------------- markers
 
 
-@dataclass(frozen=True)
-class Mark(Plain):
+class Mark(Plain, Record):
     """``mark this card NAME`` (the activated copies) or ``mark every copy of it in every
     town NAME`` (the kind chosen earlier in the clause): put marker NAME, declared in the
     rules file (e.g. ``closed``), on those copies. ``marker`` is the marker's index."""
@@ -466,8 +451,7 @@ class Mark(Plain):
         return None
 
 
-@dataclass(frozen=True)
-class PutCoins(Plain):
+class PutCoins(Plain, Record):
     """``put N coin(s) on this card``: the owner moves N coins per copy from its own coins
     onto the card (a marker that holds coins; Tech Startup); it does not happen when the
     owner has fewer."""
@@ -490,8 +474,7 @@ class PutCoins(Plain):
 # --------------------------------------------------------------------------- the turn
 
 
-@dataclass(frozen=True)
-class ExtraTurn(Plain):
+class ExtraTurn(Plain, Record):
     """``extra turn``: the owner takes another turn after this one."""
 
     def run(self, game, card: int, owner: int, copies: int):
@@ -501,8 +484,7 @@ class ExtraTurn(Plain):
         return None
 
 
-@dataclass(frozen=True)
-class Reroll(Choice):
+class Reroll(Choice, Record):
     """``may reroll``: once per turn, the roller may roll again (decision ``reroll``); only
     the new result counts. Options ``False``/``True`` (same number of dice), or, with the
     rules option ``reroll_same_dice: false``, ``False`` or the number of dice to reroll."""
@@ -528,8 +510,7 @@ class Reroll(Choice):
         return None
 
 
-@dataclass(frozen=True)
-class AddToRoll(Plain):
+class AddToRoll(Plain, Record):
     """``add N to the roll``: the roll total grows by N, for everyone (with ``may``, the
     roller chooses: the Harbor)."""
 
@@ -540,8 +521,7 @@ class AddToRoll(Plain):
         game.add_to_roll(self.n, card)
 
 
-@dataclass(frozen=True)
-class Optional(Choice):
+class Optional(Choice, Record):
     """``may ACTION`` for an action that asks nothing itself: a yes/no decision named after
     the card, asked with the single answer ``False`` when the action cannot happen now."""
 
@@ -581,16 +561,14 @@ def optional(action):
 # --------------------------------------------------------------------------- static powers
 
 
-@dataclass(frozen=True)
-class DiceChoice(Plain):
+class DiceChoice(Plain, Record):
     """``roll N or M dice`` (static): the owner chooses how many dice to roll (``dice``)."""
 
     counts: tuple
     static: ClassVar[bool] = True
 
 
-@dataclass(frozen=True)
-class Boost(Plain):
+class Boost(Plain, Record):
     """``NAMES cards pay N more`` (static): each of the owner's matching cards pays N more
     coins per copy whenever it pays."""
 

@@ -8,12 +8,14 @@ parts of the game state the value depends on (for the purple-order check,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from ..records import Record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
-@dataclass(frozen=True)
-class Fixed:
+class Fixed(Record):
     """``N`` coins (``gain 1``, ``gain 1 coin``)."""
 
     n: int
@@ -23,8 +25,7 @@ class Fixed:
         return self.n
 
 
-@dataclass(frozen=True)
-class PerCard:
+class PerCard(Record):
     """``N per NAMES [in every town | of theirs]``: N for each matching card in the owner's
     town (default), in every town, or in the paying player's town. NAMES are card ids,
     icons or colours; ``N per landmark`` counts the built landmarks that count for victory
@@ -42,8 +43,7 @@ class PerCard:
         return self.n * sum(town[i] for i in self.cards)
 
 
-@dataclass(frozen=True)
-class PerChosen:
+class PerChosen(Record):
     """``N per copy of it [in every town | of theirs]``: N for each copy of the kind chosen
     earlier in the same clause (``choose an establishment, then ...``)."""
 
@@ -60,8 +60,7 @@ class PerChosen:
         return self.n * game.owned[payer if self.scope == "payer" else owner][kind]
 
 
-@dataclass(frozen=True)
-class AllCoins:
+class AllCoins(Record):
     """``all of their coins``: every coin the paying player holds (Members Only Club)."""
 
     reads: ClassVar[frozenset] = frozenset({"coins"})
@@ -70,8 +69,7 @@ class AllCoins:
         return game.coins[payer]
 
 
-@dataclass(frozen=True)
-class HalfCoins:
+class HalfCoins(Record):
     """``half of their coins``: half the paying player's coins, rounded down (Tax Office)."""
 
     reads: ClassVar[frozenset] = frozenset({"coins"})
@@ -80,8 +78,7 @@ class HalfCoins:
         return game.coins[payer] // 2
 
 
-@dataclass(frozen=True)
-class CardCoins:
+class CardCoins(Record):
     """``the coins on this card``: the coins the owner has stored on this card (a marker
     that holds coins; Tech Startup). ``marker`` is the marker's index in the rule set."""
 
@@ -92,8 +89,7 @@ class CardCoins:
         return game.marks[self.marker][owner][card]
 
 
-@dataclass(frozen=True)
-class SideRoll:
+class SideRoll(Record):
     """``the total of a side roll of N dice``: N dice rolled once, in one income step, for
     every copy of this card that needs it (Tuna Boat); the side roll activates nothing."""
 

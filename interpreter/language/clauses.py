@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import Record, field
 
 TRIGGERS = ("before_roll", "after_roll", "before_build", "end_of_turn")
 TRIGGER_WORDS = {
@@ -13,8 +13,7 @@ TRIGGER_WORDS = {
 }
 
 
-@dataclass(frozen=True)
-class Clause:
+class Clause(Record):
     """One compiled clause: ``trigger`` (None: on activation), ``conditions`` (all must
     hold), ``action``; ``rest`` is the clause of the steps after ``then`` (None when there
     are none), run only when ``action`` happened; ``text`` is the clause's source for

@@ -7,12 +7,14 @@ and ``reads``: the parts of the game state it depends on (for the purple-order c
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar
+from ..records import Record
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from typing import ClassVar
 
 
-@dataclass(frozen=True)
-class Quantity:
+class Quantity(Record):
     """A comparison with a number: ``op`` is one of ``== >= <= < >``."""
 
     op: str
@@ -35,8 +37,7 @@ class Quantity:
                 ">": "more than {}"}[self.op].format(self.n)
 
 
-@dataclass(frozen=True)
-class Doubles:
+class Doubles(Record):
     """``if doubles``: two or more dice were rolled and all show the same face."""
 
     reads: ClassVar[frozenset] = frozenset({"roll"})
@@ -46,8 +47,7 @@ class Doubles:
         return len(dice) > 1 and dice.count(dice[0]) == len(dice)
 
 
-@dataclass(frozen=True)
-class BuiltNothing:
+class BuiltNothing(Record):
     """``if built nothing``: the current turn's build step built no card."""
 
     reads: ClassVar[frozenset] = frozenset({"towns"})
@@ -56,8 +56,7 @@ class BuiltNothing:
         return not game.built_this_turn
 
 
-@dataclass(frozen=True)
-class HasCard:
+class HasCard(Record):
     """``if owner|roller has NAME``: that player owns at least one of the cards."""
 
     reads: ClassVar[frozenset] = frozenset({"towns"})
@@ -70,8 +69,7 @@ class HasCard:
         return any(town[i] for i in self.cards)
 
 
-@dataclass(frozen=True)
-class HasLandmarks:
+class HasLandmarks(Record):
     """``if owner|roller has Q landmarks``: counts built landmarks that count for victory."""
 
     reads: ClassVar[frozenset] = frozenset({"towns"})
@@ -85,8 +83,7 @@ class HasLandmarks:
         return self.quantity(sum(1 for i in self.landmarks if town[i]))
 
 
-@dataclass(frozen=True)
-class HasCoins:
+class HasCoins(Record):
     """``if owner|roller has Q coins``."""
 
     reads: ClassVar[frozenset] = frozenset({"coins"})
@@ -98,8 +95,7 @@ class HasCoins:
         return self.quantity(game.coins[game.current if self.roller else owner])
 
 
-@dataclass(frozen=True)
-class HasCount:
+class HasCount(Record):
     """``if owner|roller has Q NAMES``: how many matching cards (copies of the ids, or cards
     with the icons or colours) that player's town holds."""
 
@@ -114,8 +110,7 @@ class HasCount:
         return self.quantity(sum(town[i] for i in self.cards))
 
 
-@dataclass(frozen=True)
-class RollIs:
+class RollIs(Record):
     """``if roll is Q``: the current roll total (after any changes to it)."""
 
     reads: ClassVar[frozenset] = frozenset({"roll"})
@@ -129,8 +124,7 @@ class RollIs:
 # ------------------------------------------------------------- combinations and comparisons
 
 
-@dataclass(frozen=True)
-class AllOf:
+class AllOf(Record):
     """``A and B``: every test holds (used inside ``or`` and ``not``; a clause's own
     top-level ``and`` is its tuple of conditions)."""
 
@@ -143,8 +137,7 @@ class AllOf:
         return True
 
 
-@dataclass(frozen=True)
-class AnyOf:
+class AnyOf(Record):
     """``A or B``: at least one test holds (``and`` binds tighter: ``A and B or C`` is
     ``(A and B) or C``)."""
 
@@ -157,8 +150,7 @@ class AnyOf:
         return False
 
 
-@dataclass(frozen=True)
-class Not:
+class Not(Record):
     """``not A``: the test does not hold."""
 
     inner: object
@@ -172,8 +164,7 @@ COMPARE = {">=": lambda a, b: a >= b, "<=": lambda a, b: a <= b, ">": lambda a, 
 """The comparison signs of ``VALUE SIGN VALUE``."""
 
 
-@dataclass(frozen=True)
-class Compare:
+class Compare(Record):
     """``VALUE SIGN VALUE``, e.g. ``owner coins >= cost of missing landmarks`` or
     ``roller coins > owner coins``; ``op`` is one of ``>= <= > < = !=``
     (values: :mod:`machikoro.language.values`)."""
@@ -186,8 +177,7 @@ class Compare:
         return COMPARE[self.op](self.left.value(game, owner), self.right.value(game, owner))
 
 
-@dataclass(frozen=True)
-class MarketHas:
+class MarketHas(Record):
     """``market has ID`` (at least one copy left) or ``market has Q NAMES``: copies of the
     named establishments left in the market."""
 
@@ -199,8 +189,7 @@ class MarketHas:
         return self.quantity(sum(supply[i] for i in self.cards))
 
 
-@dataclass(frozen=True)
-class OtherPlayers:
+class OtherPlayers(Record):
     """``any|every|no other player has ...``: the test about a player (``inner``, read for
     each of the owner's opponents in turn) holds for at least one (``any``), for all
     (``every``) or for none (``none``) of them."""

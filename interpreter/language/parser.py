@@ -7,12 +7,11 @@ parse trees into clause objects.
 
 from __future__ import annotations
 
-import difflib
 import re
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:  # Lark is imported when the parser is first built, not with this module
     from lark import Lark, Tree
     from lark.exceptions import UnexpectedInput
@@ -112,6 +111,7 @@ def syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
     before = [w for w in before if w]
     after = f" after '{' '.join(before[-3:])}'" if before else ""
     literals = [w.strip("'") for w in expected if w.startswith("'")]
+    import difflib  # only for a message's hint: not at start-up
     hint = difflib.get_close_matches(got, literals, n=1, cutoff=0.5)
     message = f"unexpected '{got}'{after}"
     if expected:
@@ -162,6 +162,7 @@ def _misplaced_word(text: str, column: int, expected: list[str]) -> EffectError 
     if head is None or not expected or not set(expected) <= _NAME_LIST:
         return None
     word = head.group(0)
+    import difflib  # only for a message's hint: not at start-up
     if word in _keywords() or difflib.get_close_matches(word, _keywords(), n=1, cutoff=0.75):
         return None  # a misspelt keyword: the general message says "did you mean"
     return EffectError(f"unknown action '{word}' - expected one of: "

@@ -14,7 +14,7 @@ ranks options by one (:class:`Ranking`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from ..records import Record
 
 OWNER, ROLLER, ITEM = "owner", "roller", "item"
 """Whose value a player value reads: the owner, the current roller, or the ranked player."""
@@ -29,8 +29,7 @@ def seat_of(who: str, game, owner: int, item) -> int:
     return item
 
 
-@dataclass(frozen=True)
-class Number:
+class Number(Record):
     """``N``: a whole number."""
 
     n: int
@@ -39,8 +38,7 @@ class Number:
         return self.n
 
 
-@dataclass(frozen=True)
-class CoinsOf:
+class CoinsOf(Record):
     """``owner|roller|player coins``: that player's coins."""
 
     who: str
@@ -49,8 +47,7 @@ class CoinsOf:
         return game.coins[seat_of(self.who, game, owner, item)]
 
 
-@dataclass(frozen=True)
-class LandmarksOf:
+class LandmarksOf(Record):
     """``owner|roller|player landmarks``: how many of ``landmarks`` (those counted for
     victory) that player has built."""
 
@@ -62,8 +59,7 @@ class LandmarksOf:
         return sum(1 for i in self.landmarks if town[i])
 
 
-@dataclass(frozen=True)
-class CardsOf:
+class CardsOf(Record):
     """``[owner|roller|player] copies of NAMES``: copies of the named cards (ids, icons,
     colours) in that player's town (the owner's when no player is named)."""
 
@@ -75,8 +71,7 @@ class CardsOf:
         return sum(town[i] for i in self.cards)
 
 
-@dataclass(frozen=True)
-class MarketCards:
+class MarketCards(Record):
     """``market NAMES``: copies of the named establishments left in the market."""
 
     cards: tuple
@@ -86,8 +81,7 @@ class MarketCards:
         return sum(supply[i] for i in self.cards)
 
 
-@dataclass(frozen=True)
-class CostOf:
+class CostOf(Record):
     """``cost of ID``: what the card costs to build, in coins."""
 
     card: int
@@ -96,8 +90,7 @@ class CostOf:
         return game.rules.cost[self.card]
 
 
-@dataclass(frozen=True)
-class MissingCost:
+class MissingCost(Record):
     """``cost of missing landmarks``: coins the owner still needs to build every landmark
     counted for victory that it lacks."""
 
@@ -108,16 +101,14 @@ class MissingCost:
         return sum(cost[i] for i in self.landmarks if not town[i])
 
 
-@dataclass(frozen=True)
-class RollTotal:
+class RollTotal(Record):
     """``roll``: the current roll total (after any changes to it)."""
 
     def value(self, game, owner: int, item=None) -> int:
         return game.total
 
 
-@dataclass(frozen=True)
-class OtherPlayersBest:
+class OtherPlayersBest(Record):
     """``most|fewest STAT of other players``: the highest (``most``) or lowest value of
     ``stat`` (coins, landmarks or copies of cards, read for each player) among the owner's
     opponents."""
@@ -131,8 +122,7 @@ class OtherPlayersBest:
         return (max if self.most else min)(values) if values else 0
 
 
-@dataclass(frozen=True)
-class Arithmetic:
+class Arithmetic(Record):
     """``A + B``, ``A - B``, ``A * B``."""
 
     op: str
@@ -149,8 +139,7 @@ class Arithmetic:
         return a * b
 
 
-@dataclass(frozen=True)
-class Ranking:
+class Ranking(Record):
     """How a strategy ranks options (its ``prefer``): the option with the highest ``keys``
     (compared in order) is preferred; ``target`` says what the options must be: ``card``
     (card ids), ``player`` (seats) or ``any`` (the list order alone: ``keys`` is empty).
@@ -166,8 +155,7 @@ class Ranking:
         return tuple(k.value(game, owner, item) for k in self.keys)
 
 
-@dataclass(frozen=True)
-class Negated:
+class Negated(Record):
     """``lowest VALUE``: minus the value (a ranking prefers the highest key)."""
 
     inner: object

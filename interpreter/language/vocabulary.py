@@ -3,14 +3,11 @@ for, built by the rule-set loader from the data."""
 
 from __future__ import annotations
 
-import difflib
-from dataclasses import dataclass, field
-
+from ..records import Record, field
 from .parser import EffectError
 
 
-@dataclass(frozen=True)
-class Vocabulary:
+class Vocabulary(Record):
     """The names an effect may use, and the card indices each name stands for.
 
     ``ids`` maps card id -> index; ``icons`` and ``colours`` map a name -> tuple of card
@@ -45,6 +42,7 @@ class Vocabulary:
         words = {"id": "card id", "icon": "icon", "colour": "colour", "kind": "card kind"}
         for kind in allow:
             pool += list(tables[kind])
+        import difflib  # only for a message's hint: not at start-up
         hint = difflib.get_close_matches(name, pool, n=1, cutoff=0.6)
         named = [words[k] for k in allow]
         what = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " or " + named[-1]
@@ -66,6 +64,7 @@ class Vocabulary:
             raise EffectError(f"this needs a marker with behaviour '{behaviour}' in the rules "
                               f"file's markers (e.g. markers: {{{name}: {{behaviour: "
                               f"{behaviour}}}}})", column, len(name), "unknown-name")
+        import difflib  # only for a message's hint: not at start-up
         hint = difflib.get_close_matches(name, fitting, n=1, cutoff=0.6)
         more = f" - did you mean '{hint[0]}'?" if hint else f" (markers: {', '.join(fitting)})"
         raise EffectError(f"unknown marker '{name}'{more}", column, len(name), "unknown-name")

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import stat
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -18,11 +17,11 @@ from ..data import schemas
 from ..data.documents import Document
 from ..data.yaml_reader import MAX_BYTES
 from ..errors import Problem
+from ..records import Record, field
 from .file_kinds import card_kinds
 
 
-@dataclass
-class CardEntry:
+class CardEntry(Record, frozen=False):
     """A card's fields while loading, with where each field came from (a card file, or the
     variant that changed it)."""
 
@@ -36,8 +35,7 @@ class CardEntry:
         return self.origin.get(name, (self.base[0], self.base[1] + (name,)))
 
 
-@dataclass
-class RawRuleSet:
+class RawRuleSet(Record, frozen=False):
     """A rule set before building: the merged rules, the cards, every problem so far.
 
     ``unread`` holds the ids and icons (or file stems) of cards that could not be read, so

@@ -7,15 +7,13 @@ what the turn engine reads on its hot path (see :mod:`machikoro.rules.tables`).
 
 from __future__ import annotations
 
-import difflib
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..language.vocabulary import Vocabulary
+from ..records import Record, field
 
 
-@dataclass(frozen=True)
-class Colour:
+class Colour(Record):
     """What a colour means (rules file ``colours``): whose roll activates it
     (``anyone``/``owner``/``others``), who pays its income, its resolution order, and
     whether the owner chooses the order of several of its cards (``owner_orders``)."""
@@ -27,8 +25,7 @@ class Colour:
     owner_orders: bool = False
 
 
-@dataclass(frozen=True)
-class Card:
+class Card(Record):
     """One establishment or landmark, as loaded and compiled.
 
     ``cost`` in coins (after the rules file's cost changes; negative: the builder gains);
@@ -57,8 +54,7 @@ class Card:
         return self.kind == "landmark"
 
 
-@dataclass(frozen=True)
-class MarketRow:
+class MarketRow(Record):
     """One row of the market: ``cards`` (the establishment indices it holds) and ``kinds``
     (how many different kinds are face up at once; None: every pile is face up)."""
 
@@ -66,8 +62,7 @@ class MarketRow:
     kinds: int | None = None
 
 
-@dataclass(frozen=True, eq=False)
-class RuleSet:
+class RuleSet(Record, eq=False):
     """An immutable, compiled rule set: the cards, the rules and the tables the turn engine
     reads. Built by :func:`load_ruleset`; shared by every game played with it.
 
@@ -138,7 +133,7 @@ class RuleSet:
         return list(self.seat_coins[:players])
 
     def __repr__(self) -> str:
-        # one short line: the dataclass's own repr would print every card and table
+        # one short line: the record's own repr would print every card and table
         source = Path(self.source).name or self.source
         return (f"RuleSet({self.name!r}, {len(self.cards)} cards, {self.min_players}-"
                 f"{self.max_players} players, from {source!r})")
@@ -148,6 +143,7 @@ class RuleSet:
         try:
             return self.cards[self.index[card_id]]
         except KeyError:
+            import difflib  # only for a message's hint: not at start-up
             hint = difflib.get_close_matches(card_id, self.ids, n=1)
             more = f" (did you mean '{hint[0]}'?)" if hint else ""
             raise KeyError(f"unknown card id '{card_id}'{more}") from None

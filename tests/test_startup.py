@@ -1,0 +1,55 @@
+"""Start-up of the command line (issue 10; README, Speed): what ``play --agents random`` with
+a warm cache and ``--help`` do not import. A module named here came back into the start-up
+path: each costs milliseconds at every run (measured with bench/startup.py)."""
+
+from __future__ import annotations
+
+import ast
+import os
+import subprocess
+import sys
+
+from machikoro.cli import main
+
+NOT_FOR_PLAY = (
+    "dataclasses", "typing", "inspect", "json", "difflib", "copy",  # the standard library's
+    "machikoro.agents.greedy", "machikoro.agents.mcts", "machikoro.engine.lookahead",
+    "machikoro.engine.expectations", "machikoro.engine.payouts",  # what only greedy needs
+)
+NOT_FOR_HELP = NOT_FOR_PLAY + ("machikoro.cli.arguments", "machikoro.cli.play",
+                               "machikoro.engine.chance", "machikoro.data.bundled")
+
+
+def _imported(argv: list[str], cache, modules: tuple) -> list[str]:
+    """Which of ``modules`` ``machikoro ARGV`` imports, in a fresh interpreter."""
+    probe = ("import sys, io, contextlib\nfrom machikoro.cli import main\n"
+             "with contextlib.redirect_stdout(io.StringIO()):\n"
+             f"    try:\n        main({argv!r})\n    except SystemExit:\n        pass\n"
+             f"print([m for m in {modules!r} if m in sys.modules])")
+    env = dict(os.environ, MACHIKORO_CACHE_DIR=str(cache))
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=env, check=True)
+    return ast.literal_eval(done.stdout.strip().splitlines()[-1])
+
+
+def test_play_with_random_agents_imports_neither_greedy_nor_heavy_standard_modules(tmp_path):
+    play = ["play", "--players", "2", "--seed", "1", "--agents", "random"]
+    _imported(play, tmp_path, ())  # warms the cache
+    assert _imported(play, tmp_path, NOT_FOR_PLAY) == []
+    # greedy is imported when asked for, and only then
+    greedy = _imported(play[:-1] + ["greedy"], tmp_path, NOT_FOR_PLAY)
+    assert "machikoro.agents.greedy" in greedy and "machikoro.agents.mcts" not in greedy
+
+
+def test_help_imports_no_command_and_no_option_types(tmp_path):
+    assert _imported(["--help"], tmp_path, NOT_FOR_HELP) == []
+
+
+def test_help_before_a_command_still_lists_every_command(capsys):
+    """Only the command's own parser is made for a command; ``-h`` before it is the top
+    level's help, with every command."""
+    assert main(["-h", "play"]) == 0
+    out = capsys.readouterr().out
+    assert all(f"    {name}" in out for name in ("play", "replay", "validate", "list"))
+    assert main(["play", "--help"]) == 0
+    assert "--players" in capsys.readouterr().out
