@@ -12,9 +12,10 @@ wall-clock time and its ratio to ``python -c pass`` (targets of issue 10 beside 
 - ``machikoro validate cards/cafe.yaml`` (one card file, as a pre-commit hook checks it);
 - ``machikoro cards``.
 
-The cache of compiled rule sets is a temporary folder (``MACHIKORO_CACHE_DIR``), warmed by
-one run before timing; Python's bytecode cache is left on (``PYTHONDONTWRITEBYTECODE`` is
-removed for the runs), as on a user's machine. Output goes to /dev/null.
+The cache of compiled rule sets is in a temporary folder, found as on a user's machine
+(platformdirs, through ``XDG_CACHE_HOME`` on Linux) and warmed by one run before timing;
+Python's bytecode cache is left on (``PYTHONDONTWRITEBYTECODE`` is removed for the runs), as
+on a user's machine. Output goes to /dev/null.
 """
 
 from __future__ import annotations
@@ -56,12 +57,26 @@ def timed(command: list[str], env: dict) -> float:
     return time.perf_counter() - start
 
 
+def cache_environment(cache: str) -> dict:
+    """The environment of the runs: the rule-set cache in the folder ``cache``, found as a
+    user's is (platformdirs, through ``XDG_CACHE_HOME`` on Linux; elsewhere, where
+    platformdirs ignores that variable, ``MACHIKORO_CACHE_DIR``, which skips platformdirs),
+    and Python's bytecode cache on."""
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    env.pop("MACHIKORO_CACHE_DIR", None)
+    if sys.platform.startswith("linux"):
+        env["XDG_CACHE_HOME"] = cache
+    else:
+        env["MACHIKORO_CACHE_DIR"] = cache
+    return env
+
+
 def measure(runs: int) -> dict:
     """Median seconds of each command over ``runs`` rounds, and its ratio to the first."""
     cmds = commands()
     with tempfile.TemporaryDirectory() as cache:
-        env = dict(os.environ, MACHIKORO_CACHE_DIR=cache)
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
+        env = cache_environment(cache)
         for command in cmds.values():  # warm: the rule-set cache, the bytecode
             timed(command, env)
         times: dict = {label: [] for label in cmds}
