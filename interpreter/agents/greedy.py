@@ -135,36 +135,35 @@ class GreedyAgent:
 
     def _build(self, game: Game, look: Lookahead, seat: int, options: tuple) -> Any:
         rules = game.rules
-        index = rules.index
-        victory, landmarks = _kinds(rules)
-        finishing, cards = [], []  # victory landmarks; establishments (by index)
-        for option in options:
-            if option is not None:
-                i = index[option]
-                if i in victory:
-                    finishing.append(option)
-                elif i not in landmarks:
-                    cards.append(i)
+        finishing, cards = _build_options(rules, options)
         if finishing:
-            return max(finishing, key=lambda o: rules.cost[index[o]])
-        dice_of = {s: look.preferred_dice(s) for s in range(game.n)}
+            return max(finishing, key=lambda o: rules.cost[rules.index[o]])
         best, best_score = None, 0.0
         cost, ids, horizon = rules.cost, rules.ids, self.horizon
-        for i, value in zip(cards, look.card_values(seat, cards, dice_of)):
+        # every seat rolling its preferred dice
+        for i, value in zip(cards, look.card_values(seat, cards)):
             score = value * horizon - cost[i]
             if score > best_score:
                 best, best_score = ids[i], score
         return best
 
 
-_KINDS: WeakKeyDictionary = WeakKeyDictionary()
+_BUILD_OPTIONS: WeakKeyDictionary = WeakKeyDictionary()
+_MAX_BUILD_OPTIONS = 10_000  # option tuples kept per rule set (then forgotten and made anew)
 
 
-def _kinds(rules: RuleSet) -> tuple:
-    """``(victory landmarks, landmarks)`` of a rule set: two frozensets of card indices,
-    made once per rule set."""
-    found = _KINDS.get(rules)
+def _build_options(rules: RuleSet, options: tuple) -> tuple:
+    """The options of a ``build`` decision sorted out: ``(victory landmarks, as ids;
+    establishments, as card indices)``, other landmarks and None left out. Kept per rule
+    set by option tuple (the engine hands out the same few tuples again and again)."""
+    known = _BUILD_OPTIONS.get(rules)
+    if known is None or len(known) >= _MAX_BUILD_OPTIONS:
+        known = _BUILD_OPTIONS[rules] = {}
+    found = known.get(options)
     if found is None:
-        found = _KINDS[rules] = (frozenset(rules.victory), frozenset(
-            i for i, card in enumerate(rules.cards) if card.is_landmark))
+        index, victory = rules.index, frozenset(rules.victory)
+        present = [index[option] for option in options if option is not None]
+        found = known[options] = (
+            tuple(rules.ids[i] for i in present if i in victory),
+            tuple(i for i in present if i not in victory and not rules.cards[i].is_landmark))
     return found

@@ -288,6 +288,9 @@ class Lookahead:
         beyond this position while the expectations it compared are (:meth:`_kept_dice`)."""
         found = self._dice.get(seat)
         if found is None:
+            counts = self.game.dice_counts(seat)
+            if len(counts) == 1:  # no choice: nothing to compare or keep
+                return counts[0]
             found = self._kept_dice(seat)
             if found is None:
                 found = self._compare_dice(seat)
