@@ -52,14 +52,13 @@ class Summary:
             self.seat_wins[winner, seated[winner]] += 1
         self.turns[record["turns"]] += 1
         self.rounds[record["rounds"]] += 1
-        first: dict = {}
+        builds = record["builds"]
+        self.built.update([card for _, _, card in builds])
+        first: dict = {}  # (seat, card) -> the turn of its first copy
         order: dict = {}
-        built = self.built
-        for turn, seat, card in record["builds"]:
-            built[card] += 1
-            key = (seat, card)
-            if key not in first:
-                first[key] = turn
+        for turn, seat, card in reversed(builds):  # the earliest turn written last
+            first[seat, card] = turn
+        for _, seat, card in builds:
             if card in landmarks:
                 order.setdefault(seat, []).append(card)
         builders, first_turn_sum, builder_wins = self.builders, self.first_turn_sum, \
