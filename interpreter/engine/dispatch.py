@@ -9,7 +9,7 @@ RuleSet` (built the first time a game of it starts, then shared by every game of
   with its *plain payout*: ``(kind, n)`` when the card's whole activation is one clause
   without conditions, ``then`` steps or decisions that only moves a fixed number of coins
   (:data:`GAIN`: ``gain N``; :data:`TAKE_FROM_ROLLER`: ``take N from roller``), else None,
-  and whether it has boosts. The income step pays a plain payout directly (the same
+  and N again when it is ``gain N`` without boosts (else 0). The income step pays a plain payout directly (the same
   coins, boosts and events as the clause's own action would give) instead of calling the
   action.
 - ``landmark``: per card, True for a landmark.
@@ -54,9 +54,12 @@ def plain_payout(clauses: tuple) -> tuple[int, int] | None:
 def _sides(group: tuple, boosts: tuple) -> tuple:
     """A colour group of :attr:`RuleSet.by_roll` as ``(the roller's cards, the other
     owners' cards)`` (whose roll activates each: anyone's, the owner's, the others'), each
-    ``(card, clauses, plain payout, boosted)``."""
+    ``(card, clauses, plain payout, bank)``, ``bank`` being N for a plain ``gain N`` without
+    boosts (the income step adds N per copy at once), else 0."""
     def entry(card: int, clauses: tuple) -> tuple:
-        return (card, clauses, plain_payout(clauses), bool(boosts[card]))
+        plain = plain_payout(clauses)
+        bank = plain[1] if plain is not None and plain[0] == GAIN and not boosts[card] else 0
+        return (card, clauses, plain, bank)
 
     return (tuple(entry(card, clauses) for card, mode, clauses in group if mode != 2),
             tuple(entry(card, clauses) for card, mode, clauses in group if mode != 1))

@@ -269,6 +269,7 @@ class TurnPhases:
             order = self._order[roller]
             blocking = self.rules.blocking_markers
             quiet = self.events is None
+            coins = self.coins
             for own_roll, theirs, involved in groups:
                 # a group of cards only their owner's roll activates: the roller alone
                 for owner in (order if theirs or involved else (roller,)):
@@ -278,7 +279,7 @@ class TurnPhases:
                         mark = len(queue) - 1
                         run_now = False  # the owner orders these cards: all of them wait
                     town = self.owned[owner]
-                    for card, clauses, plain, boosted in (own_roll if rolled else theirs):
+                    for card, clauses, plain, bank in (own_roll if rolled else theirs):
                         copies = town[card]
                         if not copies:
                             continue
@@ -287,8 +288,8 @@ class TurnPhases:
                             if not copies:
                                 continue
                         if plain is not None and run_now and not queue:
-                            if plain[0] == GAIN and quiet and not boosted:
-                                self.coins[owner] += plain[1] * copies  # the bank pays N
+                            if bank and quiet:
+                                coins[owner] += bank * copies  # the bank pays N
                             else:
                                 self._pay_plain(plain, card, owner, copies)
                             continue
