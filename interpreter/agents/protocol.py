@@ -35,13 +35,15 @@ def play(game: Game, agents: list, max_decisions: int | None = None) -> Game:
     decide = [agent.choose for agent in agents]
     answer = game.answer
     next_decision = game.decision
-    count = 0
-    while True:
+    if max_decisions is None:  # the common case: nothing counted
+        while (decision := next_decision()) is not None:
+            seat = decision.player
+            answer(decide[seat](game, decision), seat)
+        return game
+    for _ in range(max_decisions):
         decision = next_decision()
         if decision is None:
-            return game
+            break
         seat = decision.player
         answer(decide[seat](game, decision), seat)
-        count += 1
-        if max_decisions is not None and count >= max_decisions:
-            return game
+    return game

@@ -84,12 +84,13 @@ class TurnPhases:
         if self.events is not None:
             self._log({"type": "turn", "turn": self.turn + 1, "player": p,
                        "coins": self.coins[p]})
-        self._queue_hooks("before_roll")
-        self.phase = BEFORE_ROLL
-        if self.queue:
-            self._run_queue()
-        else:
-            self._choose_dice()
+        if self._dispatch.hook_cards["before_roll"]:  # (a rule set without: no call)
+            self._queue_hooks("before_roll")
+            self.phase = BEFORE_ROLL
+            if self.queue:
+                self._run_queue()
+                return
+        self._choose_dice()
 
     def _choose_dice(self) -> None:
         """The ``dice`` decision when the roller's cards offer a choice, else the roll."""
@@ -174,12 +175,13 @@ class TurnPhases:
 
     def _before_build(self) -> None:
         """The ``before build`` hooks, then the build step."""
-        self._queue_hooks("before_build")
-        self.phase = BEFORE_BUILD
-        if self.queue:
-            self._run_queue()
-        else:
-            self._start_build()
+        if self._dispatch.hook_cards["before_build"]:
+            self._queue_hooks("before_build")
+            self.phase = BEFORE_BUILD
+            if self.queue:
+                self._run_queue()
+                return
+        self._start_build()
 
     def _start_build(self) -> None:
         """The ``build`` decision, or the end of the turn when the rules allow no build."""
@@ -374,17 +376,7 @@ class TurnPhases:
                 self.enqueue([(card, owner, copies, clause.rest)])
             if queue is not self.queue or self.chance_pending is not None:
                 return  # the action replaced the queue (a reroll) or awaits dice
-        phase = self.phase
-        if phase == AFTER_ROLL:
-            self._income()
-        elif phase == INCOME:
-            self._before_build()
-        elif phase == BEFORE_BUILD:
-            self._start_build()
-        elif phase == BEFORE_ROLL:
-            self._choose_dice()
-        else:
-            self._end_turn()
+        _AFTER[self.phase](self)  # this phase's queue is done: the next step
 
     def _ask(self, item: tuple) -> bool:
         """Make the decision of a queue item pending; False when it cannot be asked (a
@@ -515,3 +507,10 @@ class TurnPhases:
         if self.max_turns is not None and self.turn >= self.max_turns:
             self.phase = OVER
             self._log({"type": "turn_limit", "turns": self.turn})
+
+
+_NEXT = {AFTER_ROLL: TurnPhases._income, INCOME: TurnPhases._before_build,
+         BEFORE_BUILD: TurnPhases._start_build, BEFORE_ROLL: TurnPhases._choose_dice}
+_AFTER = tuple(_NEXT.get(phase, TurnPhases._end_turn) for phase in range(len(PHASE_NAMES)))
+"""By phase, what follows it when its queue is done (:meth:`TurnPhases._run_queue`): the end
+of the turn after the ``at end of turn`` hooks."""
