@@ -68,8 +68,8 @@ def _sides(group: tuple, boosts: tuple) -> tuple:
 class Dispatch:
     """The engine's tables of one rule set (see the module docstring)."""
 
-    __slots__ = ("_decisions", "by_roll", "dice_asks", "dice_card", "dice_choice",
-                 "dice_decisions", "hook_cards", "landmark")
+    __slots__ = ("_decisions", "_orders", "_payment_order", "by_roll", "dice_asks",
+                 "dice_card", "dice_choice", "dice_decisions", "hook_cards", "landmark")
 
     def __init__(self, rules: RuleSet):
         self.by_roll = {total: tuple(_sides(group, rules.boosts) + (involved,)
@@ -80,6 +80,8 @@ class Dispatch:
         self.hook_cards = {trigger: tuple(card for card, _ in hooks)
                            for trigger, hooks in rules.hooks.items()}
         self._decisions: dict = {}
+        self._orders: dict = {}
+        self._payment_order = rules.payment_order
         self.dice_card = -1
         self.dice_choice: tuple = ()
         if len(rules.dice_options) == 1:
@@ -89,6 +91,17 @@ class Dispatch:
         self.dice_decisions = tuple(Decision("dice", seat, self.dice_choice)
                                     for seat in range(rules.max_players))
 
+
+    def seat_orders(self, n: int) -> tuple:
+        """``(order, others)`` for ``n`` seats: per seat, every seat in payment order
+        starting with it (the rules file's ``payment_order``: counterclockwise, the
+        previous player first, or clockwise), and the same without it."""
+        found = self._orders.get(n)
+        if found is None:
+            step = -1 if self._payment_order == "counterclockwise" else 1
+            order = tuple(tuple((r + step * k) % n for k in range(n)) for r in range(n))
+            found = self._orders[n] = (order, tuple(seats[1:] for seats in order))
+        return found
 
     def decision(self, name: str, player: int, options: tuple) -> Decision:
         """The :class:`Decision` ``(name, player, options)`` (immutable: made once)."""

@@ -38,7 +38,8 @@ _ILLEGAL = object()  # no option matches an answer
 
 def _whole(value: Any) -> bool:
     """True for a whole number (``int``, NumPy integers), never for a bool."""
-    return isinstance(value, Integral) and not isinstance(value, bool)
+    kind = type(value)
+    return kind is int or (kind is not bool and isinstance(value, Integral))
 
 
 
@@ -210,9 +211,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         self.explicit_chance = bool(explicit_chance)
         self.chance_pending: tuple | None = None
         self.chance_history: list = []
-        step = -1 if rules.payment_order == "counterclockwise" else 1
-        self._order = tuple(tuple((r + step * k) % n for k in range(n)) for r in range(n))
-        self._others = tuple(order[1:] for order in self._order)
+        self._order, self._others = self._dispatch.seat_orders(n)
         self.decks: list = [None] * len(rules.market_rows)
         self._menus: list = [None] * n  # per seat, its build menu (phases._menu)
         if rules.market_upkeep:

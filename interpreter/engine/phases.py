@@ -461,13 +461,15 @@ class TurnPhases:
             rules = self.rules
             i = rules.index[card_id]
             self.coins[p] -= rules.cost[i]
-            self.owned[p][i] += 1
+            town = self.owned[p]
+            town[i] += 1
             landmark = self._dispatch.landmark[i]
-            if self.owned[p][i] >= rules.limit[i]:
+            if town[i] >= rules.limit[i]:
                 self._off_menu(card_id, (p,))
             if not landmark:
-                self.supply[i] -= 1
-                if self.supply[i] <= 0:
+                supply = self.supply
+                supply[i] -= 1
+                if supply[i] <= 0:
                     self._off_menu(card_id, range(self.n))
                 if rules.market_upkeep:
                     self.market_changed()
