@@ -140,7 +140,8 @@ def workers_ratio(games: int, agent: str = "random") -> dict:
 def _text(results: dict) -> list[str]:
     lines = [(f"machikoro {__version__}, {platform.python_implementation()} "
               f"{platform.python_version()}, {os.cpu_count()} CPUs; CPU time, one core, "
-              f"sides alternating in {results['rounds']} rounds")]
+              f"sides alternating in {results['rounds']} round"
+              f"{'' if results['rounds'] == 1 else 's'}")]
     for r in results["engine"]:
         speed = r["turns_per_s"]
         limit = (f"limit engine {speed['limit']:9,.0f} turns/s -> random/limit "
@@ -169,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", default="2,4")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sim-games", type=int, default=2000,
-                        help="games for the simulate and workers comparisons (0: skip)")
+                        help="games of the simulate comparison with random agents (a quarter "
+                        "of them with greedy, twice as many for the workers; 0: skip)")
     parser.add_argument("--limit-engine", type=Path, default=LIMIT_ENGINE,
                         help="the limit engine's file (default: ../shared/bench/"
                         "limit_engine.py beside the project's folder); without it the "

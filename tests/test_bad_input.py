@@ -278,6 +278,20 @@ def test_a_problem_in_another_file_of_the_folder_is_named_in_the_summary(capsys,
                                     "(checking set/cafe.yaml)")
 
 
+def test_a_card_with_problems_is_reported_with_its_folders_other_problems(capsys, rule_set):
+    # fixing the file checked must not look like the end of the work: the rule set is
+    # still broken by another file, so that one is reported too (as for a clean file)
+    for name, old, new in (("cafe.yaml", "cost: 2", "cost: two"),
+                           ("ranch.yaml", "cost: 1", "cost: one")):
+        card = rule_set / name
+        assert old in card.read_text("utf-8")
+        card.write_text(card.read_text("utf-8").replace(old, new), "utf-8")
+    out = refused(capsys, "set/ranch.yaml:8:", "cost", "set/cafe.yaml")
+    assert any(line.startswith("set/cafe.yaml:8:") for line in out.splitlines()), out
+    assert out.splitlines()[-1] == ("2 error(s), 0 warning(s) in set/cafe.yaml, "
+                                    "set/ranch.yaml (checking set/cafe.yaml)")
+
+
 def test_a_sub_folder_that_cannot_be_listed(capsys, here, monkeypatch):
     shutil.copytree(data_dir("variants") / "house", here / "top" / "house")
     (here / "top" / "locked").mkdir()

@@ -132,6 +132,17 @@ def test_the_position_says_1_coin_not_1_coins(tmp_path, capsys):
     assert all((n == "1") == (word == "coin") for n, word in counts)
 
 
+def test_until_past_the_end_shows_the_final_position_under_a_heading(tmp_path, capsys):
+    log = tmp_path / "game.jsonl"
+    assert main(["play", "--seed", "3", "--log", str(log)]) == 0
+    capsys.readouterr()
+    assert main(["replay", str(log), "--until", "500"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert "all" in lines[0] and "events match the log" in lines[0]
+    assert lines[1].startswith("Final position (the game ended in turn ")
+    assert lines[2].startswith("  P1: ")
+
+
 @pytest.mark.parametrize("until", ["0", "x"])
 def test_until_must_be_a_turn_number(tmp_path, capsys, until):
     log = _play(tmp_path, "--seed", "6", "--agents", "random")

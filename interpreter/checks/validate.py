@@ -203,14 +203,14 @@ _RULES_FILE = re.compile(r"^kind:\s*[\"']?rules[\"']?\s*(#.*)?$", re.MULTILINE)
 def _check_card(path: Path, doc: Document, folder_problems: FolderProblems,
                 context=None) -> list[Problem]:
     """A card file's problems: within its folder's rule set when the folder has a rules
-    file (or is a variant: ``include_folder: true``), else as a lone card added to (or
-    replacing its id in) the ``context`` rule set."""
+    file (or is a variant: ``include_folder: true``), every problem of that rule set, the
+    other files' too (the card is not playable while its rule set is broken, and a fix of
+    its own problems must not look like the end of the work); else as a lone card added to
+    (or replacing its id in) the ``context`` rule set."""
     folder = path.parent
     entries, _ = _listing(folder)
     if any(_may_be_rules(p) for p in entries) or folder_variant(folder) is not None:
-        problems = folder_problems(folder)
-        own = [p for p in problems if Path(p.file).resolve() == path.resolve()]
-        return own if own or not problems else problems
+        return folder_problems(folder)
     problems: list[Problem] = []
     missing = [c for c in (context if isinstance(context, list) else [context])
                if c is not None and str(c) != "base" and not Path(c).exists()]

@@ -227,6 +227,7 @@ def run(args) -> int:
               else "no winner (turn limit)")
     out.write(f"{args.log}: all {seen} events match the log; {result} after {game.turn} "
               f"turns ({head.get('ruleset')}, seed {head.get('seed')})\n")
-    if args.until is not None:
+    if args.until is not None:  # the game ended by then: its final position
+        out.write(f"Final position (the game ended in turn {game.turn}):\n")
         _position(game, out)
     return 0
