@@ -47,12 +47,13 @@ from .payouts import (
 
 class _Town:
     """What one seat's town alone decides (made again when the town changes): ``key`` (the
-    town and its closed copies, for the rule set's ``memo``), ``row`` (per card, what one
-    copy of a simple card pays), ``static`` (``{total: coins}`` its static payouts bring it
+    town and its closed copies, for the rule set's ``memo``), ``counts`` (the numbers of
+    dice it may roll), ``row`` (per card, what one copy of a simple card pays), ``static`` (``{total: coins}`` its static payouts bring it
     on its own roll) and ``signature`` (its copies of the non-static cards and the amounts
     of its ``take N from roller`` cards: what other seats' expectations read of it)."""
 
-    __slots__ = ("key", "row", "signature", "snapshot", "static", "terms", "values")
+    __slots__ = ("counts", "key", "row", "signature", "snapshot", "static", "terms",
+                 "values")
 
     def __init__(self, look: Lookahead, seat: int, key: tuple):
         game, tables = look.game, look.tables
@@ -62,6 +63,7 @@ class _Town:
         self.terms: dict = {}  # per number of dice: Lookahead._terms
         self.values: dict = {}  # (seat, dice of every seat) -> {card: a static card's value}
         self.key = key
+        self.counts = game.dice_counts(seat)
         self.row = look.per_copy(seat)
         self.static = look.own_static(seat, self.row)
         dynamic = [card for card, _, _ in tables.dynamic_cards]
@@ -129,21 +131,30 @@ class Lookahead:
     """Exact expectations in ``game``'s position (see the module docstring); it never
     changes the game. Get it with :func:`lookahead_for`, which brings it up to date."""
 
-    __slots__ = ("_cards", "_dice", "_incomes", "_shared", "_towns", "game", "tables")
+    __slots__ = ("_dice", "_incomes", "_prefs", "_seen", "_shared", "_towns", "game",
+                 "tables")
 
     def __init__(self, game: Game):
         self.game = game
         self.tables: PayoutTables = tables_for(game.rules)
         self._towns: list = [None] * game.n
         self._shared: _Shared | None = None
-        self._incomes: dict = {}  # these three: this position's only
+        self._incomes: dict = {}  # these two: this position's only
         self._dice: dict = {}
-        self._cards: dict = {}
+        self._seen: list | None = None  # the towns as last read (game.owned's shape)
+        # per seat, while its town and what the towns show each other are the same: its
+        # number of dice when it has no choice, else its kept preferences (_Shared.preferred)
+        # once known, else None
+        self._prefs: list = [None] * game.n
 
     def refresh(self) -> Lookahead:
         """Bring the look-ahead to the game's position now: towns that changed are read
         again; what this position alone decides is forgotten. Returns itself."""
         game = self.game
+        self._incomes.clear()
+        self._dice.clear()
+        if game.owned == self._seen and not game.rules.blocking_markers:
+            return self  # every town as seen (the common case: one comparison, in C)
         towns = self._towns
         owned = game.owned
         blocking = game.rules.blocking_markers
@@ -152,15 +163,15 @@ class Lookahead:
             town = towns[seat]
             if town is not None and owned[seat] == town.snapshot[0] and (
                     not blocking or town.matches(game, seat)):
-                continue  # the town seen (the common case, tested inline)
+                continue  # the town seen
             before = None if town is None else town.signature
             towns[seat] = _Town.of(self, seat)
             changed = changed or towns[seat].signature != before
+            self._prefs[seat] = None
         if changed:
             self._shared = None
-        self._incomes.clear()
-        self._dice.clear()
-        self._cards.clear()
+            self._prefs = [None] * game.n
+        self._seen = [town.snapshot[0] for town in towns]
         return self
 
     def _town(self, seat: int) -> _Town:
@@ -231,7 +242,7 @@ class Lookahead:
             found = kept[1].get(None if cap is None else min(self.game.coins[seat], cap))
             if found is not None:
                 return found
-        terms, where, support = self._terms(town, dice)
+        terms, where, support, _ = self._terms(town, dice)
         walk, capped = shared.walk[seat] & support, shared.capped[seat] & support
         if walk:  # this position's coins decide: not kept beyond it
             key = ("expected", seat, dice)
@@ -251,17 +262,18 @@ class Lookahead:
 
     def _terms(self, town: _Town, dice: int) -> tuple:
         """The terms of :meth:`expected_roll_income` for a town's static payouts (one per
-        total, in the order of the outcomes), where each total is, and the totals."""
+        total, in the order of the outcomes), where each total is (``{total: (index,
+        probability)}``), the totals, and the terms' sum."""
         found = town.terms.get(dice)
         if found is None:
             key = ("terms", dice, town.key)
             found = self.tables.memo.get(key)
             if found is None:
                 outcomes = self.tables.probabilities(dice)
+                terms = [p * town.static.get(t, 0) for t, p in outcomes]
                 found = self.tables.remember(key, (
-                    [p * town.static.get(t, 0) for t, p in outcomes],
-                    {t: (i, p) for i, (t, p) in enumerate(outcomes)},
-                    frozenset(t for t, _ in outcomes)))
+                    terms, {t: (i, p) for i, (t, p) in enumerate(outcomes)},
+                    frozenset(t for t, _ in outcomes), sum(terms)))
             town.terms[dice] = found
         return found
 
@@ -288,13 +300,39 @@ class Lookahead:
         beyond this position while the expectations it compared are (:meth:`_kept_dice`)."""
         found = self._dice.get(seat)
         if found is None:
-            counts = self.game.dice_counts(seat)
+            counts = self._towns[seat].counts
             if len(counts) == 1:  # no choice: nothing to compare or keep
+                self._prefs[seat] = counts[0]
                 return counts[0]
             found = self._kept_dice(seat)
             if found is None:
                 found = self._compare_dice(seat)
             self._dice[seat] = found
+            # the kept preferences, for preferred_pattern (none when the coins of this
+            # position decide)
+            self._prefs[seat] = self._common().preferred.get((seat, self._towns[seat]))
+        return found
+
+    def preferred_pattern(self) -> tuple:
+        """``tuple(preferred_dice(seat) for seat in range(n))``: the dice every seat is
+        assumed to roll now, read from what each seat's preferences kept (:attr:`_prefs`)
+        while its town and what the towns show each other stay the same."""
+        found = self._dice.get("all")
+        if found is None:
+            coins = self.game.coins
+            dice = []
+            for seat, entry in enumerate(self._prefs):
+                if type(entry) is int:  # no choice of dice
+                    dice.append(entry)
+                    continue
+                if entry is not None:
+                    cap = entry[0]
+                    kept = entry[1].get(None if cap is None else min(coins[seat], cap))
+                    if kept is not None:
+                        dice.append(kept)
+                        continue
+                dice.append(self.preferred_dice(seat))
+            found = self._dice["all"] = tuple(dice)
         return found
 
     def _kept_dice(self, seat: int) -> int | None:
@@ -309,7 +347,11 @@ class Lookahead:
     def _compare_dice(self, seat: int) -> int:
         """:meth:`preferred_dice` computed: the first of the best, as max() picks it; kept
         on the shared payouts when every expectation compared was kept there."""
-        counts = self.game.dice_counts(seat)
+        counts = self._towns[seat].counts
+        if not self.game.rules.roll_raises:
+            found = self._quick_dice(seat, counts)
+            if found is not None:
+                return found
         found = counts[0]
         if len(counts) > 1:
             best = self.expected_roll_income(seat, found)
@@ -330,6 +372,38 @@ class Lookahead:
         if kept is None:
             kept = shared.preferred[seat, town] = (cap, {})
         kept[1][None if cap is None else min(self.game.coins[seat], cap)] = found
+        return found
+
+    def _quick_dice(self, seat: int, counts: tuple) -> int | None:
+        """:meth:`_compare_dice` without summing every outcome again, where no total is run
+        on the position: each count's expectation is its town's static sum less what the
+        roller pays of others' ``take N from roller`` cards (equal to the exact sum but for
+        rounding); the first of the best, kept on the shared payouts as
+        :meth:`_compare_dice` keeps it. None when a total must be run or two counts come
+        within ``_CLOSE`` coins of each other (then only the exact sums decide)."""
+        town, shared = self._towns[seat], self._common()
+        walk, capped = shared.walk[seat], shared.capped[seat]
+        coins = self.game.coins[seat]
+        cap = None
+        found = best = None
+        for k in counts:
+            _, where, support, value = self._terms(town, k)
+            if walk and not walk.isdisjoint(support):
+                return None
+            for t in capped:
+                if t in support:
+                    owes = self._roller_owes(seat, t)
+                    value -= where[t][1] * min(owes, coins)
+                    if cap is None or owes > cap:
+                        cap = owes
+            if best is not None and abs(value - best) <= _CLOSE:
+                return None
+            if best is None or value > best:
+                found, best = k, value
+        kept = shared.preferred.get((seat, town))
+        if kept is None:
+            kept = shared.preferred[seat, town] = (cap, {})
+        kept[1][None if cap is None else min(coins, cap)] = found
         return found
 
     def effective_total(self, roller: int, dice: tuple) -> int:
@@ -423,7 +497,7 @@ class Lookahead:
         """The dice of every seat: from ``dice_of``, else each seat's preferred."""
         n = self.game.n
         if not dice_of:
-            return tuple([self.preferred_dice(s) for s in range(n)])
+            return self.preferred_pattern()
         found = self._dice.get("pattern")
         if found is None or found[0] is not dice_of:
             found = self._dice["pattern"] = (dice_of, tuple([dice_of[s] for s in range(n)]))
@@ -611,6 +685,10 @@ def _take(coins: list, payer: int, payee: int, owed) -> None:
     coins[payer] = have - paid
     coins[payee] += paid
 
+
+_CLOSE = 1e-6
+"""Coins within which two expectations summed in different orders might compare either
+way (far above their rounding, about 1e-13 coins): closer calls are summed exactly."""
 
 _LOOKS: OrderedDict = OrderedDict()
 _KEEP = 16  # games whose look-ahead is kept (the most recently asked)
