@@ -168,9 +168,8 @@ class GreedyAgent:
         rounds less cost; None, 0.0 when none is positive), and ``(place, bound)`` of each
         card whose value depends on more than the town and the dice (valued on each
         position), ``bound`` the highest score it can reach (None: unknown)."""
-        rules, tables = look.game.rules, look.tables
-        static = [place for place, i in enumerate(cards)
-                  if tables.static[i] or not rules.cards[i].activation]
+        rules = look.game.rules
+        static = [place for place, i in enumerate(cards) if look.is_static(i)]
         values = look.card_values(seat, [cards[place] for place in static])
         best, best_score = None, 0.0
         for place, value in zip(static, values):

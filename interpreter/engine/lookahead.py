@@ -463,6 +463,11 @@ class Lookahead:
         what depends on that town and those dice alone (an agent's pick among static cards)."""
         return self._kept_values(seat, self.preferred_pattern())
 
+    def is_static(self, card: int) -> bool:
+        """True when :meth:`card_value` of ``card`` depends on its owner's town and the
+        dice every seat rolls alone (kept in :meth:`kept_values`), not on the coins."""
+        return self.tables.static[card] or not self.game.rules.cards[card].activation
+
     def value_bound(self, seat: int, card: int) -> float | None:
         """An upper bound of :meth:`card_value` (coins per round, every seat rolling its
         preferred dice) that holds whatever the coins: for a simple ``take N from roller``
