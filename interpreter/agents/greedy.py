@@ -144,7 +144,7 @@ class GreedyAgent:
         key = ("greedy build", cards, self.horizon)
         entry = kept.get(key)
         if entry is None:
-            entry = kept[key] = self._static_best(look, seat, cards)
+            entry = kept[key] = self._static_best(look, seat, cards, kept)
         best, best_score, dynamic = entry
         if dynamic:
             # a card whose bound cannot reach the best so far is not valued
@@ -162,27 +162,37 @@ class GreedyAgent:
                         best, best_score = place, score
         return None if best is None else rules.ids[cards[best]]
 
-    def _static_best(self, look: Lookahead, seat: int, cards: tuple) -> tuple:
+    def _static_best(self, look: Lookahead, seat: int, cards: tuple, kept: dict) -> tuple:
         """``(place, score, dynamic)``: of ``cards`` (indices, the menu's order), the place
         of the first static one with the best positive score (value over ``horizon``
         rounds less cost; None, 0.0 when none is positive), and ``(place, bound)`` of each
         card whose value depends on more than the town and the dice (valued on each
-        position), ``bound`` the highest score it can reach (None: unknown)."""
-        rules = look.game.rules
-        static = [place for place, i in enumerate(cards) if look.is_static(i)]
-        values = look.card_values(seat, [cards[place] for place in static])
+        position), ``bound`` the highest score it can reach (None: unknown). Each card's
+        score or bound is kept in ``kept`` (:meth:`Lookahead.kept_values`) for other menus."""
+        scores = kept.get(("greedy scores", self.horizon))
+        if scores is None:
+            scores = kept["greedy scores", self.horizon] = {}
         best, best_score = None, 0.0
-        for place, value in zip(static, values):
-            score = value * self.horizon - rules.cost[cards[place]]
-            if score > best_score:
-                best, best_score = place, score
         dynamic = []
         for place, i in enumerate(cards):
-            if place not in static:
-                bound = look.value_bound(seat, i)
-                dynamic.append((place, None if bound is None else
-                                bound * self.horizon - rules.cost[i]))
+            found = scores.get(i)
+            if found is None:
+                found = scores[i] = self._score(look, seat, i)
+            static, score = found
+            if not static:
+                dynamic.append((place, score))
+            elif score > best_score:
+                best, best_score = place, score
         return best, best_score, tuple(dynamic)
+
+    def _score(self, look: Lookahead, seat: int, card: int) -> tuple:
+        """``(True, score)`` of a static card (its value over ``horizon`` rounds less its
+        cost), else ``(False, the highest score it can reach, or None)``."""
+        cost = look.game.rules.cost[card]
+        if look.is_static(card):
+            return True, look.card_value(seat, card) * self.horizon - cost
+        bound = look.value_bound(seat, card)
+        return False, None if bound is None else bound * self.horizon - cost
 
 
 _CLOSE = 1e-6  # coins: two sums of the same value in different orders differ by far less

@@ -143,7 +143,7 @@ class Lookahead:
         self._shared: _Shared | None = None
         self._incomes: dict = {}  # these two: this position's only
         self._dice: dict = {}
-        self._seen: list | None = None  # the towns as last read (game.owned's shape)
+        self._seen: list = [None] * game.n  # the towns as last read (game.owned's shape)
         # per seat, while its town and what the towns show each other are the same: its
         # number of dice when it has no choice or its coins do not change it, else its
         # kept preferences (_dice_entry) once known, else None
@@ -157,23 +157,22 @@ class Lookahead:
         self._dice.clear()
         if game.owned == self._seen and not game.rules.blocking_markers:
             return self  # every town as seen (the common case: one comparison, in C)
-        towns = self._towns
+        towns, seen, prefs = self._towns, self._seen, self._prefs
         owned = game.owned
         blocking = game.rules.blocking_markers
         changed = False
         for seat in range(game.n):
-            town = towns[seat]
-            if town is not None and owned[seat] == town.snapshot[0] and (
-                    not blocking or town.matches(game, seat)):
+            if owned[seat] == seen[seat] and (not blocking or towns[seat].matches(game, seat)):
                 continue  # the town seen
+            town = towns[seat]
             before = None if town is None else town.signature
-            towns[seat] = _Town.of(self, seat)
-            changed = changed or towns[seat].signature != before
-            self._prefs[seat] = None
+            town = towns[seat] = _Town.of(self, seat)
+            seen[seat] = town.snapshot[0]
+            prefs[seat] = None
+            changed = changed or town.signature != before
         if changed:
             self._shared = None
             self._prefs = [None] * game.n
-        self._seen = [town.snapshot[0] for town in towns]
         return self
 
     def _town(self, seat: int) -> _Town:
@@ -335,8 +334,9 @@ class Lookahead:
         assumed to roll now."""
         found = self._dice.get("all")
         if found is None:
-            found = self._dice["all"] = tuple([self.preferred_dice(seat)
-                                               for seat in range(self.game.n)])
+            found = self._dice["all"] = tuple([
+                entry if type(entry) is int else self.preferred_dice(seat)
+                for seat, entry in enumerate(self._prefs)])
         return found
 
     def _dice_entry(self, seat: int) -> tuple | None:
