@@ -397,7 +397,7 @@ class Lookahead:
         found = best = None
         for k, value, owed in plan:
             for p, owes in owed:
-                value -= p * (owes if owes < coins else coins)
+                value -= p * min(owes, coins)
             if best is not None and abs(value - best) <= _CLOSE:
                 return None
             if best is None or value > best:
