@@ -22,7 +22,10 @@ income only when what it depends on changed (the roller's town, the other towns'
 that take from it, the roller's coins up to what they could take), so one roll's result
 serves the dice decision and the build decision and every seat that asks. Sums over the
 dice outcomes are made in the order :mod:`.expectations` makes them: the numbers are equal
-to the last bit.
+to the last bit. A seat's preferred number of dice is kept on its town by what the other
+towns ask of its roll, and decided from shorter sums (the town's static sum less what the
+roller could be asked) whenever no two counts come within ``_CLOSE`` coins of each other,
+so it is always the choice the exact sums make.
 """
 
 from __future__ import annotations
