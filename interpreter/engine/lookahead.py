@@ -51,9 +51,10 @@ from .payouts import (
 class _Town:
     """What one seat's town alone decides (made again when the town changes): ``key`` (the
     town and its closed copies, for the rule set's ``memo``), ``counts`` (the numbers of
-    dice it may roll), ``row`` (per card, what one copy of a simple card pays), ``static`` (``{total: coins}`` its static payouts bring it
-    on its own roll) and ``signature`` (its copies of the non-static cards and the amounts
-    of its ``take N from roller`` cards: what other seats' expectations read of it)."""
+    dice it may roll), ``row`` (per card, what one copy of a simple card pays), ``static``
+    (``{total: coins}`` its static payouts bring it on its own roll) and ``signature`` (its
+    copies of the non-static cards and the amounts of its ``take N from roller`` cards:
+    what other seats' expectations read of it)."""
 
     __slots__ = ("counts", "dice", "key", "row", "signature", "snapshot", "static",
                  "terms", "values")
