@@ -46,6 +46,15 @@ class _Replayed:
     def card_values(self, seat, cards, dice_of=None):
         return [self.card_value(seat, card, dice_of) for card in cards]
 
+    def kept_values(self, seat):
+        return {}  # nothing kept: every card valued anew at every decision
+
+    def is_static(self, card):
+        return False
+
+    def value_bound(self, seat, card):
+        return None  # no card left out of the valuation
+
 
 def _positions(variant, players: int, games: int, seed: int):
     """Every decision of ``games`` greedy games: yields the game before each answer."""
@@ -104,3 +113,34 @@ def test_greedy_answers_as_today(variant, players, monkeypatch):
         assert fast == slow, (decision.name, game.turn)
         answered += 1
     assert answered > 150
+
+
+@pytest.mark.parametrize(("variant", "players"), RULE_SETS)
+def test_value_bound_holds_and_static_values_ignore_coins(variant, players):
+    """At every build decision: no establishment's value exceeds its ``value_bound`` (the
+    greedy agent leaves out cards whose bound cannot win), some bound is tight enough to
+    leave a card out, and a static card's value is the same with every seat's coins
+    changed, the same dice rolled (it is kept with the town and the dice)."""
+    bounded = 0
+    for game, decision in _positions(variant, players, 3, seed=23):
+        if decision.name != "build" or decision.card is not None:
+            continue
+        look, seat = lookahead_for(game), decision.player
+        for card in game.rules.establishments:
+            bound = look.value_bound(seat, card)
+            value = look.card_value(seat, card)
+            if bound is not None:
+                assert value <= bound + 1e-9, game.rules.ids[card]
+                bounded += bound < 6.0 * value + 1.0  # not a vacuous bound
+        statics = [c for c in game.rules.establishments if look.is_static(c)]
+        dice_of = {s: look.preferred_dice(s) for s in range(game.n)}
+        before = [look.card_value(seat, c, dice_of) for c in statics]
+        coins = list(game.coins)
+        try:
+            game.coins[:] = [c + 7 for c in coins]
+            assert [lookahead_for(game).card_value(seat, c, dice_of) for c in statics] == \
+                before
+        finally:
+            game.coins[:] = coins
+            lookahead_for(game)
+    assert bounded > 10

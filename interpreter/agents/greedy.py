@@ -138,15 +138,64 @@ class GreedyAgent:
         finishing, cards = _build_options(rules, options)
         if finishing:
             return max(finishing, key=lambda o: rules.cost[rules.index[o]])
-        best, best_score = None, 0.0
-        cost, ids, horizon = rules.cost, rules.ids, self.horizon
-        # every seat rolling its preferred dice
-        for i, value in zip(cards, look.card_values(seat, cards)):
-            score = value * horizon - cost[i]
-            if score > best_score:
-                best, best_score = ids[i], score
-        return best
+        # every seat rolling its preferred dice: the best static card is kept with the
+        # town and those dice; the others are valued on the position
+        kept = look.kept_values(seat)
+        key = ("greedy build", cards, self.horizon)
+        entry = kept.get(key)
+        if entry is None:
+            entry = kept[key] = self._static_best(look, seat, cards, kept)
+        best, best_score, dynamic = entry
+        if dynamic:
+            # a card whose bound cannot reach the best so far is not valued
+            # (_CLOSE: far above the rounding of the two sums)
+            valued = [place for place, bound in dynamic
+                      if bound is None or bound >= best_score - _CLOSE]
+            if valued:
+                cost, horizon = rules.cost, self.horizon
+                values = look.card_values(seat, [cards[place] for place in valued])
+                for place, value in zip(valued, values):
+                    score = value * horizon - cost[cards[place]]
+                    # the first of the best in the menu's order, as one pass over it picks
+                    if score > best_score or (score == best_score and best is not None
+                                              and place < best):
+                        best, best_score = place, score
+        return None if best is None else rules.ids[cards[best]]
 
+    def _static_best(self, look: Lookahead, seat: int, cards: tuple, kept: dict) -> tuple:
+        """``(place, score, dynamic)``: of ``cards`` (indices, the menu's order), the place
+        of the first static one with the best positive score (value over ``horizon``
+        rounds less cost; None, 0.0 when none is positive), and ``(place, bound)`` of each
+        card whose value depends on more than the town and the dice (valued on each
+        position), ``bound`` the highest score it can reach (None: unknown). Each card's
+        score or bound is kept in ``kept`` (:meth:`Lookahead.kept_values`) for other menus."""
+        scores = kept.get(("greedy scores", self.horizon))
+        if scores is None:
+            scores = kept["greedy scores", self.horizon] = {}
+        best, best_score = None, 0.0
+        dynamic = []
+        for place, i in enumerate(cards):
+            found = scores.get(i)
+            if found is None:
+                found = scores[i] = self._score(look, seat, i)
+            static, score = found
+            if not static:
+                dynamic.append((place, score))
+            elif score > best_score:
+                best, best_score = place, score
+        return best, best_score, tuple(dynamic)
+
+    def _score(self, look: Lookahead, seat: int, card: int) -> tuple:
+        """``(True, score)`` of a static card (its value over ``horizon`` rounds less its
+        cost), else ``(False, the highest score it can reach, or None)``."""
+        cost = look.game.rules.cost[card]
+        if look.is_static(card):
+            return True, look.card_value(seat, card) * self.horizon - cost
+        bound = look.value_bound(seat, card)
+        return False, None if bound is None else bound * self.horizon - cost
+
+
+_CLOSE = 1e-6  # coins: two sums of the same value in different orders differ by far less
 
 _BUILD_OPTIONS: WeakKeyDictionary = WeakKeyDictionary()
 _MAX_BUILD_OPTIONS = 10_000  # option tuples kept per rule set (then forgotten and made anew)

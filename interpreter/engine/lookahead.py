@@ -22,7 +22,10 @@ income only when what it depends on changed (the roller's town, the other towns'
 that take from it, the roller's coins up to what they could take), so one roll's result
 serves the dice decision and the build decision and every seat that asks. Sums over the
 dice outcomes are made in the order :mod:`.expectations` makes them: the numbers are equal
-to the last bit.
+to the last bit. A seat's preferred number of dice is kept on its town by what the other
+towns ask of its roll, and decided from shorter sums (the town's static sum less what the
+roller could be asked) whenever no two counts come within ``_CLOSE`` coins of each other,
+so it is always the choice the exact sums make.
 """
 
 from __future__ import annotations
@@ -47,12 +50,14 @@ from .payouts import (
 
 class _Town:
     """What one seat's town alone decides (made again when the town changes): ``key`` (the
-    town and its closed copies, for the rule set's ``memo``), ``row`` (per card, what one
-    copy of a simple card pays), ``static`` (``{total: coins}`` its static payouts bring it
-    on its own roll) and ``signature`` (its copies of the non-static cards and the amounts
-    of its ``take N from roller`` cards: what other seats' expectations read of it)."""
+    town and its closed copies, for the rule set's ``memo``), ``counts`` (the numbers of
+    dice it may roll), ``row`` (per card, what one copy of a simple card pays), ``static``
+    (``{total: coins}`` its static payouts bring it on its own roll) and ``signature`` (its
+    copies of the non-static cards and the amounts of its ``take N from roller`` cards:
+    what other seats' expectations read of it)."""
 
-    __slots__ = ("key", "row", "signature", "snapshot", "static", "terms", "values")
+    __slots__ = ("counts", "dice", "key", "row", "signature", "snapshot", "static",
+                 "terms", "values")
 
     def __init__(self, look: Lookahead, seat: int, key: tuple):
         game, tables = look.game, look.tables
@@ -61,7 +66,9 @@ class _Town:
         self.snapshot = (list(town), [list(row) for row in closed])
         self.terms: dict = {}  # per number of dice: Lookahead._terms
         self.values: dict = {}  # (seat, dice of every seat) -> {card: a static card's value}
+        self.dice: dict = {}  # what others ask of its roll -> Lookahead._dice_entry
         self.key = key
+        self.counts = game.dice_counts(seat)
         self.row = look.per_copy(seat)
         self.static = look.own_static(seat, self.row)
         dynamic = [card for card, _, _ in tables.dynamic_cards]
@@ -97,9 +104,10 @@ class _Shared:
     """What every town decides together (one per tuple of the towns' ``signature``, in
     the rule set's ``memo``, shared by every game that shows it): per seat the totals of its roll to run (``walk``) and those where only
     others' ``take N from roller`` cards join the static payouts (``capped``); per total,
-    what each seat's such cards ask of a roller (``owes``, made when first asked)."""
+    what each seat's such cards ask of a roller (``owes``), and per seat what they ask of
+    its roll (``capped_owes``), each made when first asked."""
 
-    __slots__ = ("capped", "expected", "owes", "preferred", "walk")
+    __slots__ = ("capped", "capped_owes", "expected", "owes", "walk")
 
     def __init__(self, look: Lookahead):
         game, tables = look.game, look.tables
@@ -119,48 +127,56 @@ class _Shared:
         self.walk = tuple(frozenset(w) for w in walk)
         self.capped = tuple(frozenset(c - w) for c, w in zip(capped, walk))
         self.owes: dict = {}
+        self.capped_owes: list = [None] * n  # per seat: Lookahead._capped_owes
         # what a seat's expectations come to with these towns around it, by its coins up
         # to what it could be asked (``cap``), where no total is run on the position:
         self.expected: dict = {}  # (seat, dice, its _Town) -> (cap, {min(coins, cap): value})
-        self.preferred: dict = {}  # (seat, its _Town) -> (cap, {min(coins, cap): dice})
 
 
 class Lookahead:
     """Exact expectations in ``game``'s position (see the module docstring); it never
     changes the game. Get it with :func:`lookahead_for`, which brings it up to date."""
 
-    __slots__ = ("_cards", "_dice", "_incomes", "_shared", "_towns", "game", "tables")
+    __slots__ = ("_dice", "_incomes", "_prefs", "_seen", "_shared", "_towns", "game",
+                 "tables")
 
     def __init__(self, game: Game):
         self.game = game
         self.tables: PayoutTables = tables_for(game.rules)
         self._towns: list = [None] * game.n
         self._shared: _Shared | None = None
-        self._incomes: dict = {}  # these three: this position's only
+        self._incomes: dict = {}  # these two: this position's only
         self._dice: dict = {}
-        self._cards: dict = {}
+        self._seen: list = [None] * game.n  # the towns as last read (game.owned's shape)
+        # per seat, while its town and what the towns show each other are the same: its
+        # number of dice when it has no choice or its coins do not change it, else its
+        # kept preferences (_dice_entry) once known, else None
+        self._prefs: list = [None] * game.n
 
     def refresh(self) -> Lookahead:
         """Bring the look-ahead to the game's position now: towns that changed are read
         again; what this position alone decides is forgotten. Returns itself."""
         game = self.game
-        towns = self._towns
+        self._incomes.clear()
+        self._dice.clear()
+        if game.owned == self._seen and not game.rules.blocking_markers:
+            return self  # every town as seen (the common case: one comparison, in C)
+        towns, seen, prefs = self._towns, self._seen, self._prefs
         owned = game.owned
         blocking = game.rules.blocking_markers
         changed = False
         for seat in range(game.n):
+            if owned[seat] == seen[seat] and (not blocking or towns[seat].matches(game, seat)):
+                continue  # the town seen
             town = towns[seat]
-            if town is not None and owned[seat] == town.snapshot[0] and (
-                    not blocking or town.matches(game, seat)):
-                continue  # the town seen (the common case, tested inline)
             before = None if town is None else town.signature
-            towns[seat] = _Town.of(self, seat)
-            changed = changed or towns[seat].signature != before
+            town = towns[seat] = _Town.of(self, seat)
+            seen[seat] = town.snapshot[0]
+            prefs[seat] = None
+            changed = changed or town.signature != before
         if changed:
             self._shared = None
-        self._incomes.clear()
-        self._dice.clear()
-        self._cards.clear()
+            self._prefs = [None] * game.n
         return self
 
     def _town(self, seat: int) -> _Town:
@@ -231,7 +247,7 @@ class Lookahead:
             found = kept[1].get(None if cap is None else min(self.game.coins[seat], cap))
             if found is not None:
                 return found
-        terms, where, support = self._terms(town, dice)
+        terms, where, support, _ = self._terms(town, dice)
         walk, capped = shared.walk[seat] & support, shared.capped[seat] & support
         if walk:  # this position's coins decide: not kept beyond it
             key = ("expected", seat, dice)
@@ -251,17 +267,18 @@ class Lookahead:
 
     def _terms(self, town: _Town, dice: int) -> tuple:
         """The terms of :meth:`expected_roll_income` for a town's static payouts (one per
-        total, in the order of the outcomes), where each total is, and the totals."""
+        total, in the order of the outcomes), where each total is (``{total: (index,
+        probability)}``), the totals, and the terms' sum."""
         found = town.terms.get(dice)
         if found is None:
             key = ("terms", dice, town.key)
             found = self.tables.memo.get(key)
             if found is None:
                 outcomes = self.tables.probabilities(dice)
+                terms = [p * town.static.get(t, 0) for t, p in outcomes]
                 found = self.tables.remember(key, (
-                    [p * town.static.get(t, 0) for t, p in outcomes],
-                    {t: (i, p) for i, (t, p) in enumerate(outcomes)},
-                    frozenset(t for t, _ in outcomes)))
+                    terms, {t: (i, p) for i, (t, p) in enumerate(outcomes)},
+                    frozenset(t for t, _ in outcomes), sum(terms)))
             town.terms[dice] = found
         return found
 
@@ -285,51 +302,127 @@ class Lookahead:
     def preferred_dice(self, seat: int) -> int:
         """The number of dice ``seat`` is assumed to roll: of its choices, the one with the
         higher expected own income (the rule set's count when it has no choice). Kept
-        beyond this position while the expectations it compared are (:meth:`_kept_dice`)."""
+        beyond this position, with the same towns around it, while the expectations it
+        compared are (its coins the same up to what it could be asked: :meth:`_dice_entry`);
+        ``_prefs`` holds what is kept for each seat while its town and what the towns show
+        each other stay the same."""
+        entry = self._prefs[seat]
+        if type(entry) is int:  # no choice of dice
+            return entry
+        if entry is not None:
+            cap = entry[0]
+            found = entry[1].get(None if cap is None else min(self.game.coins[seat], cap))
+            if found is not None:
+                return found
         found = self._dice.get(seat)
         if found is None:
-            counts = self.game.dice_counts(seat)
+            counts = self._towns[seat].counts
             if len(counts) == 1:  # no choice: nothing to compare or keep
+                self._prefs[seat] = counts[0]
                 return counts[0]
-            found = self._kept_dice(seat)
+            entry = self._prefs[seat] = self._dice_entry(seat)
+            if entry is not None:
+                cap = entry[0]
+                found = entry[1].get(None if cap is None else min(self.game.coins[seat], cap))
+                if found is None:
+                    found = self._quick_dice(seat, entry)
             if found is None:
                 found = self._compare_dice(seat)
             self._dice[seat] = found
+            if entry is not None and entry[0] is None:  # the same whatever its coins
+                self._prefs[seat] = found
         return found
 
-    def _kept_dice(self, seat: int) -> int | None:
-        """The dice ``seat`` preferred in an earlier position (of any game) with the same
-        towns around it, if its coins are the same up to what it could be asked."""
-        kept = self._common().preferred.get((seat, self._towns[seat]))
-        if kept is None:
-            return None
-        cap = kept[0]
-        return kept[1].get(None if cap is None else min(self.game.coins[seat], cap))
+    def preferred_pattern(self) -> tuple:
+        """``tuple(preferred_dice(seat) for seat in range(n))``: the dice every seat is
+        assumed to roll now."""
+        found = self._dice.get("all")
+        if found is None:
+            found = self._dice["all"] = tuple([
+                entry if type(entry) is int else self.preferred_dice(seat)
+                for seat, entry in enumerate(self._prefs)])
+        return found
+
+    def _dice_entry(self, seat: int) -> tuple | None:
+        """``(cap, {min(coins, cap): dice}, plan)``: ``seat``'s kept choices of dice with
+        the towns now (on its :class:`_Town`, by what the other towns ask of its roll:
+        shared by every position and game where they ask the same), by its coins
+        up to ``cap``, what it could be asked (None: nothing); ``plan``, per number of dice
+        ``k``, ``(k, its town's static sum, ((probability, owed), ...))`` for the totals
+        where others' ``take N from roller`` cards ask ``owed`` of it. None when a total
+        of its roll must be run on the position or a card may raise the roll: then the
+        coins of the position decide, and nothing is kept."""
+        town, shared = self._towns[seat], self._common()
+        walk = shared.walk[seat]
+        key = (walk, self._capped_owes(seat))
+        entry = town.dice.get(key, False)
+        if entry is not False:
+            return entry
+        cap = None
+        plan: list | None = []
+        for k in town.counts:
+            _, where, support, whole = self._terms(town, k)
+            if self.game.rules.roll_raises or (walk and not walk.isdisjoint(support)):
+                plan = None
+                break
+            owed = tuple([(where[t][1], owes) for t, owes in key[1] if t in support])
+            for _, owes in owed:
+                cap = owes if cap is None or owes > cap else cap
+            plan.append((k, whole, owed))
+        if plan is None:
+            entry = None
+        else:
+            entry = (cap, {}, tuple(plan))
+            always = _dominant(plan)
+            if always is not None:  # the same whatever the coins: kept under None
+                entry = (None, {None: always}, entry[2])
+        town.dice[key] = entry
+        return entry
+
+    def _capped_owes(self, seat: int) -> tuple:
+        """``((total, owed), ...)``, by total: what others' ``take N from roller`` cards ask
+        of ``seat`` on each total of its roll where only they join the static payouts
+        (kept on the shared payouts)."""
+        shared = self._common()
+        found = shared.capped_owes[seat]
+        if found is None:
+            found = shared.capped_owes[seat] = tuple(
+                (t, self._roller_owes(seat, t)) for t in sorted(shared.capped[seat]))
+        return found
+
+    def _quick_dice(self, seat: int, entry: tuple) -> int | None:
+        """:meth:`_compare_dice` from ``entry``'s plan (:meth:`_dice_entry`): each count's
+        expectation is its town's static sum less what the roller pays of others' ``take N
+        from roller`` cards (equal to the exact sum but for rounding); the first of the
+        best, kept in ``entry``. None when two counts come within ``_CLOSE`` coins of each
+        other: then only the exact sums decide."""
+        cap, known, plan = entry
+        coins = self.game.coins[seat]
+        found = best = None
+        for k, value, owed in plan:
+            for p, owes in owed:
+                value -= p * min(owes, coins)
+            if best is not None and abs(value - best) <= _CLOSE:
+                return None
+            if best is None or value > best:
+                found, best = k, value
+        known[None if cap is None else min(coins, cap)] = found
+        return found
 
     def _compare_dice(self, seat: int) -> int:
-        """:meth:`preferred_dice` computed: the first of the best, as max() picks it; kept
-        on the shared payouts when every expectation compared was kept there."""
-        counts = self.game.dice_counts(seat)
+        """:meth:`preferred_dice` computed from the exact sums: the first of the best, as
+        max() picks it; kept in the seat's :meth:`_dice_entry` when there is one."""
+        counts = self._towns[seat].counts
         found = counts[0]
-        if len(counts) > 1:
-            best = self.expected_roll_income(seat, found)
-            for k in counts[1:]:
-                value = self.expected_roll_income(seat, k)
-                if value > best:
-                    found, best = k, value
-        town, shared = self._towns[seat], self._common()
-        caps = []
-        for k in counts if len(counts) > 1 else ():
-            entry = shared.expected.get((seat, k, town))
-            if entry is None:
-                return found  # this position's coins decided: not kept
-            if entry[0] is not None:
-                caps.append(entry[0])
-        cap = max(caps) if caps else None
-        kept = shared.preferred.get((seat, town))
-        if kept is None:
-            kept = shared.preferred[seat, town] = (cap, {})
-        kept[1][None if cap is None else min(self.game.coins[seat], cap)] = found
+        best = self.expected_roll_income(seat, found)
+        for k in counts[1:]:
+            value = self.expected_roll_income(seat, k)
+            if value > best:
+                found, best = k, value
+        entry = self._prefs[seat]  # set by preferred_dice
+        if entry:
+            cap = entry[0]
+            entry[1][None if cap is None else min(self.game.coins[seat], cap)] = found
         return found
 
     def effective_total(self, roller: int, dice: tuple) -> int:
@@ -366,6 +459,33 @@ class Lookahead:
         pattern = self._pattern(dice_of)
         kept = self._kept_values(seat, pattern)
         return [self._value(seat, card, pattern, dice_of, kept) for card in cards]
+
+    def kept_values(self, seat: int) -> dict:
+        """The dict kept on ``seat``'s town for the dice every seat prefers now
+        (:meth:`preferred_pattern`): it holds the static cards' values by card index
+        (:meth:`card_value`), and a caller may keep in it, under a tuple key of its own,
+        what depends on that town and those dice alone (an agent's pick among static cards)."""
+        return self._kept_values(seat, self.preferred_pattern())
+
+    def is_static(self, card: int) -> bool:
+        """True when :meth:`card_value` of ``card`` depends on its owner's town and the
+        dice every seat rolls alone (kept in :meth:`kept_values`), not on the coins."""
+        return self.tables.static[card] or not self.game.rules.cards[card].activation
+
+    def value_bound(self, seat: int, card: int) -> float | None:
+        """An upper bound of :meth:`card_value` (coins per round, every seat rolling its
+        preferred dice) that holds whatever the coins: for a simple ``take N from roller``
+        or ``take N from each other player`` card, each activation taking its whole amount
+        from every payer; None for any other card."""
+        simple = self.tables.simple[card]
+        if simple != FROM_ROLLER and simple != FROM_EACH:
+            return None
+        per = self._plus_one(seat, card)
+        if per <= 0:
+            return 0.0
+        chance = sum([roll[3] for roll in self.tables.rolls(card, seat,
+                                                              self.preferred_pattern())])
+        return per * chance * (1 if simple == FROM_ROLLER else self.game.n - 1)
 
     def _kept_values(self, seat: int, pattern: tuple) -> dict:
         """``{card: value}``: the static cards' values for ``seat``, the seats rolling
@@ -423,7 +543,7 @@ class Lookahead:
         """The dice of every seat: from ``dice_of``, else each seat's preferred."""
         n = self.game.n
         if not dice_of:
-            return tuple([self.preferred_dice(s) for s in range(n)])
+            return self.preferred_pattern()
         found = self._dice.get("pattern")
         if found is None or found[0] is not dice_of:
             found = self._dice["pattern"] = (dice_of, tuple([dice_of[s] for s in range(n)]))
@@ -593,6 +713,17 @@ class Lookahead:
         return [after - was for after, was in zip(coins, before)]
 
 
+def _dominant(plan: list) -> int | None:
+    """The number of dice of a :meth:`Lookahead._dice_entry` plan whose expectation beats
+    every other's by more than ``_CLOSE`` whatever the roller's coins (its lowest, paying
+    every ``owed`` in full, against the others' highest, paying nothing), else None."""
+    lowest = [whole - sum([p * owes for p, owes in owed]) for _, whole, owed in plan]
+    for i, (k, _, _) in enumerate(plan):
+        if all(lowest[i] > whole + _CLOSE for j, (_, whole, _) in enumerate(plan) if j != i):
+            return k
+    return None
+
+
 def _run(steps: tuple, view: View, card: int, owner: int, copies: int) -> None:
     """Run a card's program for ``owner``'s ``copies`` of it, as the engine queues it: a
     clause that asks a decision once per copy, any other once for every copy."""
@@ -611,6 +742,10 @@ def _take(coins: list, payer: int, payee: int, owed) -> None:
     coins[payer] = have - paid
     coins[payee] += paid
 
+
+_CLOSE = 1e-6
+"""Coins within which two expectations summed in different orders might compare either
+way (far above their rounding, about 1e-13 coins): closer calls are summed exactly."""
 
 _LOOKS: OrderedDict = OrderedDict()
 _KEEP = 16  # games whose look-ahead is kept (the most recently asked)
