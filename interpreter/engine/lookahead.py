@@ -179,9 +179,6 @@ class Lookahead:
             self._prefs = [None] * game.n
         return self
 
-    def _town(self, seat: int) -> _Town:
-        return self._towns[seat]
-
     def _common(self) -> _Shared:
         shared = self._shared
         if shared is None:
