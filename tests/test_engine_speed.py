@@ -8,8 +8,10 @@ import pytest
 
 import machikoro
 from machikoro.agents.random_agent import RandomAgent
+from machikoro.engine.dispatch import dispatch_for
 from machikoro.engine.game import Game
 from machikoro.engine.options import SwapOptions
+from machikoro.engine.phases import TurnPhases
 from machikoro.errors import IllegalChoice
 from machikoro.language.actions import Swap
 
@@ -58,19 +60,39 @@ def test_build_menus_follow_builds_swaps_moves_and_the_market(variant):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_a_game_without_events_is_the_recorded_game(variant):
-    """The same seeds with and without recording: the same coins, towns, market and turns
-    (the quiet path pays plain payouts directly; the recording one logs them)."""
+    """The same seeds with and without recording: the same answers, coins, towns, market
+    and turns. Recording takes the turn's phases one by one and logs each payout; the quiet
+    game runs a turn to its next decision in one step where the rule set allows it
+    (``Dispatch.quick``) and pays plain payouts directly."""
     rules = machikoro.load_ruleset(variant)
-    for seed in range(6):
+    for seed in range(12):
+        players = 2 + seed % 3
         games = []
         for record in (False, True):
-            game = Game(rules, 3, seed=seed, max_turns=80, record=record)
-            machikoro.play(game, [RandomAgent(seed + s) for s in range(3)])
+            game = Game(rules, players, seed=seed, max_turns=120, record=record)
+            machikoro.play(game, [RandomAgent(seed + s) for s in range(players)])
             games.append(game)
         quiet, recorded = games
-        assert (quiet.coins, quiet.owned, quiet.supply, quiet.turn, quiet.winner) == \
-            (recorded.coins, recorded.owned, recorded.supply, recorded.turn, recorded.winner)
+        assert quiet.history == recorded.history
+        assert (quiet.coins, quiet.owned, quiet.supply, quiet.turn, quiet.winner,
+                quiet.extra_turns) == (recorded.coins, recorded.owned, recorded.supply,
+                                       recorded.turn, recorded.winner, recorded.extra_turns)
         assert quiet.events is None and recorded.events
+
+
+def test_the_base_game_takes_the_one_step_turn(monkeypatch):
+    """The base game's quiet turns run to their next decision in one step (so the test above
+    compares the two ways); with events, or scripted dice, the phases go one by one."""
+    assert dispatch_for(BASE).quick
+    calls: list = []
+    one_step = TurnPhases._quick_roll
+    monkeypatch.setattr(TurnPhases, "_quick_roll",
+                        lambda game: calls.append(game) or one_step(game))
+    for record, dice in ((False, None), (True, None), (False, lambda count: (3,) * count)):
+        calls.clear()
+        game = Game(BASE, 2, seed=3, max_turns=30, record=record, dice=dice)
+        machikoro.play(game, [RandomAgent(3), RandomAgent(4)])
+        assert len(calls) == (game.turn if not record and dice is None else 0)
 
 
 def _swap_decision(players: int, seed: int):

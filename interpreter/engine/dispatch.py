@@ -17,6 +17,9 @@ RuleSet` (built the first time a game of it starts, then shared by every game of
 - ``dice_card``/``dice_choice``: when a single card offers a choice of dice, that card and
   its sorted counts; ``dice_asks``, that card when it offers two counts or more (else -1),
   and ``dice_decisions``, per seat the ``dice`` decision it asks (nothing made per turn).
+- ``quick``: True when a turn may run from its start (or its roll) to its next decision in
+  one step (:meth:`TurnPhases._quick_roll`): no ``before roll`` or ``before build`` hooks,
+  no side rolls, and no choice of dice other than one card's (``dice_asks``).
 """
 
 from __future__ import annotations
@@ -68,8 +71,8 @@ def _sides(group: tuple, boosts: tuple) -> tuple:
 class Dispatch:
     """The engine's tables of one rule set (see the module docstring)."""
 
-    __slots__ = ("_decisions", "_orders", "_payment_order", "by_roll", "dice_asks",
-                 "dice_card", "dice_choice", "dice_decisions", "hook_cards", "landmark")
+    __slots__ = ("_decisions", "_orders", "_payment_order", "_plans", "by_roll", "dice_asks",
+                 "dice_card", "dice_choice", "dice_decisions", "hook_cards", "landmark", "quick")
 
     def __init__(self, rules: RuleSet):
         self.by_roll = {total: tuple(_sides(group, rules.boosts) + (involved,)
@@ -81,6 +84,7 @@ class Dispatch:
                            for trigger, hooks in rules.hooks.items()}
         self._decisions: dict = {}
         self._orders: dict = {}
+        self._plans: dict = {}
         self._payment_order = rules.payment_order
         self.dice_card = -1
         self.dice_choice: tuple = ()
@@ -90,6 +94,9 @@ class Dispatch:
         self.dice_asks = self.dice_card if len(self.dice_choice) > 1 else -1
         self.dice_decisions = tuple(Decision("dice", seat, self.dice_choice)
                                     for seat in range(rules.max_players))
+        self.quick = (not self.hook_cards["before_roll"] and not self.hook_cards["before_build"]
+                      and not rules.side_roll_cards
+                      and (self.dice_asks >= 0 or not rules.dice_options))
 
 
     def seat_orders(self, n: int) -> tuple:
@@ -102,6 +109,33 @@ class Dispatch:
             order = tuple(tuple((r + step * k) % n for k in range(n)) for r in range(n))
             found = self._orders[n] = (order, tuple(seats[1:] for seats in order))
         return found
+
+    def income_plans(self, n: int) -> tuple:
+        """Per roller of ``n`` seats, ``{total: plan}``: the income step of that roll as one
+        flat tuple of ``(owner, card, clauses, plain payout, bank)`` in the order the income
+        step resolves them (colour groups in order; in each, the owners in payment order
+        from the roller, :meth:`seat_orders`; each owner's cards in group order), or None for
+        a total where an owner may have to order some cards (``by_roll``'s third part): the
+        income step then walks the groups."""
+        found = self._plans.get(n)
+        if found is None:
+            order = self.seat_orders(n)[0]
+            found = self._plans[n] = tuple(
+                {total: self._plan(groups, order[roller], roller)
+                 for total, groups in self.by_roll.items()} for roller in range(n))
+        return found
+
+    @staticmethod
+    def _plan(groups: tuple, order: tuple, roller: int) -> tuple | None:
+        """One roller's flat income plan for one total's groups (see :meth:`income_plans`)."""
+        plan: list = []
+        for own_roll, theirs, involved in groups:
+            if involved:
+                return None
+            for owner in (order if theirs else (roller,)):
+                plan.extend((owner,) + entry
+                            for entry in (own_roll if owner == roller else theirs))
+        return tuple(plan)
 
     def decision(self, name: str, player: int, options: tuple) -> Decision:
         """The :class:`Decision` ``(name, player, options)`` (immutable: made once)."""

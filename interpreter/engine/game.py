@@ -26,7 +26,7 @@ from .decision import Decision, same_answer
 from .dispatch import dispatch_for
 from .market import MarketState
 from .options import ILLEGAL, SwapOptions
-from .phases import BUILD, OVER, PHASE_NAMES, ROLL, START, TurnPhases
+from .phases import OVER, PHASE_NAMES, ROLL, START, STEPS, STEPS_IN_TURN, TurnPhases
 from .state_changes import StateChanges
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
@@ -126,6 +126,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         "_menus",
         "_order",
         "_others",
+        "_plans",
         "_roll",
         "bound",
         "builds_left",
@@ -212,6 +213,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         self.chance_pending: tuple | None = None
         self.chance_history: list = []
         self._order, self._others = self._dispatch.seat_orders(n)
+        self._plans = self._dispatch.income_plans(n)
         self.decks: list = [None] * len(rules.market_rows)
         self._menus: list = [None] * n  # per seat, its build menu (phases._menu)
         if rules.market_upkeep:
@@ -253,7 +255,7 @@ class Game(TurnPhases, StateChanges, MarketState):
     _SHARED = ("rules", "names", "n", "current", "turn", "phase", "dice", "total",
                "dice_count", "builds_left", "extra_turn", "extra_turns", "winner", "qpos",
                "pending", "pending_item", "max_turns", "_order", "_others", "chance_pending",
-               "bound", "qins", "_dispatch")
+               "bound", "qins", "_dispatch", "_plans")
     """Slots a clone shares with its original: immutable values (ints, tuples, frozen
     objects). Every other slot is copied or made anew by :meth:`clone` (a test checks
     that the two lists cover ``__slots__``)."""
@@ -290,12 +292,12 @@ class Game(TurnPhases, StateChanges, MarketState):
          new.total, new.dice_count, new.builds_left, new.extra_turn, new.extra_turns,
          new.winner, new.qpos, new.pending, new.pending_item, new.max_turns,
          new._order, new._others, new.chance_pending, new.rng, new.explicit_chance,
-         new.seed, new._roll, new.bound, new.qins, new._dispatch) = (
+         new.seed, new._roll, new.bound, new.qins, new._dispatch, new._plans) = (
             self.rules, self.names, self.n, self.current, self.turn, self.phase, self.dice,
             self.total, self.dice_count, self.builds_left, self.extra_turn,
             self.extra_turns, self.winner, self.qpos, self.pending, self.pending_item,
             self.max_turns, self._order, self._others, self.chance_pending, rng, explicit,
-            seed, None, self.bound, self.qins, self._dispatch)
+            seed, None, self.bound, self.qins, self._dispatch, self._plans)
         new.coins = list(self.coins)
         new.owned = [list(t) for t in self.owned]
         new.supply = list(self.supply)
@@ -331,22 +333,14 @@ class Game(TurnPhases, StateChanges, MarketState):
         rolling its dice), as soon as the current turn is complete (``turn`` has grown).
         """
         turn = self.turn
+        steps = STEPS_IN_TURN if stop_at_turn_end else STEPS
         while self.pending is None:
-            if self.chance_pending is not None:
-                return None
             phase = self.phase
-            if phase == START:
-                if stop_at_turn_end and self.turn != turn:
-                    return None
-                self._start_turn()
-            elif phase == OVER:
+            if phase == OVER or self.chance_pending is not None:
                 return None
-            elif phase == ROLL:
-                self._roll_dice()
-            elif phase == BUILD:
-                self.pending = self._build_decision(self.current)
-            else:
-                self._run_queue()
+            if stop_at_turn_end and phase == START and self.turn != turn:
+                return None
+            steps[phase](self)
         return self.pending
 
     def answer(self, value: Any, player: int | None = None) -> None:
@@ -371,7 +365,7 @@ class Game(TurnPhases, StateChanges, MarketState):
             raise IllegalChoice(decision, value, f"the decision is seat {decision.player}'s "
                                 f"({self.names[decision.player]}), not seat {player!r}'s")
         kind = type(value)
-        if value is None or kind is str:
+        if kind is str or value is None:
             legal = value in decision.options  # exact for None and str
         elif kind is int or kind is bool:  # exact: 1 is not True
             legal = False

@@ -81,6 +81,15 @@ class TurnPhases:
             self.built_this_turn.clear()
         self.extra_turn = False
         self.bound = None
+        tables = self._dispatch
+        if tables.quick and self.events is None and self._roll is None \
+                and not self.explicit_chance:  # the common case, in one step
+            if tables.dice_asks >= 0 and self.owned[p][tables.dice_asks]:
+                self.pending = tables.dice_decisions[p]
+                return
+            self.dice_count = self.rules.dice_count
+            self._quick_roll()
+            return
         if self.events is not None:
             self._log({"type": "turn", "turn": self.turn + 1, "player": p,
                        "coins": self.coins[p]})
@@ -136,6 +145,10 @@ class TurnPhases:
         return tuple([int(rnd() * faces) + 1 for _ in range(count)])
 
     def _roll_dice(self) -> None:
+        if self._dispatch.quick and self.events is None and self._roll is None \
+                and not self.explicit_chance:
+            self._quick_roll()
+            return
         if self.explicit_chance:  # a chance step: wait for apply_chance
             self.phase = ROLL
             self.roll_for(ChanceStep(self.dice_count, self.rules.dice_faces, "roll",
@@ -155,6 +168,51 @@ class TurnPhases:
         if self.events is not None:
             self._log({"type": "roll", "player": self.current, "dice": list(self.dice),
                        "total": self.total})
+        self._after_roll()
+
+    def _quick_roll(self) -> None:
+        """The roll and what follows it up to the turn's next decision, in one step, as
+        :meth:`_roll_dice`, :meth:`_rolled`, :meth:`_income`, :meth:`_before_build` and
+        :meth:`_start_build` would run them: the same draws, state changes and decisions,
+        with fewer calls. Only for the common case (:attr:`Dispatch.quick`: no ``before
+        roll`` or ``before build`` hooks, no side rolls, at most one card offering a choice
+        of dice; a game that records no events, has no scripted dice and samples its own
+        rolls); a test plays the same games with events recorded, which takes the phases one
+        by one."""
+        rnd = self.rng.random
+        faces = self.rules.dice_faces
+        count = self.dice_count
+        if count == 1:
+            total = int(rnd() * faces) + 1
+            self.dice = (total,)
+        elif count == 2:  # the same draws in order as _throw
+            first = int(rnd() * faces) + 1
+            total = int(rnd() * faces) + 1
+            self.dice = (first, total)
+            total += first
+        else:
+            self.dice = self._throw(count)
+            total = sum(self.dice)
+        self.total = total
+        town = self.owned[self.current]
+        for card in self._dispatch.hook_cards["after_roll"]:
+            if town[card]:  # the roller has an ``after roll`` hook: the phases one by one
+                self._after_roll()
+                return
+        self._queue_income()
+        if self.queue:
+            self.phase = INCOME
+            self._run_queue()
+            return
+        self.builds_left = builds = self.rules.builds_per_turn
+        if builds > 0:
+            self.phase = BUILD
+            self.pending = self._build_decision(self.current)
+        else:
+            self._end_of_turn()
+
+    def _after_roll(self) -> None:
+        """The ``after roll`` hooks, then the income step."""
         self._queue_hooks("after_roll")
         self.phase = AFTER_ROLL
         if self.queue:
@@ -263,7 +321,38 @@ class TurnPhases:
     def _queue_income(self, run_now: bool = True) -> None:
         """Resolve this roll's income in order; from the first clause that asks a decision
         on, queue the rest for :meth:`_run_queue` (it resumes after the answer). With
-        ``run_now=False`` nothing runs: every item is queued (look-ahead reads the queue)."""
+        ``run_now=False`` nothing runs: every item is queued (look-ahead reads the queue).
+        The income plan of the roll (:meth:`Dispatch.income_plans`) gives the order; a roll
+        where an owner may order some cards walks the groups (:meth:`_queue_income_groups`).
+        """
+        plan = self._plans[self.current].get(self.total, ())
+        if plan is None or not run_now:
+            self._queue_income_groups(run_now)
+            return
+        queue: list = []
+        blocking = self.rules.blocking_markers
+        quiet = self.events is None
+        coins, owned = self.coins, self.owned
+        for owner, card, clauses, plain, bank in plan:
+            copies = owned[owner][card]
+            if not copies:
+                continue
+            if blocking:
+                copies = self._reopen(owner, card, copies)
+                if not copies:
+                    continue
+            if plain is None or queue:
+                self._activate(queue, card, owner, copies, clauses, True)
+            elif bank and quiet:
+                coins[owner] += bank * copies  # the bank pays N
+            else:
+                self._pay_plain(plain, card, owner, copies)
+        self.queue = queue
+        self.qpos = 0
+
+    def _queue_income_groups(self, run_now: bool) -> None:
+        """:meth:`_queue_income` group by group, with the ``order`` decision of an owner
+        whose activated cards of a group may be resolved in the order the owner chooses."""
         queue: list = []
         groups = self._dispatch.by_roll.get(self.total)
         if groups:
@@ -289,26 +378,33 @@ class TurnPhases:
                             copies = self._reopen(owner, card, copies)
                             if not copies:
                                 continue
-                        if plain is not None and run_now and not queue:
-                            if bank and quiet:
-                                coins[owner] += bank * copies  # the bank pays N
-                            else:
-                                self._pay_plain(plain, card, owner, copies)
-                            continue
-                        for clause in clauses:
-                            if clause.asks:
-                                queue.extend([(card, owner, 1, clause)] * copies)
-                            elif queue or not run_now:  # after a decision: all wait
-                                queue.append((card, owner, copies, clause))
-                            elif not clause.conditions or clause.holds(self, owner):
-                                # nothing pending before it: resolve now, in order
-                                happened = clause.action.run(self, card, owner, copies)
-                                if clause.rest is not None and happened is not False:
-                                    self._run_rest(card, owner, copies, clause.rest)
+                        if plain is None or queue or not run_now:
+                            self._activate(queue, card, owner, copies, clauses, run_now)
+                        elif bank and quiet:
+                            coins[owner] += bank * copies  # the bank pays N
+                        else:
+                            self._pay_plain(plain, card, owner, copies)
                     if mark >= 0:  # the order decision reorders the items queued after it
                         queue[mark] = (-1, owner, len(queue) - mark - 1, queue[mark][3])
         self.queue = queue
         self.qpos = 0
+
+    def _activate(self, queue: list, card: int, owner: int, copies: int, clauses: tuple,
+                  run_now: bool) -> None:
+        """Activate ``copies`` copies of ``owner``'s ``card`` in the income step: each of
+        its clauses runs now, in order, while nothing waits in ``queue`` (and ``run_now``);
+        a clause that asks a decision is queued once per copy, and every clause after it
+        (this card's or the next cards') waits in ``queue`` too."""
+        for clause in clauses:
+            if clause.asks:
+                queue.extend([(card, owner, 1, clause)] * copies)
+            elif queue or not run_now:  # after a decision: all wait
+                queue.append((card, owner, copies, clause))
+            elif not clause.conditions or clause.holds(self, owner):
+                # nothing pending before it: resolve now, in order
+                happened = clause.action.run(self, card, owner, copies)
+                if clause.rest is not None and happened is not False:
+                    self._run_rest(card, owner, copies, clause.rest)
 
     def _pay_plain(self, plain: tuple, card: int, owner: int, copies: int) -> None:
         """Pay a plain payout (:func:`~machikoro.engine.dispatch.plain_payout`) as its
@@ -402,6 +498,10 @@ class TurnPhases:
         step (a card activated by another, the ``then`` steps of a clause)."""
         self.queue[self.qins:self.qins] = items
         self.qins += len(items)
+
+    def _ask_build(self) -> None:
+        """Make the current player's ``build`` decision pending (phase BUILD)."""
+        self.pending = self._build_decision(self.current)
 
     def build_options(self, seat: int | None = None) -> tuple:
         """What ``seat`` (default: the current player) could build now: None and the ids of
@@ -499,6 +599,16 @@ class TurnPhases:
             return True
         return sum(1 for v in rules.victory if town[v]) >= rules.victory_count
 
+    def _close_turn(self) -> None:
+        """Phase END, for play that goes on into the next turn: run the ``at end of turn``
+        hooks (:meth:`_run_queue`); when there are none, end the turn and start the next."""
+        if self.queue:
+            self._run_queue()
+            return
+        self._end_turn()
+        if self.phase == START:
+            self._start_turn()
+
     def _end_turn(self) -> None:
         self.turn += 1
         if self.extra_turn:
@@ -516,3 +626,10 @@ _NEXT = {AFTER_ROLL: TurnPhases._income, INCOME: TurnPhases._before_build,
 _AFTER = tuple(_NEXT.get(phase, TurnPhases._end_turn) for phase in range(len(PHASE_NAMES)))
 """By phase, what follows it when its queue is done (:meth:`TurnPhases._run_queue`): the end
 of the turn after the ``at end of turn`` hooks."""
+
+STEPS_IN_TURN = tuple({START: TurnPhases._start_turn, ROLL: TurnPhases._roll_dice,
+                       BUILD: TurnPhases._ask_build}.get(phase, TurnPhases._run_queue)
+                      for phase in range(len(PHASE_NAMES)))
+"""By phase (OVER aside), the step that runs the game on from it (:meth:`Game.decision`)."""
+STEPS = STEPS_IN_TURN[:END] + (TurnPhases._close_turn,) + STEPS_IN_TURN[END + 1:]
+""":data:`STEPS_IN_TURN`, except that a turn's end starts the next turn in the same step."""
