@@ -12,7 +12,7 @@ RuleSet` (built the first time a game of it starts, then shared by every game of
   and N again when it is ``gain N`` without boosts (else 0). The income step pays a plain payout directly (the same
   coins, boosts and events as the clause's own action would give) instead of calling the
   action.
-- ``landmark``: per card, True for a landmark.
+- ``builds``: per card id, ``(index, cost, limit, landmark)``: what a build of it changes.
 - ``hook_cards[trigger]``: the cards with a hook of that trigger (:attr:`RuleSet.hooks`).
 - ``dice_card``/``dice_choice``: when a single card offers a choice of dice, that card and
   its sorted counts; ``dice_asks``, that card when it offers two counts or more (else -1),
@@ -71,15 +71,28 @@ def _sides(group: tuple, boosts: tuple) -> tuple:
 class Dispatch:
     """The engine's tables of one rule set (see the module docstring)."""
 
-    __slots__ = ("_decisions", "_orders", "_payment_order", "_plans", "by_roll", "dice_asks",
-                 "dice_card", "dice_choice", "dice_decisions", "hook_cards", "landmark", "quick")
+    __slots__ = (
+        "_decisions",
+        "_orders",
+        "_payment_order",
+        "_plans",
+        "builds",
+        "by_roll",
+        "dice_asks",
+        "dice_card",
+        "dice_choice",
+        "dice_decisions",
+        "hook_cards",
+        "quick",
+    )
 
     def __init__(self, rules: RuleSet):
         self.by_roll = {total: tuple(_sides(group, rules.boosts) + (involved,)
                                      for group, involved in zip(
                                          groups, rules.order_groups.get(total, repeat(()))))
                         for total, groups in rules.by_roll.items()}
-        self.landmark = tuple(card.is_landmark for card in rules.cards)
+        self.builds = {card_id: (i, rules.cost[i], rules.limit[i], rules.cards[i].is_landmark)
+                       for i, card_id in enumerate(rules.ids)}
         self.hook_cards = {trigger: tuple(card for card, _ in hooks)
                            for trigger, hooks in rules.hooks.items()}
         self._decisions: dict = {}

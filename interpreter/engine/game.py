@@ -360,29 +360,30 @@ class Game(TurnPhases, StateChanges, MarketState):
             why = ("a chance step is waiting (apply_chance)" if self.chance_pending is not None
                    else "call decision() first")
             raise NothingPending(f"no decision is waiting: {why}")
-        if player is not None and player is not decision.player and (
-                not _whole(player) or player != decision.player):
-            raise IllegalChoice(decision, value, f"the decision is seat {decision.player}'s "
-                                f"({self.names[decision.player]}), not seat {player!r}'s")
+        name, seat, options, card = decision  # (a tuple's unpacking: its fastest read)
+        if player is not None and player is not seat and (
+                not _whole(player) or player != seat):
+            raise IllegalChoice(decision, value, f"the decision is seat {seat}'s "
+                                f"({self.names[seat]}), not seat {player!r}'s")
         kind = type(value)
         if kind is str or value is None:
-            legal = value in decision.options  # exact for None and str
+            legal = value in options  # exact for None and str
         elif kind is int or kind is bool:  # exact: 1 is not True
             legal = False
-            for option in decision.options:
+            for option in options:
                 if type(option) is kind and option == value:
                     legal = True
                     break
-        elif type(decision.options) is SwapOptions:  # looked up, not compared one by one
-            matched = decision.options.match(value)
+        elif type(options) is SwapOptions:  # looked up, not compared one by one
+            matched = options.match(value)
             legal = matched is not ILLEGAL
             value = matched if legal else value
         else:
             # the option itself stands for the answer: an immutable value, not the caller's
-            matched = next((option for option in decision.options if option is value),
+            matched = next((option for option in options if option is value),
                            _ILLEGAL)  # an agent handing back an option: no comparing
             if matched is _ILLEGAL:
-                matched = next((option for option in decision.options
+                matched = next((option for option in options
                                 if same_answer(option, value)), _ILLEGAL)
             legal = matched is not _ILLEGAL
             value = matched if legal else value
@@ -390,10 +391,9 @@ class Game(TurnPhases, StateChanges, MarketState):
             raise IllegalChoice(decision, value, self._why_illegal(decision, value))
         self.pending = None
         self.history.append(value)
-        name = decision.name
-        if name == "build" and decision.card is None:
+        if name == "build" and card is None:
             self._build(value)
-        elif name == "dice" and decision.card is None:
+        elif name == "dice" and card is None:
             self.dice_count = value
             self.phase = ROLL
             if self.events is not None:

@@ -36,6 +36,7 @@ START, ROLL, AFTER_ROLL, INCOME, BEFORE_BUILD, BUILD, END, OVER, BEFORE_ROLL = r
 PHASE_NAMES = ("start", "roll", "after_roll", "income", "before_build", "build", "end", "over",
                "before_roll")
 _NO_ITEMS: tuple = ()  # an empty queue (a tuple: nothing is ever inserted into it)
+_made = tuple.__new__  # Decision(*fields) without the Python call of namedtuple's __new__
 
 
 class _RollSideNow:
@@ -489,7 +490,7 @@ class TurnPhases:
         if not options:
             return False
         card_id = self.rules.ids[card] if card >= 0 else None
-        self.pending = Decision(action.decision or card_id, owner, options, card_id)
+        self.pending = _made(Decision, (action.decision or card_id, owner, options, card_id))
         self.pending_item = item
         return True
 
@@ -518,7 +519,7 @@ class TurnPhases:
         k = bisect_right(costs, self.coins[seat])  # the affordable ones are a prefix
         decision = decisions[k]
         if decision is None:
-            decision = decisions[k] = Decision("build", seat, (None,) + ids[:k])
+            decision = decisions[k] = _made(Decision, ("build", seat, (None,) + ids[:k], None))
         return decision
 
     def _menu(self, seat: int) -> tuple:
@@ -558,26 +559,23 @@ class TurnPhases:
                 self._log({"type": "pass", "player": p})
             self.builds_left = 0
         else:
-            rules = self.rules
-            i = rules.index[card_id]
-            self.coins[p] -= rules.cost[i]
+            i, cost, limit, landmark = self._dispatch.builds[card_id]
+            self.coins[p] -= cost
             town = self.owned[p]
             town[i] += 1
-            landmark = self._dispatch.landmark[i]
-            if town[i] >= rules.limit[i]:
+            if town[i] >= limit:
                 self._off_menu(card_id, (p,))
             if not landmark:
                 supply = self.supply
                 supply[i] -= 1
                 if supply[i] <= 0:
                     self._off_menu(card_id, range(self.n))
-                if rules.market_upkeep:
+                if self.rules.market_upkeep:
                     self.market_changed()
             self.built_this_turn.append(i)
             self.builds_left -= 1
             if self.events is not None:
-                self._log({"type": "build", "player": p, "card": card_id,
-                           "cost": rules.cost[i]})
+                self._log({"type": "build", "player": p, "card": card_id, "cost": cost})
             if landmark and self.has_won(p):
                 self.winner = p
                 self.phase = OVER
@@ -585,8 +583,14 @@ class TurnPhases:
                 self._log({"type": "win", "player": p, "turn": self.turn})
                 return
         if self.builds_left <= 0:  # the hooks run, and the turn ends, at the next decision()
-            self._queue_hooks("end_of_turn")
             self.phase = END
+            town = self.owned[p]
+            for card in self._dispatch.hook_cards["end_of_turn"]:
+                if town[card]:  # the player owns a card with such a hook
+                    self._queue_hooks("end_of_turn")
+                    return
+            self.queue = _NO_ITEMS
+            self.qpos = 0
 
     def has_won(self, seat: int) -> bool:
         """True when ``seat`` has built the victory landmarks (all of them, or the rule
