@@ -63,13 +63,10 @@ def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: dict) -> dic
     builds: list = []
     decision = game.decision
     answer = game.answer
-    while True:
-        d = decision()
-        if d is None:
-            break
-        seat = d.player
-        choice = agents[seat](game, d)
-        if choice is not None and d.card is None and d.name == "build":
+    while (pending := decision()) is not None:
+        name, seat, _, card = pending  # (unpacked: faster than reading its fields)
+        choice = agents[seat](game, pending)
+        if card is None and choice is not None and name == "build":
             builds.append([game.turn + 1, seat, choice])
         answer(choice, seat)
     # game.turn counts the turns played, the winning one included; an extra turn granted
