@@ -118,7 +118,8 @@ class Game(TurnPhases, StateChanges, MarketState):
     closed, or the coins stored), ``current`` (seat whose turn it is), ``turn`` (turns
     played, the winning turn included; ``extra_turns`` of them were extra turns), ``dice``
     (faces of the current roll), ``total`` (the roll total), ``winner`` (seat or None),
-    ``over``.
+    ``over``, ``history`` (every answer given, in order) and ``builds`` (every build, in
+    order: ``(turn, seat, card id)``, turns numbered from 1; a pass is not a build).
     """
 
     __slots__ = (
@@ -129,6 +130,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         "_plans",
         "_roll",
         "bound",
+        "builds",
         "builds_left",
         "built_this_turn",
         "chance_history",
@@ -205,6 +207,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         self.pending_item = None
         self.events: list | None = [] if record else None
         self.history: list = []
+        self.builds: list = []
         self.seed = seed
         self.rng = random.Random(seed)
         self.max_turns = max_turns
@@ -268,7 +271,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         from the system's entropy: playing on in a copy never reveals the rolls this game
         will make (scripted ``dice`` included), nor the order of its market's decks (a
         copy's decks are shuffled again), and never changes them. ``light=True`` makes
-        a cheaper copy for look-ahead (no events, no history, ``chance_history`` None);
+        a cheaper copy for look-ahead (no events, no history or builds, ``chance_history`` None);
         without a ``seed`` a light copy rolls no dice at all: it stops at every roll as a
         chance step (explicit chance), so look-ahead enumerates or samples the outcomes
         itself.
@@ -316,9 +319,11 @@ class Game(TurnPhases, StateChanges, MarketState):
         if light:
             new.events = new.chance_history = None
             new.history = []
+            new.builds = []
             return new
         new.events = None if self.events is None else list(self.events)
         new.history = list(self.history)
+        new.builds = list(self.builds)
         new.chance_history = list(self.chance_history)
         return new
 

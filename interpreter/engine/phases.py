@@ -573,6 +573,7 @@ class TurnPhases:
                 if self.rules.market_upkeep:
                     self.market_changed()
             self.built_this_turn.append(i)
+            self.builds.append((self.turn + 1, p, card_id))
             self.builds_left -= 1
             if self.events is not None:
                 self._log({"type": "build", "player": p, "card": card_id, "cost": cost})

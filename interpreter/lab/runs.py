@@ -17,6 +17,7 @@ from typing import Self
 
 import numpy as np
 
+from ..agents.protocol import play
 from ..agents.registry import agent_factory
 from ..engine.game import Game
 from ..records import Record
@@ -58,17 +59,8 @@ def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: dict) -> dic
     seed = game_seed(spec.seed, index)
     game = Game(rules, spec.players, seed=seed, max_turns=spec.max_turns)
     names = lineup(spec.agents, spec.seats, spec.seed, index)
-    agents = [factories[name](game_seed(spec.seed, index, seat)).choose
-              for seat, name in enumerate(names)]
-    builds: list = []
-    decision = game.decision
-    answer = game.answer
-    while (pending := decision()) is not None:
-        name, seat, _, card = pending  # (unpacked: faster than reading its fields)
-        choice = agents[seat](game, pending)
-        if card is None and choice is not None and name == "build":
-            builds.append([game.turn + 1, seat, choice])
-        answer(choice, seat)
+    play(game, [factories[name](game_seed(spec.seed, index, seat))
+                for seat, name in enumerate(names)])
     # game.turn counts the turns played, the winning one included; an extra turn granted
     # by the last turn of a capped game was counted in extra_turns but never begun
     won = game.winner is not None
@@ -77,7 +69,7 @@ def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: dict) -> dic
     return {"game": index, "seed": seed, "agents": list(names), "winner": game.winner,
             "turns": turns,
             "rounds": max(1, math.ceil((turns - extra) / spec.players)),
-            "capped": not won, "builds": builds}
+            "capped": not won, "builds": [list(build) for build in game.builds]}
 
 
 def run_chunk(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | None]:
