@@ -13,10 +13,12 @@ from machikoro.cli import main
 
 NOT_FOR_PLAY = (
     "dataclasses", "typing", "inspect", "json", "difflib", "copy",  # the standard library's
+    "shutil",  # argparse's width lookup: only when help or usage is printed
+    "encodings.unicode_escape",  # a codec: errors.one_line's table
     "machikoro.agents.greedy", "machikoro.agents.mcts", "machikoro.engine.lookahead",
     "machikoro.engine.expectations", "machikoro.engine.payouts",  # what only greedy needs
 )
-NOT_FOR_HELP = NOT_FOR_PLAY + ("machikoro.cli.arguments", "machikoro.cli.play",
+NOT_FOR_HELP = tuple(m for m in NOT_FOR_PLAY if m != "shutil") + ("machikoro.cli.arguments", "machikoro.cli.play",
                                "machikoro.engine.chance", "machikoro.data.bundled")
 
 
@@ -53,3 +55,25 @@ def test_help_before_a_command_still_lists_every_command(capsys):
     assert all(f"    {name}" in out for name in ("play", "replay", "validate", "list"))
     assert main(["play", "--help"]) == 0
     assert "--players" in capsys.readouterr().out
+
+
+def test_help_still_wraps_to_the_terminal_width(capsys, monkeypatch):
+    """The formatter asks the width only when it formats (``$COLUMNS`` as argparse reads
+    it), and lays the text out as argparse's own does."""
+    import argparse
+
+    from machikoro.cli import HelpFormatter
+
+    for columns in ("50", "100"):
+        monkeypatch.setenv("COLUMNS", columns)
+        assert main(["play", "--help"]) == 0
+        out = capsys.readouterr().out
+        assert max(len(line) for line in out.splitlines()) <= int(columns) - 2
+        plain = argparse.ArgumentParser(prog="machikoro play")
+        ours = argparse.ArgumentParser(prog="machikoro play", formatter_class=HelpFormatter)
+        for parser in (plain, ours):
+            parser.add_argument("--max-turns", type=int, help="end the game with no winner "
+                                "after this many turns (default 1000) " * 3)
+        assert ours.format_help() == plain.format_help()
+    narrow = HelpFormatter("machikoro", width=30)
+    assert (narrow._width, narrow._max_help_position) == (30, 10)

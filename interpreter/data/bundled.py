@@ -50,7 +50,8 @@ def resolve_variant(spec: str | Path | None, near: Path | None = None) -> str | 
     return spec
 
 
-_INCLUDES_FOLDER = re.compile(r"^include_folder:\s*true\b", re.MULTILINE)
+# a pattern, compiled (and cached by re) at the first search: not at start-up
+_INCLUDES_FOLDER = r"(?m)^include_folder:\s*true\b"
 
 
 def _variant_files(files: list[Path]) -> dict[Path, Path]:
@@ -60,7 +61,7 @@ def _variant_files(files: list[Path]) -> dict[Path, Path]:
     out = {}
     for path in sorted(files):
         try:
-            if _INCLUDES_FOLDER.search(path.read_text("utf-8", "replace")):
+            if re.search(_INCLUDES_FOLDER, path.read_text("utf-8", "replace")):
                 out.setdefault(path.parent, path)
         except OSError:
             continue

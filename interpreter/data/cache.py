@@ -56,22 +56,36 @@ def code_fingerprint() -> tuple:
     size and modification time of each file of the language, rules and data layers, the
     error classes, the records, the grammar and the bundled schemas (a changed file: a new
     fingerprint, so entries made by older code are stale)."""
-    files = [_PACKAGE / "errors.py", _PACKAGE / "records.py"]
+    # os.scandir, not Path.glob: this runs at every start of `play` (start-up)
+    package = str(_PACKAGE)
+    stamps = _stamps(package, ("errors.py", "records.py"))
     for name in _CODE:
-        files += sorted((_PACKAGE / name).glob("*.py"))
-    files += sorted((_PACKAGE / "language").glob("*.lark"))
-    for schema in (_PACKAGE / "_data" / "schema", _PACKAGE.parent / "schema"):
-        if schema.is_dir():
-            files += sorted(schema.glob("*.json"))
+        stamps += _stamps(os.path.join(package, name), ".py")
+    stamps += _stamps(os.path.join(package, "language"), ".lark")
+    for schema in (os.path.join(package, "_data", "schema"),
+                   os.path.join(os.path.dirname(package), "schema")):
+        if os.path.isdir(schema):
+            stamps += _stamps(schema, ".json")
             break
-    stamps = []
-    for path in files:
-        try:
-            stat = path.stat()
-        except OSError:
-            continue
-        stamps.append((path.name, stat.st_size, stat.st_mtime_ns))
     return (sys.version_info[:2], tuple(stamps))
+
+
+def _stamps(folder: str, ends: str | tuple[str, ...]) -> list[tuple[str, int, int]]:
+    """``(name, size, modification time in ns)`` of each file of ``folder`` whose name
+    ends with ``ends``, by name; a file or folder that cannot be read is left out."""
+    found = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(ends):
+                    try:
+                        stat = entry.stat()
+                    except OSError:
+                        continue
+                    found.append((entry.name, stat.st_size, stat.st_mtime_ns))
+    except OSError:
+        pass
+    return sorted(found)
 
 
 def digest(path: Path) -> str:

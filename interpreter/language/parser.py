@@ -132,8 +132,9 @@ def syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
     return EffectError(message, max(column, 1), max(span, 1))
 
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
-_STEP_BREAKS = re.compile(r"(?:^|;|,|\bthen\b|\bmay\b)\s*$")
+# patterns, compiled (and cached by re) at the first error message: not at start-up
+_WORD = r"[A-Za-z_][A-Za-z0-9_']*"
+_STEP_BREAKS = r"(?:^|;|,|\bthen\b|\bmay\b)\s*$"
 _NAME_LIST = {"'cards'", "'card'", "'or'"}  # what may follow a name at the start of a step
 
 
@@ -142,8 +143,8 @@ def _step_head(text: str, column: int):
     start, a comma, ``then`` or ``may``), or None."""
     upto = text[:max(column - 1, 0)]
     head = None
-    for match in _WORD.finditer(upto):
-        if _STEP_BREAKS.search(upto[:match.start()]):
+    for match in re.finditer(_WORD, upto):
+        if re.search(_STEP_BREAKS, upto[:match.start()]):
             head = match
     return head
 
@@ -152,7 +153,7 @@ def _misplaced_word(text: str, column: int, expected: list[str]) -> EffectError 
     """An upper-case keyword (``GAIN 1``), or a word that is no action where an action
     starts, read as the start of a list of names (``demolish a landmark``): a message
     naming what is allowed."""
-    at = next((w for w in _WORD.finditer(text) if w.start() <= column - 1 < w.end()), None)
+    at = next((w for w in re.finditer(_WORD, text) if w.start() <= column - 1 < w.end()), None)
     if at is not None and at.group(0) != at.group(0).lower() \
             and at.group(0).lower() in _keywords():
         word = at.group(0)
