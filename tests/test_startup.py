@@ -15,19 +15,27 @@ NOT_FOR_PLAY = (
     "dataclasses", "typing", "inspect", "json", "difflib", "copy",  # the standard library's
     "shutil",  # argparse's width lookup: only when help or usage is printed
     "encodings.unicode_escape",  # a codec: errors.one_line's table
+    "pathlib", "urllib.parse",  # paths by os.path until a file must be read (data, cache)
+    "tempfile",  # only to write a cache entry
+    "platformdirs",  # only without $MACHIKORO_CACHE_DIR (then it brings pathlib, shutil...)
     "machikoro.agents.greedy", "machikoro.agents.mcts", "machikoro.engine.lookahead",
     "machikoro.engine.expectations", "machikoro.engine.payouts",  # what only greedy needs
 )
-NOT_FOR_HELP = tuple(m for m in NOT_FOR_PLAY if m != "shutil") + ("machikoro.cli.arguments", "machikoro.cli.play",
-                               "machikoro.engine.chance", "machikoro.data.bundled")
+NOT_FOR_HELP = tuple(m for m in NOT_FOR_PLAY if m != "shutil") + (  # help is formatted
+    "machikoro.cli.arguments", "machikoro.cli.play", "machikoro.engine.chance",
+    "machikoro.data.bundled")
 
 
 def _imported(argv: list[str], cache, modules: tuple) -> list[str]:
-    """Which of ``modules`` ``machikoro ARGV`` imports, in a fresh interpreter."""
-    probe = ("import sys, io, contextlib\nfrom machikoro.cli import main\n"
+    """Which of ``modules`` ``machikoro ARGV`` imports, in a fresh interpreter (with
+    ``$MACHIKORO_CACHE_DIR`` set to ``cache``). A module imported before the package is not
+    its doing: in an editable install, setuptools' finder imports pathlib at start-up, so
+    there only a regular install (as CI's) checks pathlib."""
+    probe = ("import sys, io, contextlib\nbefore = set(sys.modules)\n"
+             "from machikoro.cli import main\n"
              "with contextlib.redirect_stdout(io.StringIO()):\n"
              f"    try:\n        main({argv!r})\n    except SystemExit:\n        pass\n"
-             f"print([m for m in {modules!r} if m in sys.modules])")
+             f"print([m for m in {modules!r} if m in sys.modules and m not in before])")
     env = dict(os.environ, MACHIKORO_CACHE_DIR=str(cache))
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
                           env=env, check=True)

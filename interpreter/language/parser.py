@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:  # Lark is imported when the parser is first built, not with this module
@@ -37,6 +36,8 @@ with a located error (``limits``), as the YAML reader refuses nesting beyond 64 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     """The one cached LALR parser of ``effect.lark``."""
+    from pathlib import Path  # not at start-up: a cached rule set needs no parser
+
     from lark import Lark
 
     grammar = (Path(__file__).parent / "effect.lark").read_text("utf-8")
