@@ -85,3 +85,27 @@ def test_help_still_wraps_to_the_terminal_width(capsys, monkeypatch):
         assert ours.format_help() == plain.format_help()
     narrow = HelpFormatter("machikoro", width=30)
     assert (narrow._width, narrow._max_help_position) == (30, 10)
+
+
+def test_the_script_returns_the_exit_code_and_freezes_the_run_for_a_quick_exit(
+        monkeypatch, capsys):
+    """``machikoro`` (the script and ``python -m machikoro``) runs :func:`main` on
+    ``sys.argv`` and then freezes the run's objects, so that the interpreter's shutdown
+    does not collect over them (pyproject.toml names it as the script)."""
+    import gc
+    import tomllib
+    from pathlib import Path
+
+    from machikoro.cli import console_main
+
+    project = Path(__file__).resolve().parents[1] / "pyproject.toml"
+    scripts = tomllib.loads(project.read_text("utf-8"))["project"]["scripts"]
+    assert scripts["machikoro"] == "machikoro.cli:console_main"
+    monkeypatch.setattr("sys.argv", ["machikoro", "play", "--players", "x"])
+    gc.unfreeze()
+    try:
+        assert console_main() == 2  # main's code: bad usage
+        assert "--players" in capsys.readouterr().err
+        assert gc.get_freeze_count() > 0
+    finally:
+        gc.unfreeze()  # this test process goes on
