@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from .records import Record
 
-_LINE_BREAKS = {ord(c): c.encode("unicode_escape").decode("ascii")
+# ascii(): the escape as Python writes it (the unicode_escape codec's, without its import)
+_LINE_BREAKS = {ord(c): ascii(c)[1:-1]
                 for c in "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"}
 
 

@@ -4,9 +4,9 @@ error for bad command usage."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Callable, Iterable
-from pathlib import Path
 
 from ..data.bundled import resolve_variant, unknown_variant
 from ..engine.chance import MAX_SEED_DIGITS
@@ -112,7 +112,7 @@ def existing_variant(value: str, option: str = "--variant"):
     naming ``option``, with a "did you mean") when it is none of these: a mistyped variant
     is bad usage, like a mistyped agent."""
     resolved = resolve_variant(value)
-    if resolved is not None and str(resolved) != "base" and not Path(resolved).exists():
+    if resolved is not None and str(resolved) != "base" and not os.path.exists(resolved):
         raise UsageError(f"{option}: '{value}': {unknown_variant(value)}")
     return resolved
 

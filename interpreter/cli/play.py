@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import sys
-from pathlib import Path
 
 from ..agents.registry import agent_factory, agent_names
 from ..engine.game import Game
@@ -133,7 +133,8 @@ def run(args) -> int:
     players = len(seat_agents)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
     agents = [makers[name](seed * 1009 + i) for i, name in enumerate(seat_agents)]
-    labels = [Path(n).stem if n.endswith((".yaml", ".yml")) else n for n in seat_agents]
+    labels = [os.path.splitext(os.path.basename(n))[0] if n.endswith((".yaml", ".yml"))
+              else n for n in seat_agents]  # a strategy file's stem
     names = [f"P{i + 1}" for i in range(players)]
     log_file = LineFile(args.log, "--log") if args.log else None  # UsageError: exit 2
     game = Game(rules, names, seed=seed, max_turns=args.max_turns, record=True)

@@ -3,10 +3,16 @@ package, or beside it in a source checkout; and how a bundled name is found."""
 
 from __future__ import annotations
 
+import os
 import re
-from pathlib import Path
 
-_PACKAGE = Path(__file__).resolve().parent.parent  # the machikoro package
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from pathlib import Path
+
+# pathlib is imported by the functions that make paths: a rule set found in the cache on
+# disk needs none of them, and pathlib (with urllib.parse) costs `play` about 4 ms
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # machikoro
 
 STRATEGY_FOLDER = "strategies"
 """The folder of ``variants/`` that holds the bundled strategies (not variants)."""
@@ -18,10 +24,13 @@ def data_dir(name: str) -> Path:
     A wheel ships them as ``machikoro/_data/NAME``; an editable install or a source checkout
     finds them at the project root, beside ``interpreter/``.
     """
-    for candidate in (_PACKAGE / "_data" / name, _PACKAGE.parent / name):
+    from pathlib import Path
+
+    package = Path(_PACKAGE)
+    for candidate in (package / "_data" / name, package.parent / name):
         if candidate.is_dir():
             return candidate
-    raise FileNotFoundError(f"bundled data folder {name!r} not found near {_PACKAGE}")
+    raise FileNotFoundError(f"bundled data folder {name!r} not found near {package}")
 
 
 def resolve_variant(spec: str | Path | None, near: Path | None = None) -> str | Path | None:
@@ -33,6 +42,8 @@ def resolve_variant(spec: str | Path | None, near: Path | None = None) -> str | 
     unchanged, so that loading reports "no such file" for them."""
     if spec is None or str(spec) == "base":
         return spec
+    from pathlib import Path
+
     path = Path(spec)
     if near is not None and not path.is_absolute() and (near / path).exists():
         return near / path
@@ -50,7 +61,8 @@ def resolve_variant(spec: str | Path | None, near: Path | None = None) -> str | 
     return spec
 
 
-_INCLUDES_FOLDER = re.compile(r"^include_folder:\s*true\b", re.MULTILINE)
+# a pattern, compiled (and cached by re) at the first search: not at start-up
+_INCLUDES_FOLDER = r"(?m)^include_folder:\s*true\b"
 
 
 def _variant_files(files: list[Path]) -> dict[Path, Path]:
@@ -60,7 +72,7 @@ def _variant_files(files: list[Path]) -> dict[Path, Path]:
     out = {}
     for path in sorted(files):
         try:
-            if _INCLUDES_FOLDER.search(path.read_text("utf-8", "replace")):
+            if re.search(_INCLUDES_FOLDER, path.read_text("utf-8", "replace")):
                 out.setdefault(path.parent, path)
         except OSError:
             continue

@@ -15,6 +15,10 @@ ever a shortcut. The folder keeps at most :data:`MAX_ENTRIES` entries.
 The folder is ``$MACHIKORO_CACHE_DIR`` when set, else the user cache folder of
 :mod:`platformdirs` (``~/.cache/machikoro`` on Linux). Entries are pickles: like Python's
 own ``__pycache__``, the folder must be writable by its user alone.
+
+Paths are handled with :mod:`os.path`, not :mod:`pathlib`: a warm ``machikoro play`` with
+``$MACHIKORO_CACHE_DIR`` set never imports pathlib (with urllib.parse and ipaddress, about
+4 ms). The functions take ``str`` or path-like paths and return ``str`` paths.
 """
 
 from __future__ import annotations
@@ -23,13 +27,14 @@ import os
 import pickle
 import sys
 import zlib
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
     from typing import Any
 
-_PACKAGE = Path(__file__).resolve().parent.parent  # the machikoro package
+    StrPath = str | os.PathLike[str]
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # machikoro
 
 MAX_ENTRIES = 100
 """The most entries the folder keeps (about 10-40 KB each): one per rule set (variants as
@@ -41,14 +46,15 @@ FORMAT = 1
 _CODE = ("language", "rules", "data")  # the subpackages whose objects an entry holds
 
 
-def cache_dir() -> Path:
-    """The cache folder: ``$MACHIKORO_CACHE_DIR``, else the user cache folder."""
+def cache_dir() -> str:
+    """The cache folder: ``$MACHIKORO_CACHE_DIR``, else the user cache folder (platformdirs'
+    ``user_cache_dir``, which imports pathlib, tempfile and shutil itself)."""
     override = os.environ.get("MACHIKORO_CACHE_DIR")
     if override:
-        return Path(override)
+        return override
     import platformdirs
 
-    return Path(platformdirs.user_cache_dir("machikoro", appauthor=False))
+    return platformdirs.user_cache_dir("machikoro", appauthor=False)
 
 
 def code_fingerprint() -> tuple:
@@ -56,71 +62,88 @@ def code_fingerprint() -> tuple:
     size and modification time of each file of the language, rules and data layers, the
     error classes, the records, the grammar and the bundled schemas (a changed file: a new
     fingerprint, so entries made by older code are stale)."""
-    files = [_PACKAGE / "errors.py", _PACKAGE / "records.py"]
+    # os.scandir, not Path.glob: this runs at every start of `play` (start-up)
+    package = _PACKAGE
+    stamps = _stamps(package, ("errors.py", "records.py"))
     for name in _CODE:
-        files += sorted((_PACKAGE / name).glob("*.py"))
-    files += sorted((_PACKAGE / "language").glob("*.lark"))
-    for schema in (_PACKAGE / "_data" / "schema", _PACKAGE.parent / "schema"):
-        if schema.is_dir():
-            files += sorted(schema.glob("*.json"))
+        stamps += _stamps(os.path.join(package, name), ".py")
+    stamps += _stamps(os.path.join(package, "language"), ".lark")
+    for schema in (os.path.join(package, "_data", "schema"),
+                   os.path.join(os.path.dirname(package), "schema")):
+        if os.path.isdir(schema):
+            stamps += _stamps(schema, ".json")
             break
-    stamps = []
-    for path in files:
-        try:
-            stat = path.stat()
-        except OSError:
-            continue
-        stamps.append((path.name, stat.st_size, stat.st_mtime_ns))
     return (sys.version_info[:2], tuple(stamps))
 
 
-def digest(path: Path) -> str:
+def _stamps(folder: str, ends: str | tuple[str, ...]) -> list[tuple[str, int, int]]:
+    """``(name, size, modification time in ns)`` of each file of ``folder`` whose name
+    ends with ``ends``, by name; a file or folder that cannot be read is left out."""
+    found = []
+    try:
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.name.endswith(ends):
+                    try:
+                        stat = entry.stat()
+                    except OSError:
+                        continue
+                    found.append((entry.name, stat.st_size, stat.st_mtime_ns))
+    except OSError:
+        pass
+    return sorted(found)
+
+
+def digest(path: StrPath) -> str:
     """The SHA-256 of a file's bytes, in hex."""
     import hashlib
 
-    return hashlib.sha256(path.read_bytes()).hexdigest()
+    with open(path, "rb") as handle:
+        return hashlib.sha256(handle.read()).hexdigest()
 
 
-def _stamp(path: Path) -> tuple[int, int]:
+def _stamp(path: StrPath) -> tuple[int, int]:
     """A file's size and modification time (nanoseconds)."""
-    stat = path.stat()
+    stat = os.stat(path)
     return (stat.st_size, stat.st_mtime_ns)
 
 
-def _unchanged(path: Path, stamp: tuple, sha: str) -> bool:
+def _unchanged(path: StrPath, stamp: tuple, sha: str) -> bool:
     """True when the file's content still has the SHA-256 ``sha``; hashed again only when
     its size or modification time is not ``stamp`` any more."""
     return _stamp(path) == tuple(stamp) or digest(path) == sha
 
 
-def yaml_files(folder: Path) -> list[str]:
-    """The names of the YAML files in ``folder``, sorted."""
-    return sorted(p.name for p in folder.iterdir()
-                  if p.suffix in (".yaml", ".yml") and p.is_file())
+def yaml_files(folder: StrPath) -> list[str]:
+    """The names of the YAML files in ``folder``, sorted (raises OSError when it cannot be
+    listed)."""
+    with os.scandir(folder) as entries:
+        return sorted(e.name for e in entries
+                      if os.path.splitext(e.name)[1] in (".yaml", ".yml") and e.is_file())
 
 
-def entry_path(key: tuple, directory: Path | None = None) -> Path:
+def entry_path(key: tuple, directory: StrPath | None = None) -> str:
     """Where the entry for ``key`` (a tuple of strings) lives."""
     # a short name; the entry holds its whole key, so two keys sharing one are told apart
     text = repr((FORMAT, key)).encode("utf-8")
     name = f"{zlib.crc32(text):08x}{zlib.adler32(text):08x}"
-    return (directory or cache_dir()) / f"{name}.pickle"
+    return os.path.join(directory or cache_dir(), f"{name}.pickle")
 
 
-def load(key: tuple, directory: Path | None = None) -> Any | None:
+def load(key: tuple, directory: StrPath | None = None) -> Any | None:
     """The value stored under ``key`` when every file and folder it was made from is as
     it was and the code is the same; else None (never raises)."""
     try:
-        with entry_path(key, directory).open("rb") as handle:
+        with open(entry_path(key, directory), "rb") as handle:
             entry = pickle.load(handle)
         if entry["format"] != FORMAT or entry["key"] != key or \
                 entry["code"] != code_fingerprint():
             return None
         for path, stamp, sha in entry["files"]:
-            if not _unchanged(Path(path), stamp, sha):
+            if not _unchanged(path, stamp, sha):
                 return None
         for folder, names in entry["folders"]:
-            if yaml_files(Path(folder)) != names:
+            if yaml_files(folder) != names:
                 return None
         return entry["value"]
     except Exception:  # noqa: BLE001 - missing, unreadable, corrupted (a broken pickle
@@ -128,8 +151,8 @@ def load(key: tuple, directory: Path | None = None) -> Any | None:
         return None
 
 
-def store(key: tuple, value: Any, files: list[Path], folders: list[Path],
-          directory: Path | None = None) -> bool:
+def store(key: tuple, value: Any, files: list[StrPath], folders: list[StrPath],
+          directory: StrPath | None = None) -> bool:
     """Keep ``value`` under ``key``, made from ``files`` and the YAML files of ``folders``;
     True when written (False, silently, when the cache folder cannot be written)."""
     path = entry_path(key, directory)
@@ -139,8 +162,9 @@ def store(key: tuple, value: Any, files: list[Path], folders: list[Path],
                  "folders": [(str(f), yaml_files(f)) for f in folders], "value": value}
         import tempfile
 
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, temporary = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+        folder = os.path.dirname(path)
+        os.makedirs(folder, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(dir=folder, suffix=".tmp")
         try:
             with os.fdopen(handle, "wb") as out:
                 pickle.dump(entry, out, protocol=pickle.HIGHEST_PROTOCOL)
@@ -148,21 +172,25 @@ def store(key: tuple, value: Any, files: list[Path], folders: list[Path],
         except BaseException:
             os.unlink(temporary)
             raise
-        prune(path.parent)
+        prune(folder)
         return True
     except Exception:  # noqa: BLE001 - a read-only or full disk: only a shortcut lost
         return False
 
 
-def prune(directory: Path, keep: int | None = None) -> None:
+def prune(directory: StrPath, keep: int | None = None) -> None:
     """Delete all but the ``keep`` (default :data:`MAX_ENTRIES`) most recently written
     entries of ``directory``, so that a designer trying many variant files does not fill
     the disk; never raises."""
     keep = MAX_ENTRIES if keep is None else keep
     try:
-        entries = sorted(directory.glob("*.pickle"), key=lambda p: p.stat().st_mtime,
-                         reverse=True)
-        for old in entries[keep:]:
-            old.unlink(missing_ok=True)
+        with os.scandir(directory) as listing:
+            entries = sorted(((e.stat().st_mtime, e.path) for e in listing
+                              if e.name.endswith(".pickle")), reverse=True)
+        for _, old in entries[keep:]:
+            try:
+                os.unlink(old)
+            except FileNotFoundError:  # removed meanwhile
+                pass
     except OSError:  # an entry removed meanwhile, a folder that cannot be listed
         pass

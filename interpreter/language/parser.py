@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:  # Lark is imported when the parser is first built, not with this module
@@ -37,6 +36,8 @@ with a located error (``limits``), as the YAML reader refuses nesting beyond 64 
 @lru_cache(maxsize=1)
 def parser() -> Lark:
     """The one cached LALR parser of ``effect.lark``."""
+    from pathlib import Path  # not at start-up: a cached rule set needs no parser
+
     from lark import Lark
 
     grammar = (Path(__file__).parent / "effect.lark").read_text("utf-8")
@@ -132,8 +133,9 @@ def syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
     return EffectError(message, max(column, 1), max(span, 1))
 
 
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_']*")
-_STEP_BREAKS = re.compile(r"(?:^|;|,|\bthen\b|\bmay\b)\s*$")
+# patterns, compiled (and cached by re) at the first error message: not at start-up
+_WORD = r"[A-Za-z_][A-Za-z0-9_']*"
+_STEP_BREAKS = r"(?:^|;|,|\bthen\b|\bmay\b)\s*$"
 _NAME_LIST = {"'cards'", "'card'", "'or'"}  # what may follow a name at the start of a step
 
 
@@ -142,8 +144,8 @@ def _step_head(text: str, column: int):
     start, a comma, ``then`` or ``may``), or None."""
     upto = text[:max(column - 1, 0)]
     head = None
-    for match in _WORD.finditer(upto):
-        if _STEP_BREAKS.search(upto[:match.start()]):
+    for match in re.finditer(_WORD, upto):
+        if re.search(_STEP_BREAKS, upto[:match.start()]):
             head = match
     return head
 
@@ -152,7 +154,7 @@ def _misplaced_word(text: str, column: int, expected: list[str]) -> EffectError 
     """An upper-case keyword (``GAIN 1``), or a word that is no action where an action
     starts, read as the start of a list of names (``demolish a landmark``): a message
     naming what is allowed."""
-    at = next((w for w in _WORD.finditer(text) if w.start() <= column - 1 < w.end()), None)
+    at = next((w for w in re.finditer(_WORD, text) if w.start() <= column - 1 < w.end()), None)
     if at is not None and at.group(0) != at.group(0).lower() \
             and at.group(0).lower() in _keywords():
         word = at.group(0)

@@ -11,9 +11,9 @@ loads is fully checked, and nothing downstream re-checks it.
 
 from __future__ import annotations
 
+import os
 import sys
 from functools import lru_cache
-from pathlib import Path
 
 from ..data import cache as disk
 from ..data.bundled import data_dir, resolve_variant, unknown_variant
@@ -22,9 +22,13 @@ from .ruleset import RuleSet
 
 # The modules that read, check and compile files (and with them JSON Schema and Lark)
 # are imported by the functions that load, not with this module: a rule set found in the
-# cache on disk (load_cached) needs none of them.
+# cache on disk (load_cached) needs none of them, nor pathlib (about 4 ms of `play`).
 
-Variant = str | Path | None
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
+if TYPE_CHECKING:
+    from pathlib import Path
+
+    Variant = str | Path | None
 
 
 def load_into(variant: Variant | list[Variant], problems: list[Problem]) -> RuleSet | None:
@@ -40,6 +44,8 @@ def load_into(variant: Variant | list[Variant], problems: list[Problem]) -> Rule
 def load_raw(variant: Variant | list[Variant], problems: list[Problem]):
     """The raw (not yet checked as a whole) rule set of ``variant``, as :func:`load_into`
     takes it, or None."""
+    from pathlib import Path
+
     from .variants import apply_variant
 
     specs = list(variant) if isinstance(variant, (list, tuple)) else [variant]
@@ -60,6 +66,8 @@ def load_raw(variant: Variant | list[Variant], problems: list[Problem]):
 
 
 def _raw(variant: Variant, problems: list[Problem]):
+    from pathlib import Path
+
     from .folders import read_folder
     from .variants import apply_variant, load_folder
 
@@ -127,6 +135,8 @@ def cached_ruleset(variant: Variant | list[Variant]) -> RuleSet:
 def _key(spec: Variant) -> tuple[str, int]:
     if spec is None or str(spec) == "base":
         return ("base", 0)
+    from pathlib import Path
+
     path = Path(spec)
     try:
         stamp = path.stat().st_mtime_ns
@@ -173,7 +183,7 @@ def load_cached(variant: Variant | list[Variant] = None,
     resolved = [resolve_variant(spec) for spec in specs]
     version = getattr(sys.modules.get("machikoro"), "__version__", "unknown")
     key = ("ruleset", str(version), tuple(
-        "base" if spec is None or str(spec) == "base" else str(Path(spec).resolve())
+        "base" if spec is None or str(spec) == "base" else os.path.realpath(spec)
         for spec in resolved))
     found = disk.load(key, directory)
     if isinstance(found, RuleSet):
@@ -190,6 +200,8 @@ def source_files(specs: list) -> tuple[list[Path], list[Path]]:
     folder a variant, a folder or an ``extends`` chain leads to (the card folder for
     ``base``), whole. A generous list: a change to any of them makes a cached rule set
     stale."""
+    from pathlib import Path
+
     import yaml
 
     folders: list[Path] = []

@@ -7,8 +7,6 @@ what the turn engine reads on its hot path (see :mod:`machikoro.rules.tables`).
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from ..language.vocabulary import Vocabulary
 from ..records import Record, field
 
@@ -134,6 +132,8 @@ class RuleSet(Record, eq=False):
 
     def __repr__(self) -> str:
         # one short line: the record's own repr would print every card and table
+        from pathlib import Path  # not at start-up (a cached rule set is only played)
+
         source = Path(self.source).name or self.source
         return (f"RuleSet({self.name!r}, {len(self.cards)} cards, {self.min_players}-"
                 f"{self.max_players} players, from {source!r})")
