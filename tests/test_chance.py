@@ -289,13 +289,14 @@ def test_a_huge_player_count_is_refused_before_anything_is_made():
         Game(RULES, 10**9, seed=0)
 
 
-@pytest.mark.parametrize("max_turns", [True, 1.5, float("nan"), 0, -3, "10", 10.0])
+@pytest.mark.parametrize("max_turns", [True, 1.5, float("nan"), 0, -3, "10", 10.0, np.bool_(True),
+                                       np.float64(4.0)])
 def test_max_turns_must_be_a_whole_number_of_one_or_more(max_turns):
     with pytest.raises(MachikoroError, match="max_turns"):
         Game(RULES, 2, seed=0, max_turns=max_turns)
 
 
-@pytest.mark.parametrize("seed", [-1, "abc", 1.5, True, float("nan"), b"1"])
+@pytest.mark.parametrize("seed", [-1, "abc", 1.5, True, float("nan"), b"1", np.bool_(True)])
 def test_seed_must_be_a_whole_number_of_zero_or_more(seed):
     with pytest.raises(MachikoroError, match="seed"):
         Game(RULES, 2, seed=seed)

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from numbers import Integral
 
 from ..errors import GameOver, IllegalChoice, MachikoroError, NothingPending
 from ..rules.ruleset import RuleSet
@@ -37,9 +36,10 @@ _ILLEGAL = object()  # no option matches an answer
 
 
 def _whole(value: Any) -> bool:
-    """True for a whole number (``int``, NumPy integers), never for a bool."""
+    """True for a whole number (``int``, NumPy integers: any type with ``__index__``, the
+    protocol of integers), never for a bool (NumPy's bool has no ``__index__``)."""
     kind = type(value)
-    return kind is int or (kind is not bool and isinstance(value, Integral))
+    return kind is int or (kind is not bool and hasattr(kind, "__index__"))
 
 
 
