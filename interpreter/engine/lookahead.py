@@ -54,23 +54,27 @@ class _Town:
     dice it may roll), ``row`` (per card, what one copy of a simple card pays), ``static``
     (``{total: coins}`` its static payouts bring it on its own roll) and ``signature`` (its
     copies of the non-static cards and the amounts of its ``take N from roller`` cards:
-    what other seats' expectations read of it)."""
+    what other seats' expectations read of it). What depends on less than the whole town
+    is kept where every town that shares it finds it: ``payouts`` (its :class:`_Payouts`,
+    by its counts and static payouts) and ``values`` (by its :meth:`Lookahead._profile`,
+    made when first asked)."""
 
-    __slots__ = ("counts", "dice", "key", "row", "signature", "snapshot", "static",
-                 "terms", "values")
+    __slots__ = ("counts", "dice", "key", "payouts", "row", "signature", "snapshot",
+                 "static", "terms", "values")
 
     def __init__(self, look: Lookahead, seat: int, key: tuple):
         game, tables = look.game, look.tables
         town = game.owned[seat]
         closed = [game.marks[m][seat] for m in game.rules.blocking_markers]
         self.snapshot = (list(town), [list(row) for row in closed])
-        self.terms: dict = {}  # per number of dice: Lookahead._terms
-        self.values: dict = {}  # (seat, dice of every seat) -> {card: a static card's value}
-        self.dice: dict = {}  # what others ask of its roll -> Lookahead._dice_entry
+        self.values: dict | None = None  # (seat, dice of every seat) -> Lookahead._kept_values
         self.key = key
         self.counts = game.dice_counts(seat)
         self.row = look.per_copy(seat)
         self.static = look.own_static(seat, self.row)
+        payouts = self.payouts = _Payouts.of(look, self.counts, self.static)
+        self.terms = payouts.terms  # per number of dice: Lookahead._terms
+        self.dice = payouts.dice  # what others ask of its roll -> Lookahead._dice_entry
         dynamic = [card for card, _, _ in tables.dynamic_cards]
         self.signature = (tuple(town[c] for c in dynamic),
                           tuple(row[c] for row in closed for c in dynamic),
@@ -98,6 +102,30 @@ class _Town:
             return False
         return not closed or all(game.marks[m][seat] == row for m, row in
                                  zip(game.rules.blocking_markers, closed))
+
+
+class _Payouts:
+    """What a town's numbers of dice and static payouts decide, shared by every town with
+    the same (one per ``(counts, static)`` in the rule set's ``memo``): the terms of its
+    expected income per number of dice (``terms``, :meth:`Lookahead._terms`) and its kept
+    choices of dice by what the other towns ask of its roll (``dice``,
+    :meth:`Lookahead._dice_entry`); neither reads anything else of the town."""
+
+    __slots__ = ("dice", "terms")
+
+    def __init__(self):
+        self.terms: dict = {}
+        self.dice: dict = {}
+
+    @staticmethod
+    def of(look: Lookahead, counts: tuple, static: dict) -> _Payouts:
+        """The :class:`_Payouts` of a town that may roll ``counts`` dice and whose static
+        payouts are ``static`` (``{total: coins}``)."""
+        key = ("payouts", counts, frozenset(static.items()))
+        found = look.tables.memo.get(key)
+        if found is None:
+            found = look.tables.remember(key, _Payouts())
+        return found
 
 
 class _Shared:
@@ -130,7 +158,7 @@ class _Shared:
         self.capped_owes: list = [None] * n  # per seat: Lookahead._capped_owes
         # what a seat's expectations come to with these towns around it, by its coins up
         # to what it could be asked (``cap``), where no total is run on the position:
-        self.expected: dict = {}  # (seat, dice, its _Town) -> (cap, {min(coins, cap): value})
+        self.expected: dict = {}  # (seat, dice, its _Payouts) -> (cap, {min(coins, cap): value})
 
 
 class Lookahead:
@@ -238,7 +266,7 @@ class Lookahead:
                     for t, p in self.tables.probabilities(dice)])
             return found
         town, shared = self._towns[seat], self._common()
-        kept = shared.expected.get((seat, dice, town))
+        kept = shared.expected.get((seat, dice, town.payouts))
         if kept is not None:
             cap = kept[0]
             found = kept[1].get(None if cap is None else min(self.game.coins[seat], cap))
@@ -256,7 +284,7 @@ class Lookahead:
         # else the value depends on the roller's coins only up to what it could be asked
         if kept is None:
             cap = max([self._roller_owes(seat, t) for t in capped]) if capped else None
-            kept = shared.expected[seat, dice, town] = (cap, {})
+            kept = shared.expected[seat, dice, town.payouts] = (cap, {})
         cap = kept[0]
         value = self._patched(seat, dice, terms, where, walk, capped)
         kept[1][None if cap is None else min(self.game.coins[seat], cap)] = value
@@ -266,17 +294,13 @@ class Lookahead:
         """The terms of :meth:`expected_roll_income` for a town's static payouts (one per
         total, in the order of the outcomes), where each total is (``{total: (index,
         probability)}``), the totals, and the terms' sum."""
-        found = town.terms.get(dice)
+        found = town.terms.get(dice)  # shared by the towns of the same static payouts
         if found is None:
-            key = ("terms", dice, town.key)
-            found = self.tables.memo.get(key)
-            if found is None:
-                outcomes = self.tables.probabilities(dice)
-                terms = [p * town.static.get(t, 0) for t, p in outcomes]
-                found = self.tables.remember(key, (
-                    terms, {t: (i, p) for i, (t, p) in enumerate(outcomes)},
-                    frozenset(t for t, _ in outcomes), sum(terms)))
-            town.terms[dice] = found
+            outcomes = self.tables.probabilities(dice)
+            terms = [p * town.static.get(t, 0) for t, p in outcomes]
+            found = town.terms[dice] = (
+                terms, {t: (i, p) for i, (t, p) in enumerate(outcomes)},
+                frozenset(t for t, _ in outcomes), sum(terms))
         return found
 
     def _patched(self, seat: int, dice: int, terms: list, where: dict, walk, capped) -> float:
@@ -461,7 +485,9 @@ class Lookahead:
         """The dict kept on ``seat``'s town for the dice every seat prefers now
         (:meth:`preferred_pattern`): it holds the static cards' values by card index
         (:meth:`card_value`), and a caller may keep in it, under a tuple key of its own,
-        what depends on that town and those dice alone (an agent's pick among static cards)."""
+        what depends on those dice and on the town only through its :meth:`_profile`
+        (the static cards' values and :meth:`value_bound`: an agent's pick among static
+        cards). Towns of the same profile share it."""
         return self._kept_values(seat, self.preferred_pattern())
 
     def is_static(self, card: int) -> bool:
@@ -486,12 +512,31 @@ class Lookahead:
 
     def _kept_values(self, seat: int, pattern: tuple) -> dict:
         """``{card: value}``: the static cards' values for ``seat``, the seats rolling
-        ``pattern`` dice, kept on its town (they depend on the town alone)."""
-        values = self._towns[seat].values
+        ``pattern`` dice, kept with its town's :meth:`_profile` (they depend on it alone)."""
+        town = self._towns[seat]
+        values = town.values
+        if values is None:
+            values = town.values = self._profile(seat)
         kept = values.get((seat, pattern))
         if kept is None:
             kept = values[seat, pattern] = {}
         return kept
+
+    def _profile(self, seat: int) -> dict:
+        """The dict that towns of the same *profile* as ``seat``'s share (in the rule set's
+        ``memo``): per card of ``tables.profiled``, what one more copy of it brings per
+        activation (:meth:`_static_gain` for a static card, :meth:`_plus_one` for a simple
+        ``take N`` one). A static card's value and :meth:`value_bound` read nothing else
+        of the town, so what depends on them is kept once for all those towns."""
+        tables = self.tables
+        static = tables.static
+        key = ("profile", tuple([self._static_gain(seat, card) if static[card]
+                                 else self._plus_one(seat, card)
+                                 for card in tables.profiled]))
+        found = tables.memo.get(key)
+        if found is None:
+            found = tables.remember(key, {})
+        return found
 
     def _value(self, seat: int, card: int, pattern: tuple, dice_of: dict | None,
                kept: dict) -> float:

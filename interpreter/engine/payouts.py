@@ -237,13 +237,15 @@ class PayoutTables:
     (``roller_pays``: while only those and static payouts activate, the roller's income
     is its town's static payout less what it can pay of their sum); ``reads_roll``, False
     when no condition of a program may read the roll (so a roll's faces matter only
-    through its total); and
-    ``memo``, payouts already computed, by the town they depend on (shared by every game
+    through its total); the cards with an activation that are static or simple ``take N``
+    ones (``profiled``: what a town's profile reads, :meth:`~machikoro.engine.lookahead.
+    Lookahead._profile`); and ``memo``, payouts already computed, by the town they depend on (shared by every game
     of the rule set; cleared when it grows large)."""
 
-    __slots__ = ("_card_chances", "_chances", "_rolls", "conditional", "distribution", "dynamic_cards",
-                 "faces", "memo", "modes", "pays_cards", "plain", "programs", "reads_roll",
-                 "roller_pays", "rules", "self_neutral", "simple", "static", "walks")
+    __slots__ = ("_card_chances", "_chances", "_rolls", "conditional", "distribution",
+                 "dynamic_cards", "faces", "memo", "modes", "pays_cards", "plain", "profiled",
+                 "programs", "reads_roll", "roller_pays", "rules", "self_neutral", "simple",
+                 "static", "walks")
 
     MEMO_SIZE = 10_000
     """Entries in ``memo`` before it is cleared: 4-player greedy games peak at about 80 MB
@@ -279,6 +281,9 @@ class PayoutTables:
         self.roller_pays = {total: _roller_pays(groups, self.simple)
                             for total, groups in rules.by_roll.items()}
         self.pays_cards = tuple(sorted(set().union(*self.roller_pays.values())))
+        self.profiled = tuple(card for card, clauses in enumerate(rules.activation)
+                              if clauses and (self.static[card] or self.simple[card]
+                                              in (FROM_ROLLER, FROM_EACH)))
         self.faces = rules.dice_faces
         self.distribution: dict = {}
         self._chances: dict = {}
