@@ -31,6 +31,7 @@ so it is always the choice the exact sums make.
 from __future__ import annotations
 
 from collections import OrderedDict
+from operator import eq
 
 from . import expectations
 from .chance import faces_for
@@ -132,10 +133,11 @@ class _Shared:
     """What every town decides together (one per tuple of the towns' ``signature``, in
     the rule set's ``memo``, shared by every game that shows it): per seat the totals of its roll to run (``walk``) and those where only
     others' ``take N from roller`` cards join the static payouts (``capped``); per total,
-    what each seat's such cards ask of a roller (``owes``), and per seat what they ask of
-    its roll (``capped_owes``), each made when first asked."""
+    what each seat's such cards ask of a roller (``owes``), per seat what they ask of
+    its roll (``capped_owes``), and per seat and town payouts what is kept of its choice
+    of dice (``prefs``), each made when first asked."""
 
-    __slots__ = ("capped", "capped_owes", "expected", "owes", "walk")
+    __slots__ = ("capped", "capped_owes", "expected", "owes", "prefs", "walk")
 
     def __init__(self, look: Lookahead):
         game, tables = look.game, look.tables
@@ -159,43 +161,49 @@ class _Shared:
         # what a seat's expectations come to with these towns around it, by its coins up
         # to what it could be asked (``cap``), where no total is run on the position:
         self.expected: dict = {}  # (seat, dice, its _Payouts) -> (cap, {min(coins, cap): value})
+        self.prefs: dict = {}  # (seat, its _Payouts) -> Lookahead._kept_dice
 
 
 class Lookahead:
     """Exact expectations in ``game``'s position (see the module docstring); it never
     changes the game. Get it with :func:`lookahead_for`, which brings it up to date."""
 
-    __slots__ = ("_dice", "_incomes", "_prefs", "_seen", "_shared", "_towns", "game",
+    __slots__ = ("_blocking", "_now", "_prefs", "_seen", "_shared", "_towns", "game",
                  "tables")
 
     def __init__(self, game: Game):
         self.game = game
         self.tables: PayoutTables = tables_for(game.rules)
+        self._blocking = game.rules.blocking_markers
         self._towns: list = [None] * game.n
         self._shared: _Shared | None = None
-        self._incomes: dict = {}  # these two: this position's only
-        self._dice: dict = {}
+        # this position's only: incomes by (roller, dice, total) and other tuple keys,
+        # dice chosen by seat, the dice of every seat under "all" and "pattern"
+        self._now: dict = {}
         self._seen: list = [None] * game.n  # the towns as last read (game.owned's shape)
         # per seat, while its town and what the towns show each other are the same: its
         # number of dice when it has no choice or its coins do not change it, else its
-        # kept preferences (_dice_entry) once known, else None
+        # kept preferences (_dice_entry), False when the position decides, None: not read
         self._prefs: list = [None] * game.n
 
     def refresh(self) -> Lookahead:
         """Bring the look-ahead to the game's position now: towns that changed are read
         again; what this position alone decides is forgotten. Returns itself."""
-        game = self.game
-        self._incomes.clear()
-        self._dice.clear()
-        if game.owned == self._seen and not game.rules.blocking_markers:
+        self._now.clear()
+        owned = self.game.owned
+        seen = self._seen
+        if owned == seen and not self._blocking:
             return self  # every town as seen (the common case: one comparison, in C)
-        towns, seen, prefs = self._towns, self._seen, self._prefs
-        owned = game.owned
-        blocking = game.rules.blocking_markers
+        if self._blocking:
+            same = [a == b and town.matches(self.game, seat) for seat, (a, b, town)
+                    in enumerate(zip(owned, seen, self._towns))]
+        else:
+            same = list(map(eq, owned, seen))  # the seats whose town changed, found in C
+        towns, prefs = self._towns, self._prefs
         changed = False
-        for seat in range(game.n):
-            if owned[seat] == seen[seat] and (not blocking or towns[seat].matches(game, seat)):
-                continue  # the town seen
+        seat = -1
+        for _ in range(same.count(False)):
+            seat = same.index(False, seat + 1)
             town = towns[seat]
             before = None if town is None else town.signature
             town = towns[seat] = _Town.of(self, seat)
@@ -204,7 +212,7 @@ class Lookahead:
             changed = changed or town.signature != before
         if changed:
             self._shared = None
-            self._prefs = [None] * game.n
+            self._prefs = [None] * len(owned)
         return self
 
     def _common(self) -> _Shared:
@@ -227,12 +235,12 @@ class Lookahead:
             total = self.effective_total(roller, dice)
         # the faces matter only to a condition that may read them (if doubles...)
         key = (roller, tuple(dice) if self.tables.reads_roll else None, total)
-        found = self._incomes.get(key)
+        found = self._now.get(key)
         if found is None:
             found = self._walk(roller, tuple(dice), total)
             if found is None:  # a card beyond the tables: the engine's own income step
                 found = expectations.outcome_income(self.game, roller, dice, total)
-            self._incomes[key] = found
+            self._now[key] = found
         return found
 
     def own_income(self, roller: int, dice: tuple, total: int | None = None):
@@ -259,9 +267,9 @@ class Lookahead:
         """Expected coins ``seat`` gains from its own roll of ``dice`` dice, now."""
         if self.game.rules.roll_raises:  # a total may change: each roll on its own
             key = ("raised", seat, dice)
-            found = self._incomes.get(key)
+            found = self._now.get(key)
             if found is None:
-                found = self._incomes[key] = sum([
+                found = self._now[key] = sum([
                     p * self.roll_income(seat, t, dice)
                     for t, p in self.tables.probabilities(dice)])
             return found
@@ -276,9 +284,9 @@ class Lookahead:
         walk, capped = shared.walk[seat] & support, shared.capped[seat] & support
         if walk:  # this position's coins decide: not kept beyond it
             key = ("expected", seat, dice)
-            found = self._incomes.get(key)
+            found = self._now.get(key)
             if found is None:
-                found = self._incomes[key] = self._patched(seat, dice, terms, where, walk,
+                found = self._now[key] = self._patched(seat, dice, terms, where, walk,
                                                            capped)
             return found
         # else the value depends on the roller's coins only up to what it could be asked
@@ -326,40 +334,59 @@ class Lookahead:
         beyond this position, with the same towns around it, while the expectations it
         compared are (its coins the same up to what it could be asked: :meth:`_dice_entry`);
         ``_prefs`` holds what is kept for each seat while its town and what the towns show
-        each other stay the same."""
+        each other stay the same (:meth:`_kept_dice`)."""
         entry = self._prefs[seat]
-        if type(entry) is int:  # no choice of dice
+        if type(entry) is int:  # no choice of dice, or the same whatever the coins
             return entry
-        if entry is not None:
+        if entry is None:
+            entry = self._prefs[seat] = self._kept_dice(seat)
+            if type(entry) is int:
+                return entry
+        if entry is not False:
             cap = entry[0]
             found = entry[1].get(None if cap is None else min(self.game.coins[seat], cap))
             if found is not None:
                 return found
-        found = self._dice.get(seat)
+        found = self._now.get(seat)
         if found is None:
-            counts = self._towns[seat].counts
-            if len(counts) == 1:  # no choice: nothing to compare or keep
-                self._prefs[seat] = counts[0]
-                return counts[0]
-            entry = self._prefs[seat] = self._dice_entry(seat)
-            if entry is not None:
-                cap = entry[0]
-                found = entry[1].get(None if cap is None else min(self.game.coins[seat], cap))
-                if found is None:
-                    found = self._quick_dice(seat, entry)
+            if entry is not False:
+                found = self._quick_dice(seat, entry)
             if found is None:
                 found = self._compare_dice(seat)
-            self._dice[seat] = found
-            if entry is not None and entry[0] is None:  # the same whatever its coins
+            self._now[seat] = found
+            if entry is not False and entry[0] is None:  # the same whatever its coins
                 self._prefs[seat] = found
+        return found
+
+    def _kept_dice(self, seat: int):
+        """What is kept of ``seat``'s choice of dice with the towns now, on the shared
+        payouts (:class:`_Shared`, by seat and its town's :class:`_Payouts`: they hold
+        all it reads): its number of dice when it has no choice or its
+        :meth:`_dice_entry` says the same whatever its coins, else that entry, else
+        False (the position's coins decide)."""
+        town = self._towns[seat]
+        shared = self._shared or self._common()
+        key = (seat, town.payouts)
+        found = shared.prefs.get(key)
+        if found is None:
+            counts = town.counts
+            if len(counts) == 1:
+                found = counts[0]
+            else:
+                found = self._dice_entry(seat)
+                if found is None:
+                    found = False
+                elif found[0] is None and None in found[1]:
+                    found = found[1][None]
+            shared.prefs[key] = found
         return found
 
     def preferred_pattern(self) -> tuple:
         """``tuple(preferred_dice(seat) for seat in range(n))``: the dice every seat is
         assumed to roll now."""
-        found = self._dice.get("all")
+        found = self._now.get("all")
         if found is None:
-            found = self._dice["all"] = tuple([
+            found = self._now["all"] = tuple([
                 entry if type(entry) is int else self.preferred_dice(seat)
                 for seat, entry in enumerate(self._prefs)])
         return found
@@ -586,9 +613,9 @@ class Lookahead:
         n = self.game.n
         if not dice_of:
             return self.preferred_pattern()
-        found = self._dice.get("pattern")
+        found = self._now.get("pattern")
         if found is None or found[0] is not dice_of:
-            found = self._dice["pattern"] = (dice_of, tuple([dice_of[s] for s in range(n)]))
+            found = self._now["pattern"] = (dice_of, tuple([dice_of[s] for s in range(n)]))
         return found[1]
 
     def _with_copy(self, seat: int, card: int) -> list:
