@@ -524,18 +524,19 @@ class Lookahead:
 
     def value_bound(self, seat: int, card: int) -> float | None:
         """An upper bound of :meth:`card_value` (coins per round, every seat rolling its
-        preferred dice) that holds whatever the coins: for a simple ``take N from roller``
-        or ``take N from each other player`` card, each activation taking its whole amount
-        from every payer; None for any other card."""
-        simple = self.tables.simple[card]
-        if simple != FROM_ROLLER and simple != FROM_EACH:
+        preferred dice) that holds whatever the coins: for a card of one ``take N from
+        ...`` step (``tables.taking``: the roller, each other player, the richest or a
+        chosen one), each activation taking its whole amount from every payer; None for
+        any other card."""
+        taking = self.tables.taking[card]
+        if taking < 0:
             return None
         per = self._plus_one(seat, card)
         if per <= 0:
             return 0.0
         chance = sum([roll[3] for roll in self.tables.rolls(card, seat,
                                                               self.preferred_pattern())])
-        return per * chance * (1 if simple == FROM_ROLLER else self.game.n - 1)
+        return per * chance * (self.game.n - 1 if taking == FROM_EACH else 1)
 
     def _kept_values(self, seat: int, pattern: tuple) -> dict:
         """``{card: value}``: the static cards' values for ``seat``, the seats rolling
@@ -626,8 +627,9 @@ class Lookahead:
         return owned
 
     def _plus_one(self, seat: int, card: int):
-        """What one copy of the simple card ``card`` pays per activation (amount and
-        boosts, 0 when its conditions fail) in ``seat``'s town with one more of it."""
+        """What one copy of the simple or taking card ``card`` (``tables.simple``,
+        ``tables.taking``) pays per activation (amount and boosts, 0 when its conditions
+        fail) in ``seat``'s town with one more of it."""
         if self.tables.self_neutral[card]:  # one more copy changes nothing of that
             return self._towns[seat].row[card]
         key = ("plus one", card, self._towns[seat].key)
@@ -674,8 +676,9 @@ class Lookahead:
         return amount + boost_of(game.rules.boosts[card], owned[seat])
 
     def per_copy(self, seat: int) -> list:
-        """Per card index, what one copy of a simple card (``tables.simple``) of ``seat``
-        pays when it activates, from ``seat``'s town now (0 for other cards)."""
+        """Per card index, what one copy of a simple or taking card (``tables.simple``,
+        ``tables.taking``) of ``seat`` pays when it activates, from ``seat``'s town now
+        (0 for other cards)."""
         game = self.game
         town, boosts = game.owned[seat], game.rules.boosts
         row = [0] * len(town)
