@@ -201,15 +201,23 @@ _CLOSE = 1e-6  # coins: two sums of the same value in different orders differ by
 
 _BUILD_OPTIONS: WeakKeyDictionary = WeakKeyDictionary()
 _MAX_BUILD_OPTIONS = 10_000  # option tuples kept per rule set (then forgotten and made anew)
+_LAST_OPTIONS: list = [None, None]  # the rule set asked last and its dict of _BUILD_OPTIONS
 
 
 def _build_options(rules: RuleSet, options: tuple) -> tuple:
     """The options of a ``build`` decision sorted out: ``(victory landmarks, as ids;
     establishments, as card indices)``, other landmarks and None left out. Kept per rule
     set by option tuple (the engine hands out the same few tuples again and again)."""
-    known = _BUILD_OPTIONS.get(rules)
-    if known is None or len(known) >= _MAX_BUILD_OPTIONS:
-        known = _BUILD_OPTIONS[rules] = {}
+    last = _LAST_OPTIONS
+    if last[0] is rules:  # the rule set asked last (no weak reference made per call)
+        known = last[1]
+    else:
+        known = _BUILD_OPTIONS.get(rules)
+        if known is None:
+            known = _BUILD_OPTIONS[rules] = {}
+        last[:] = [rules, known]
+    if len(known) >= _MAX_BUILD_OPTIONS:
+        known.clear()
     found = known.get(options)
     if found is None:
         index, victory = rules.index, frozenset(rules.victory)

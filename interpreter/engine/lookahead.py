@@ -696,17 +696,18 @@ class Lookahead:
         roll of each total, from its town now (``row``: its :meth:`per_copy`)."""
         game, tables = self.game, self.tables
         town = game.owned[seat]
+        blocking = self._blocking
         view = None
         paid: dict = {}
-        for card, info in enumerate(game.rules.cards):
+        for card, activation, bank in tables.own_static:
             copies = town[card]
-            if not copies or not tables.static[card] or tables.modes[card] == 2:
+            if not copies:
                 continue
-            for m in game.rules.blocking_markers:  # closed copies give nothing
+            for m in blocking:  # closed copies give nothing
                 copies -= game.marks[m][seat][card]
             if copies <= 0:
                 continue
-            if tables.simple[card] == BANK:  # the bank pays each copy its amount
+            if bank:  # the bank pays each copy its amount
                 gained = row[card] * copies if row[card] > 0 else 0
             else:
                 if view is None:
@@ -715,7 +716,7 @@ class Lookahead:
                 _run(tables.programs[card], view, card, seat, copies)
                 gained = view.coins[seat]
             if gained:
-                for total in info.activation:
+                for total in activation:
                     paid[total] = paid.get(total, 0) + gained
         return paid
 

@@ -260,13 +260,15 @@ class PayoutTables:
     through its total); per card the op of a one-step program taking an amount per copy
     read from its owner's town from other players, else -1 (``taking``: an upper bound of
     what one more copy takes, :meth:`~machikoro.engine.lookahead.Lookahead.value_bound`);
-    the cards with an activation that are static or taking ones (``profiled``: what a town's profile reads, :meth:`~machikoro.engine.lookahead.
+    ``(card, activation, the bank pays it)`` of the static cards that pay on their
+    owner's roll (``own_static``, in card order); the cards with an activation that are
+    static or taking ones (``profiled``: what a town's profile reads, :meth:`~machikoro.engine.lookahead.
     Lookahead._profile`); and ``memo``, payouts already computed, by the town they depend on (shared by every game
     of the rule set; cleared when it grows large)."""
 
     __slots__ = ("_card_chances", "_chances", "_rolls", "conditional", "distribution",
-                 "dynamic_cards", "faces", "memo", "modes", "pays_cards", "plain", "profiled",
-                 "programs", "reads_roll", "roller_pays", "rules", "self_neutral", "simple",
+                 "dynamic_cards", "faces", "memo", "modes", "own_static", "pays_cards",
+                 "plain", "profiled", "programs", "reads_roll", "roller_pays", "rules", "self_neutral", "simple",
                  "static", "taking", "walks")
 
     MEMO_SIZE = 10_000
@@ -306,6 +308,10 @@ class PayoutTables:
         self.roller_pays = {total: _roller_pays(groups, self.simple)
                             for total, groups in rules.by_roll.items()}
         self.pays_cards = tuple(sorted(set().union(*self.roller_pays.values())))
+        self.own_static = tuple((card, info.activation, self.simple[card] == BANK)
+                                for card, info in enumerate(rules.cards)
+                                if self.static[card] and self.modes[card] != 2
+                                and info.activation)
         self.profiled = tuple(card for card, clauses in enumerate(rules.activation)
                               if clauses and (self.static[card] or self.taking[card] >= 0))
         self.faces = rules.dice_faces
@@ -465,9 +471,11 @@ def _pay(step: Step, op: int, view: View, card: int, owner: int, copies: int):
 
 def boost_of(boosts: tuple, town: list) -> int:
     """Coins more per copy that the owner's built cards add to a card's payouts."""
-    if not boosts:
-        return 0
-    return sum(n for source, n in boosts if town[source])
+    more = 0
+    for source, n in boosts:
+        if town[source]:
+            more += n
+    return more
 
 
 def amount_value(amount: tuple, view: View, card: int, owner: int, payer: int):
