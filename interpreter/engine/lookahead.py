@@ -557,10 +557,15 @@ class Lookahead:
         ``take N`` one). A static card's value and :meth:`value_bound` read nothing else
         of the town, so what depends on them is kept once for all those towns."""
         tables = self.tables
-        static = tables.static
-        key = ("profile", tuple([self._static_gain(seat, card) if static[card]
-                                 else self._plus_one(seat, card)
-                                 for card in tables.profiled]))
+        static, neutral, row = tables.static, tables.self_neutral, self._towns[seat].row
+        gains = []
+        for card in tables.profiled:
+            if neutral[card]:  # _plus_one without the call; static: the bank pays it
+                gains.append(max(0, row[card]) if static[card] else row[card])
+            else:
+                gains.append(self._static_gain(seat, card) if static[card]
+                             else self._plus_one(seat, card))
+        key = ("profile", tuple(gains))
         found = tables.memo.get(key)
         if found is None:
             found = tables.remember(key, {})
