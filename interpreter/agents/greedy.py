@@ -174,27 +174,32 @@ class GreedyAgent:
         scores = kept.get(("greedy scores", self.horizon))
         if scores is None:
             scores = kept["greedy scores", self.horizon] = {}
+        missing = [i for i in cards if i not in scores]
+        if missing:
+            self._score(look, seat, missing, scores)
         best, best_score = None, 0.0
         dynamic = []
         for place, i in enumerate(cards):
-            found = scores.get(i)
-            if found is None:
-                found = scores[i] = self._score(look, seat, i)
-            static, score = found
+            static, score = scores[i]
             if not static:
                 dynamic.append((place, score))
             elif score > best_score:
                 best, best_score = place, score
         return best, best_score, tuple(dynamic)
 
-    def _score(self, look: Lookahead, seat: int, card: int) -> tuple:
-        """``(True, score)`` of a static card (its value over ``horizon`` rounds less its
-        cost), else ``(False, the highest score it can reach, or None)``."""
-        cost = look.game.rules.cost[card]
-        if look.is_static(card):
-            return True, look.card_value(seat, card) * self.horizon - cost
-        bound = look.value_bound(seat, card)
-        return False, None if bound is None else bound * self.horizon - cost
+    def _score(self, look: Lookahead, seat: int, cards: list, scores: dict) -> None:
+        """Keep in ``scores``, for each of ``cards`` (indices): ``(True, score)`` of a
+        static card (its value over ``horizon`` rounds less its cost; the static cards
+        valued together, :meth:`Lookahead.card_values`), else ``(False, the highest score
+        it can reach, or None)``."""
+        cost, horizon = look.game.rules.cost, self.horizon
+        statics = [i for i in cards if look.is_static(i)]
+        for i, value in zip(statics, look.card_values(seat, statics)):
+            scores[i] = (True, value * horizon - cost[i])
+        for i in cards:
+            if i not in scores:
+                bound = look.value_bound(seat, i)
+                scores[i] = (False, None if bound is None else bound * horizon - cost[i])
 
 
 _CLOSE = 1e-6  # coins: two sums of the same value in different orders differ by far less
