@@ -592,15 +592,16 @@ class Lookahead:
         value = 0.0
         if simple == FROM_ROLLER or simple == FROM_EACH:
             per = self._plus_one(seat, card)
+            if per <= 0:  # every term p * 0
+                return value
             coins = game.coins
-            for roller, _, _, p in rolls:
-                if per <= 0:
-                    gained = 0
-                elif simple == FROM_ROLLER:  # the roller pays what it has
-                    gained = min(per, coins[roller]) if roller != seat else 0
-                else:  # each other player pays what it has
-                    gained = sum([min(per, coins[o]) for o in game.others(seat)])
-                value += p * gained
+            if simple == FROM_ROLLER:  # the roller pays what it has
+                for roller, _, _, p in rolls:
+                    value += p * (min(per, coins[roller]) if roller != seat else 0)
+            else:  # each other player pays what it has (the same on every roll)
+                gained = sum([min(per, coins[o]) for o in game.others(seat)])
+                for roll in rolls:
+                    value += roll[3] * gained
         else:
             for roller, total, dice, p in rolls:
                 value += p * self._copy_gain(seat, card, roller, total, dice)
