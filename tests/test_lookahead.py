@@ -144,3 +144,23 @@ def test_value_bound_holds_and_static_values_ignore_coins(variant, players):
             game.coins[:] = coins
             lookahead_for(game)
     assert bounded > 10
+
+
+def test_cards_taking_from_a_chosen_player_are_bounded():
+    """A card of one ``take N from a chosen (or the richest) player`` step has a bound too
+    (one more copy takes at most N and its boosts per activation): the greedy agent does
+    not value it when that cannot win. Its value never exceeds the bound."""
+    from machikoro.engine.payouts import FROM_CHOSEN, FROM_RICHEST
+
+    checked = 0
+    for game, decision in _positions(None, 4, 2, seed=5):
+        if decision.name != "build" or decision.card is not None:
+            continue
+        look, seat = lookahead_for(game), decision.player
+        for card in game.rules.establishments:
+            if look.tables.taking[card] in (FROM_CHOSEN, FROM_RICHEST):
+                bound = look.value_bound(seat, card)
+                assert bound is not None, game.rules.ids[card]
+                assert look.card_value(seat, card) <= bound + 1e-9
+                checked += 1
+    assert checked > 20

@@ -31,6 +31,7 @@ so it is always the choice the exact sums make.
 from __future__ import annotations
 
 from collections import OrderedDict
+from operator import eq
 
 from . import expectations
 from .chance import faces_for
@@ -54,23 +55,27 @@ class _Town:
     dice it may roll), ``row`` (per card, what one copy of a simple card pays), ``static``
     (``{total: coins}`` its static payouts bring it on its own roll) and ``signature`` (its
     copies of the non-static cards and the amounts of its ``take N from roller`` cards:
-    what other seats' expectations read of it)."""
+    what other seats' expectations read of it). What depends on less than the whole town
+    is kept where every town that shares it finds it: ``payouts`` (its :class:`_Payouts`,
+    by its counts and static payouts) and ``values`` (by its :meth:`Lookahead._profile`,
+    made when first asked)."""
 
-    __slots__ = ("counts", "dice", "key", "row", "signature", "snapshot", "static",
-                 "terms", "values")
+    __slots__ = ("counts", "dice", "key", "payouts", "row", "signature", "snapshot",
+                 "static", "terms", "values")
 
     def __init__(self, look: Lookahead, seat: int, key: tuple):
         game, tables = look.game, look.tables
         town = game.owned[seat]
         closed = [game.marks[m][seat] for m in game.rules.blocking_markers]
         self.snapshot = (list(town), [list(row) for row in closed])
-        self.terms: dict = {}  # per number of dice: Lookahead._terms
-        self.values: dict = {}  # (seat, dice of every seat) -> {card: a static card's value}
-        self.dice: dict = {}  # what others ask of its roll -> Lookahead._dice_entry
+        self.values: dict | None = None  # (seat, dice of every seat) -> Lookahead._kept_values
         self.key = key
         self.counts = game.dice_counts(seat)
         self.row = look.per_copy(seat)
         self.static = look.own_static(seat, self.row)
+        payouts = self.payouts = _Payouts.of(look, self.counts, self.static)
+        self.terms = payouts.terms  # per number of dice: Lookahead._terms
+        self.dice = payouts.dice  # what others ask of its roll -> Lookahead._dice_entry
         dynamic = [card for card, _, _ in tables.dynamic_cards]
         self.signature = (tuple(town[c] for c in dynamic),
                           tuple(row[c] for row in closed for c in dynamic),
@@ -100,14 +105,39 @@ class _Town:
                                  zip(game.rules.blocking_markers, closed))
 
 
+class _Payouts:
+    """What a town's numbers of dice and static payouts decide, shared by every town with
+    the same (one per ``(counts, static)`` in the rule set's ``memo``): the terms of its
+    expected income per number of dice (``terms``, :meth:`Lookahead._terms`) and its kept
+    choices of dice by what the other towns ask of its roll (``dice``,
+    :meth:`Lookahead._dice_entry`); neither reads anything else of the town."""
+
+    __slots__ = ("dice", "terms")
+
+    def __init__(self):
+        self.terms: dict = {}
+        self.dice: dict = {}
+
+    @staticmethod
+    def of(look: Lookahead, counts: tuple, static: dict) -> _Payouts:
+        """The :class:`_Payouts` of a town that may roll ``counts`` dice and whose static
+        payouts are ``static`` (``{total: coins}``)."""
+        key = ("payouts", counts, frozenset(static.items()))
+        found = look.tables.memo.get(key)
+        if found is None:
+            found = look.tables.remember(key, _Payouts())
+        return found
+
+
 class _Shared:
     """What every town decides together (one per tuple of the towns' ``signature``, in
     the rule set's ``memo``, shared by every game that shows it): per seat the totals of its roll to run (``walk``) and those where only
     others' ``take N from roller`` cards join the static payouts (``capped``); per total,
-    what each seat's such cards ask of a roller (``owes``), and per seat what they ask of
-    its roll (``capped_owes``), each made when first asked."""
+    what each seat's such cards ask of a roller (``owes``), per seat what they ask of
+    its roll (``capped_owes``), and per seat and town payouts what is kept of its choice
+    of dice (``prefs``), each made when first asked."""
 
-    __slots__ = ("capped", "capped_owes", "expected", "owes", "walk")
+    __slots__ = ("capped", "capped_owes", "expected", "owes", "prefs", "walk")
 
     def __init__(self, look: Lookahead):
         game, tables = look.game, look.tables
@@ -130,44 +160,50 @@ class _Shared:
         self.capped_owes: list = [None] * n  # per seat: Lookahead._capped_owes
         # what a seat's expectations come to with these towns around it, by its coins up
         # to what it could be asked (``cap``), where no total is run on the position:
-        self.expected: dict = {}  # (seat, dice, its _Town) -> (cap, {min(coins, cap): value})
+        self.expected: dict = {}  # (seat, dice, its _Payouts) -> (cap, {min(coins, cap): value})
+        self.prefs: dict = {}  # (seat, its _Payouts) -> Lookahead._kept_dice
 
 
 class Lookahead:
     """Exact expectations in ``game``'s position (see the module docstring); it never
     changes the game. Get it with :func:`lookahead_for`, which brings it up to date."""
 
-    __slots__ = ("_dice", "_incomes", "_prefs", "_seen", "_shared", "_towns", "game",
+    __slots__ = ("_blocking", "_now", "_prefs", "_seen", "_shared", "_towns", "game",
                  "tables")
 
     def __init__(self, game: Game):
         self.game = game
         self.tables: PayoutTables = tables_for(game.rules)
+        self._blocking = game.rules.blocking_markers
         self._towns: list = [None] * game.n
         self._shared: _Shared | None = None
-        self._incomes: dict = {}  # these two: this position's only
-        self._dice: dict = {}
+        # this position's only: incomes by (roller, dice, total) and other tuple keys,
+        # dice chosen by seat, the dice of every seat under "all" and "pattern"
+        self._now: dict = {}
         self._seen: list = [None] * game.n  # the towns as last read (game.owned's shape)
         # per seat, while its town and what the towns show each other are the same: its
         # number of dice when it has no choice or its coins do not change it, else its
-        # kept preferences (_dice_entry) once known, else None
+        # kept preferences (_dice_entry), False when the position decides, None: not read
         self._prefs: list = [None] * game.n
 
     def refresh(self) -> Lookahead:
         """Bring the look-ahead to the game's position now: towns that changed are read
         again; what this position alone decides is forgotten. Returns itself."""
-        game = self.game
-        self._incomes.clear()
-        self._dice.clear()
-        if game.owned == self._seen and not game.rules.blocking_markers:
+        self._now.clear()
+        owned = self.game.owned
+        seen = self._seen
+        if owned == seen and not self._blocking:
             return self  # every town as seen (the common case: one comparison, in C)
-        towns, seen, prefs = self._towns, self._seen, self._prefs
-        owned = game.owned
-        blocking = game.rules.blocking_markers
+        if self._blocking:
+            same = [a == b and town.matches(self.game, seat) for seat, (a, b, town)
+                    in enumerate(zip(owned, seen, self._towns))]
+        else:
+            same = list(map(eq, owned, seen))  # the seats whose town changed, found in C
+        towns, prefs = self._towns, self._prefs
         changed = False
-        for seat in range(game.n):
-            if owned[seat] == seen[seat] and (not blocking or towns[seat].matches(game, seat)):
-                continue  # the town seen
+        seat = -1
+        for _ in range(same.count(False)):
+            seat = same.index(False, seat + 1)
             town = towns[seat]
             before = None if town is None else town.signature
             town = towns[seat] = _Town.of(self, seat)
@@ -176,7 +212,7 @@ class Lookahead:
             changed = changed or town.signature != before
         if changed:
             self._shared = None
-            self._prefs = [None] * game.n
+            self._prefs = [None] * len(owned)
         return self
 
     def _common(self) -> _Shared:
@@ -199,12 +235,12 @@ class Lookahead:
             total = self.effective_total(roller, dice)
         # the faces matter only to a condition that may read them (if doubles...)
         key = (roller, tuple(dice) if self.tables.reads_roll else None, total)
-        found = self._incomes.get(key)
+        found = self._now.get(key)
         if found is None:
             found = self._walk(roller, tuple(dice), total)
             if found is None:  # a card beyond the tables: the engine's own income step
                 found = expectations.outcome_income(self.game, roller, dice, total)
-            self._incomes[key] = found
+            self._now[key] = found
         return found
 
     def own_income(self, roller: int, dice: tuple, total: int | None = None):
@@ -231,14 +267,14 @@ class Lookahead:
         """Expected coins ``seat`` gains from its own roll of ``dice`` dice, now."""
         if self.game.rules.roll_raises:  # a total may change: each roll on its own
             key = ("raised", seat, dice)
-            found = self._incomes.get(key)
+            found = self._now.get(key)
             if found is None:
-                found = self._incomes[key] = sum([
+                found = self._now[key] = sum([
                     p * self.roll_income(seat, t, dice)
                     for t, p in self.tables.probabilities(dice)])
             return found
         town, shared = self._towns[seat], self._common()
-        kept = shared.expected.get((seat, dice, town))
+        kept = shared.expected.get((seat, dice, town.payouts))
         if kept is not None:
             cap = kept[0]
             found = kept[1].get(None if cap is None else min(self.game.coins[seat], cap))
@@ -248,15 +284,15 @@ class Lookahead:
         walk, capped = shared.walk[seat] & support, shared.capped[seat] & support
         if walk:  # this position's coins decide: not kept beyond it
             key = ("expected", seat, dice)
-            found = self._incomes.get(key)
+            found = self._now.get(key)
             if found is None:
-                found = self._incomes[key] = self._patched(seat, dice, terms, where, walk,
+                found = self._now[key] = self._patched(seat, dice, terms, where, walk,
                                                            capped)
             return found
         # else the value depends on the roller's coins only up to what it could be asked
         if kept is None:
             cap = max([self._roller_owes(seat, t) for t in capped]) if capped else None
-            kept = shared.expected[seat, dice, town] = (cap, {})
+            kept = shared.expected[seat, dice, town.payouts] = (cap, {})
         cap = kept[0]
         value = self._patched(seat, dice, terms, where, walk, capped)
         kept[1][None if cap is None else min(self.game.coins[seat], cap)] = value
@@ -266,17 +302,13 @@ class Lookahead:
         """The terms of :meth:`expected_roll_income` for a town's static payouts (one per
         total, in the order of the outcomes), where each total is (``{total: (index,
         probability)}``), the totals, and the terms' sum."""
-        found = town.terms.get(dice)
+        found = town.terms.get(dice)  # shared by the towns of the same static payouts
         if found is None:
-            key = ("terms", dice, town.key)
-            found = self.tables.memo.get(key)
-            if found is None:
-                outcomes = self.tables.probabilities(dice)
-                terms = [p * town.static.get(t, 0) for t, p in outcomes]
-                found = self.tables.remember(key, (
-                    terms, {t: (i, p) for i, (t, p) in enumerate(outcomes)},
-                    frozenset(t for t, _ in outcomes), sum(terms)))
-            town.terms[dice] = found
+            outcomes = self.tables.probabilities(dice)
+            terms = [p * town.static.get(t, 0) for t, p in outcomes]
+            found = town.terms[dice] = (
+                terms, {t: (i, p) for i, (t, p) in enumerate(outcomes)},
+                frozenset(t for t, _ in outcomes), sum(terms))
         return found
 
     def _patched(self, seat: int, dice: int, terms: list, where: dict, walk, capped) -> float:
@@ -302,40 +334,59 @@ class Lookahead:
         beyond this position, with the same towns around it, while the expectations it
         compared are (its coins the same up to what it could be asked: :meth:`_dice_entry`);
         ``_prefs`` holds what is kept for each seat while its town and what the towns show
-        each other stay the same."""
+        each other stay the same (:meth:`_kept_dice`)."""
         entry = self._prefs[seat]
-        if type(entry) is int:  # no choice of dice
+        if type(entry) is int:  # no choice of dice, or the same whatever the coins
             return entry
-        if entry is not None:
+        if entry is None:
+            entry = self._prefs[seat] = self._kept_dice(seat)
+            if type(entry) is int:
+                return entry
+        if entry is not False:
             cap = entry[0]
             found = entry[1].get(None if cap is None else min(self.game.coins[seat], cap))
             if found is not None:
                 return found
-        found = self._dice.get(seat)
+        found = self._now.get(seat)
         if found is None:
-            counts = self._towns[seat].counts
-            if len(counts) == 1:  # no choice: nothing to compare or keep
-                self._prefs[seat] = counts[0]
-                return counts[0]
-            entry = self._prefs[seat] = self._dice_entry(seat)
-            if entry is not None:
-                cap = entry[0]
-                found = entry[1].get(None if cap is None else min(self.game.coins[seat], cap))
-                if found is None:
-                    found = self._quick_dice(seat, entry)
+            if entry is not False:
+                found = self._quick_dice(seat, entry)
             if found is None:
                 found = self._compare_dice(seat)
-            self._dice[seat] = found
-            if entry is not None and entry[0] is None:  # the same whatever its coins
+            self._now[seat] = found
+            if entry is not False and entry[0] is None:  # the same whatever its coins
                 self._prefs[seat] = found
+        return found
+
+    def _kept_dice(self, seat: int):
+        """What is kept of ``seat``'s choice of dice with the towns now, on the shared
+        payouts (:class:`_Shared`, by seat and its town's :class:`_Payouts`: they hold
+        all it reads): its number of dice when it has no choice or its
+        :meth:`_dice_entry` says the same whatever its coins, else that entry, else
+        False (the position's coins decide)."""
+        town = self._towns[seat]
+        shared = self._shared or self._common()
+        key = (seat, town.payouts)
+        found = shared.prefs.get(key)
+        if found is None:
+            counts = town.counts
+            if len(counts) == 1:
+                found = counts[0]
+            else:
+                found = self._dice_entry(seat)
+                if found is None:
+                    found = False
+                elif found[0] is None and None in found[1]:
+                    found = found[1][None]
+            shared.prefs[key] = found
         return found
 
     def preferred_pattern(self) -> tuple:
         """``tuple(preferred_dice(seat) for seat in range(n))``: the dice every seat is
         assumed to roll now."""
-        found = self._dice.get("all")
+        found = self._now.get("all")
         if found is None:
-            found = self._dice["all"] = tuple([
+            found = self._now["all"] = tuple([
                 entry if type(entry) is int else self.preferred_dice(seat)
                 for seat, entry in enumerate(self._prefs)])
         return found
@@ -461,7 +512,9 @@ class Lookahead:
         """The dict kept on ``seat``'s town for the dice every seat prefers now
         (:meth:`preferred_pattern`): it holds the static cards' values by card index
         (:meth:`card_value`), and a caller may keep in it, under a tuple key of its own,
-        what depends on that town and those dice alone (an agent's pick among static cards)."""
+        what depends on those dice and on the town only through its :meth:`_profile`
+        (the static cards' values and :meth:`value_bound`: an agent's pick among static
+        cards). Towns of the same profile share it."""
         return self._kept_values(seat, self.preferred_pattern())
 
     def is_static(self, card: int) -> bool:
@@ -471,27 +524,52 @@ class Lookahead:
 
     def value_bound(self, seat: int, card: int) -> float | None:
         """An upper bound of :meth:`card_value` (coins per round, every seat rolling its
-        preferred dice) that holds whatever the coins: for a simple ``take N from roller``
-        or ``take N from each other player`` card, each activation taking its whole amount
-        from every payer; None for any other card."""
-        simple = self.tables.simple[card]
-        if simple != FROM_ROLLER and simple != FROM_EACH:
+        preferred dice) that holds whatever the coins: for a card of one ``take N from
+        ...`` step (``tables.taking``: the roller, each other player, the richest or a
+        chosen one), each activation taking its whole amount from every payer; None for
+        any other card."""
+        taking = self.tables.taking[card]
+        if taking < 0:
             return None
         per = self._plus_one(seat, card)
         if per <= 0:
             return 0.0
         chance = sum([roll[3] for roll in self.tables.rolls(card, seat,
                                                               self.preferred_pattern())])
-        return per * chance * (1 if simple == FROM_ROLLER else self.game.n - 1)
+        return per * chance * (self.game.n - 1 if taking == FROM_EACH else 1)
 
     def _kept_values(self, seat: int, pattern: tuple) -> dict:
         """``{card: value}``: the static cards' values for ``seat``, the seats rolling
-        ``pattern`` dice, kept on its town (they depend on the town alone)."""
-        values = self._towns[seat].values
+        ``pattern`` dice, kept with its town's :meth:`_profile` (they depend on it alone)."""
+        town = self._towns[seat]
+        values = town.values
+        if values is None:
+            values = town.values = self._profile(seat)
         kept = values.get((seat, pattern))
         if kept is None:
             kept = values[seat, pattern] = {}
         return kept
+
+    def _profile(self, seat: int) -> dict:
+        """The dict that towns of the same *profile* as ``seat``'s share (in the rule set's
+        ``memo``): per card of ``tables.profiled``, what one more copy of it brings per
+        activation (:meth:`_static_gain` for a static card, :meth:`_plus_one` for a simple
+        ``take N`` one). A static card's value and :meth:`value_bound` read nothing else
+        of the town, so what depends on them is kept once for all those towns."""
+        tables = self.tables
+        static, neutral, row = tables.static, tables.self_neutral, self._towns[seat].row
+        gains = []
+        for card in tables.profiled:
+            if neutral[card]:  # _plus_one without the call; static: the bank pays it
+                gains.append(max(0, row[card]) if static[card] else row[card])
+            else:
+                gains.append(self._static_gain(seat, card) if static[card]
+                             else self._plus_one(seat, card))
+        key = ("profile", tuple(gains))
+        found = tables.memo.get(key)
+        if found is None:
+            found = tables.remember(key, {})
+        return found
 
     def _value(self, seat: int, card: int, pattern: tuple, dice_of: dict | None,
                kept: dict) -> float:
@@ -514,15 +592,16 @@ class Lookahead:
         value = 0.0
         if simple == FROM_ROLLER or simple == FROM_EACH:
             per = self._plus_one(seat, card)
+            if per <= 0:  # every term p * 0
+                return value
             coins = game.coins
-            for roller, _, _, p in rolls:
-                if per <= 0:
-                    gained = 0
-                elif simple == FROM_ROLLER:  # the roller pays what it has
-                    gained = min(per, coins[roller]) if roller != seat else 0
-                else:  # each other player pays what it has
-                    gained = sum([min(per, coins[o]) for o in game.others(seat)])
-                value += p * gained
+            if simple == FROM_ROLLER:  # the roller pays what it has
+                for roller, _, _, p in rolls:
+                    value += p * (min(per, coins[roller]) if roller != seat else 0)
+            else:  # each other player pays what it has (the same on every roll)
+                gained = sum([min(per, coins[o]) for o in game.others(seat)])
+                for roll in rolls:
+                    value += roll[3] * gained
         else:
             for roller, total, dice, p in rolls:
                 value += p * self._copy_gain(seat, card, roller, total, dice)
@@ -541,9 +620,9 @@ class Lookahead:
         n = self.game.n
         if not dice_of:
             return self.preferred_pattern()
-        found = self._dice.get("pattern")
+        found = self._now.get("pattern")
         if found is None or found[0] is not dice_of:
-            found = self._dice["pattern"] = (dice_of, tuple([dice_of[s] for s in range(n)]))
+            found = self._now["pattern"] = (dice_of, tuple([dice_of[s] for s in range(n)]))
         return found[1]
 
     def _with_copy(self, seat: int, card: int) -> list:
@@ -554,8 +633,9 @@ class Lookahead:
         return owned
 
     def _plus_one(self, seat: int, card: int):
-        """What one copy of the simple card ``card`` pays per activation (amount and
-        boosts, 0 when its conditions fail) in ``seat``'s town with one more of it."""
+        """What one copy of the simple or taking card ``card`` (``tables.simple``,
+        ``tables.taking``) pays per activation (amount and boosts, 0 when its conditions
+        fail) in ``seat``'s town with one more of it."""
         if self.tables.self_neutral[card]:  # one more copy changes nothing of that
             return self._towns[seat].row[card]
         key = ("plus one", card, self._towns[seat].key)
@@ -602,8 +682,9 @@ class Lookahead:
         return amount + boost_of(game.rules.boosts[card], owned[seat])
 
     def per_copy(self, seat: int) -> list:
-        """Per card index, what one copy of a simple card (``tables.simple``) of ``seat``
-        pays when it activates, from ``seat``'s town now (0 for other cards)."""
+        """Per card index, what one copy of a simple or taking card (``tables.simple``,
+        ``tables.taking``) of ``seat`` pays when it activates, from ``seat``'s town now
+        (0 for other cards)."""
         game = self.game
         town, boosts = game.owned[seat], game.rules.boosts
         row = [0] * len(town)
@@ -621,17 +702,18 @@ class Lookahead:
         roll of each total, from its town now (``row``: its :meth:`per_copy`)."""
         game, tables = self.game, self.tables
         town = game.owned[seat]
+        blocking = self._blocking
         view = None
         paid: dict = {}
-        for card, info in enumerate(game.rules.cards):
+        for card, activation, bank in tables.own_static:
             copies = town[card]
-            if not copies or not tables.static[card] or tables.modes[card] == 2:
+            if not copies:
                 continue
-            for m in game.rules.blocking_markers:  # closed copies give nothing
+            for m in blocking:  # closed copies give nothing
                 copies -= game.marks[m][seat][card]
             if copies <= 0:
                 continue
-            if tables.simple[card] == BANK:  # the bank pays each copy its amount
+            if bank:  # the bank pays each copy its amount
                 gained = row[card] * copies if row[card] > 0 else 0
             else:
                 if view is None:
@@ -640,7 +722,7 @@ class Lookahead:
                 _run(tables.programs[card], view, card, seat, copies)
                 gained = view.coins[seat]
             if gained:
-                for total in info.activation:
+                for total in activation:
                     paid[total] = paid.get(total, 0) + gained
         return paid
 

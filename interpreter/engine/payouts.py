@@ -182,6 +182,26 @@ def _simple(steps: tuple | None) -> int:
     return step.op
 
 
+_TAKING = frozenset((FROM_ROLLER, FROM_EACH, FROM_RICHEST, FROM_CHOSEN))
+
+
+def _taking(steps: tuple | None) -> int:
+    """The op of a program of one step in which the owner takes coins from other players
+    (the roller, each other player, the richest or a chosen one) with an amount per copy
+    read from its own town alone, under conditions on that town: one more copy takes at
+    most that amount (and its boosts) from each payer per activation; else -1."""
+    if steps is None or len(steps) != 1:
+        return -1
+    step = steps[0]
+    amount = step.amount
+    if step.op not in _TAKING or step.rest is not None or \
+            not all(_own_town_only(t) for t in step.conditions):
+        return -1
+    if type(amount) is not int and not (amount[0] == PER_CARD and amount[3] == "owner"):
+        return -1
+    return step.op
+
+
 def _plain(step: Step) -> tuple:
     """``(n, cards)`` of a simple step without conditions: one copy pays ``n``, or ``n``
     per copy of ``cards`` in its owner's town (``cards`` None for a fixed amount), plus
@@ -237,17 +257,24 @@ class PayoutTables:
     (``roller_pays``: while only those and static payouts activate, the roller's income
     is its town's static payout less what it can pay of their sum); ``reads_roll``, False
     when no condition of a program may read the roll (so a roll's faces matter only
-    through its total); and
-    ``memo``, payouts already computed, by the town they depend on (shared by every game
+    through its total); per card the op of a one-step program taking an amount per copy
+    read from its owner's town from other players, else -1 (``taking``: an upper bound of
+    what one more copy takes, :meth:`~machikoro.engine.lookahead.Lookahead.value_bound`);
+    ``(card, activation, the bank pays it)`` of the static cards that pay on their
+    owner's roll (``own_static``, in card order); the cards with an activation that are
+    static or taking ones (``profiled``: what a town's profile reads, :meth:`~machikoro.engine.lookahead.
+    Lookahead._profile`); and ``memo``, payouts already computed, by the town they depend on (shared by every game
     of the rule set; cleared when it grows large)."""
 
-    __slots__ = ("_card_chances", "_chances", "_rolls", "conditional", "distribution", "dynamic_cards",
-                 "faces", "memo", "modes", "pays_cards", "plain", "programs", "reads_roll",
-                 "roller_pays", "rules", "self_neutral", "simple", "static", "walks")
+    __slots__ = ("_card_chances", "_chances", "_rolls", "conditional", "distribution",
+                 "dynamic_cards", "faces", "memo", "modes", "own_static", "pays_cards",
+                 "plain", "profiled", "programs", "reads_roll", "roller_pays", "rules", "self_neutral", "simple",
+                 "static", "taking", "walks")
 
-    MEMO_SIZE = 10_000
-    """Entries in ``memo`` before it is cleared: 4-player greedy games peak at about 80 MB
-    of memory with it (110 MB at 50,000, no faster within the machine's noise)."""
+    MEMO_SIZE = 9_000
+    """Entries in ``memo`` before it is cleared: a 5,000-game 4-player greedy ``simulate``
+    peaks at about 133 MB resident with it (140 MB at 10,000, where the entries shared by
+    towns of the same payouts and profile hold more each; 128 MB at 8,000)."""
 
     def __init__(self, rules: RuleSet):
         self.rules = rules
@@ -258,16 +285,19 @@ class PayoutTables:
         self.static = tuple(steps is not None and all(_static(s) for s in steps)
                             for steps in self.programs)
         self.simple = tuple(_simple(steps) for steps in self.programs)
+        self.taking = tuple(_taking(steps) for steps in self.programs)
+        # one step whose amount per copy its owner's town alone decides: simple or taking
+        per_copy = tuple(max(op, taking) for op, taking in zip(self.simple, self.taking))
         self.plain = tuple((card, *_plain(self.programs[card][0]))
-                           for card, op in enumerate(self.simple)
+                           for card, op in enumerate(per_copy)
                            if op >= 0 and not self.programs[card][0].conditions)
-        self.conditional = tuple(card for card, op in enumerate(self.simple)
+        self.conditional = tuple(card for card, op in enumerate(per_copy)
                                  if op >= 0 and self.programs[card][0].conditions)
         self.self_neutral = tuple(
             op >= 0 and not self.programs[card][0].conditions
             and card not in _counted(self.programs[card][0].amount)
             and all(source != card for source, _ in rules.boosts[card])
-            for card, op in enumerate(self.simple))
+            for card, op in enumerate(per_copy))
         self.reads_roll = any(not _own_town_only(test) for steps in self.programs if steps
                               for step in steps for test in _conditions(step))
         self.walks = {total: tuple(_sides(group, self.programs, self.simple)
@@ -279,6 +309,12 @@ class PayoutTables:
         self.roller_pays = {total: _roller_pays(groups, self.simple)
                             for total, groups in rules.by_roll.items()}
         self.pays_cards = tuple(sorted(set().union(*self.roller_pays.values())))
+        self.own_static = tuple((card, info.activation, self.simple[card] == BANK)
+                                for card, info in enumerate(rules.cards)
+                                if self.static[card] and self.modes[card] != 2
+                                and info.activation)
+        self.profiled = tuple(card for card, clauses in enumerate(rules.activation)
+                              if clauses and (self.static[card] or self.taking[card] >= 0))
         self.faces = rules.dice_faces
         self.distribution: dict = {}
         self._chances: dict = {}
@@ -436,9 +472,11 @@ def _pay(step: Step, op: int, view: View, card: int, owner: int, copies: int):
 
 def boost_of(boosts: tuple, town: list) -> int:
     """Coins more per copy that the owner's built cards add to a card's payouts."""
-    if not boosts:
-        return 0
-    return sum(n for source, n in boosts if town[source])
+    more = 0
+    for source, n in boosts:
+        if town[source]:
+            more += n
+    return more
 
 
 def amount_value(amount: tuple, view: View, card: int, owner: int, payer: int):
