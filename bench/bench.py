@@ -34,6 +34,7 @@ from machikoro.agents.registry import agent_factory
 from machikoro.lab.executors import Executor
 from machikoro.lab.runs import RunSpec, game_seed, run_chunk
 from machikoro.lab.simulation import play_games
+from machikoro.rules.loader import cached_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
 LIMIT_ENGINE = ROOT.parent / "shared" / "bench" / "limit_engine.py"
@@ -95,13 +96,15 @@ def engine_ratios(rules, limit, players: int, games: int, greedy_games: int,
 def simulate_ratio(players: int, agent: str, games: int, rounds: int) -> dict:
     """CPU time of the lab playing ``games`` games (``run_chunk``: seeds from the run's seed,
     seating, per-game records, the summary) over the bare engine playing the same games
-    (the same seeds and agents, known beforehand)."""
+    (the same seeds and agents, known beforehand), in an even number of rounds, after a
+    round of other games that warms greedy's memo."""
     spec = RunSpec(None, players, (agent,) * players, seed=1)
-    rules = load_ruleset()
+    rules = cached_ruleset(None)  # the lab's own rule set object: the same greedy memo
     factory = agent_factory(agent, rules)
     seeds = [(game_seed(1, i), [game_seed(1, i, s) for s in range(players)])
              for i in range(games)]
     lab = bare = 0.0
+    rounds += rounds % 2  # an even number: each side goes first as often as the other
     step = games // rounds
 
     def run_lab(r: int) -> float:
@@ -116,6 +119,10 @@ def simulate_ratio(players: int, agent: str, games: int, rounds: int) -> dict:
                  [factory(s) for s in agent_seeds])
         return time.process_time() - start
 
+    # untimed: greedy's memo (shared by the games of a process) warms up on other games
+    for i in range(step):
+        play(Game(rules, players, seed=game_seed(2, i), max_turns=spec.max_turns),
+             [factory(game_seed(2, i, s)) for s in range(players)])
     for r in range(rounds):
         # each round plays the same games twice; whichever side goes second finds them in
         # greedy's memo, so the sides take turns going first

@@ -54,8 +54,8 @@ def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: dict) -> dic
     """Play game ``index`` of ``spec`` (``factories``: agent name -> ``seed -> agent``);
     return its record: ``game``, ``seed``, ``agents`` (the agent name of each seat),
     ``winner`` (seat or None), ``turns``, ``rounds`` (rounds begun, extra turns not
-    counted), ``capped`` (the turn cap ended it) and ``builds`` (``[turn, seat, card id]``
-    per build, turns numbered from 1)."""
+    counted), ``capped`` (the turn cap ended it) and ``builds`` (``(turn, seat, card id)``
+    per build, turns numbered from 1: :attr:`Game.builds`)."""
     seed = game_seed(spec.seed, index)
     game = Game(rules, spec.players, seed=seed, max_turns=spec.max_turns)
     names = lineup(spec.agents, spec.seats, spec.seed, index)
@@ -69,7 +69,7 @@ def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: dict) -> dic
     return {"game": index, "seed": seed, "agents": list(names), "winner": game.winner,
             "turns": turns,
             "rounds": max(1, math.ceil((turns - extra) / spec.players)),
-            "capped": not won, "builds": [list(build) for build in game.builds]}
+            "capped": not won, "builds": game.builds}
 
 
 def run_chunk(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | None]:
