@@ -25,6 +25,7 @@ import json
 import os
 import platform
 import random
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -74,6 +75,7 @@ def engine_ratios(rules, limit, players: int, games: int, greedy_games: int,
     """Turns/s of machikoro's random and greedy agents and of the limit engine, the three
     alternating in ``rounds`` rounds."""
     totals = {"random": [0.0, 0], "greedy": [0.0, 0], "limit": [0.0, 0]}
+    by_round: dict = {"random_vs_limit": [], "greedy_vs_random": []}
     rng = random.Random(0)
     for r in range(rounds):
         parts = {"random": machikoro_games(rules, players, "random", r * games // rounds,
@@ -85,12 +87,17 @@ def engine_ratios(rules, limit, players: int, games: int, greedy_games: int,
         for name, (seconds, turns) in parts.items():
             totals[name][0] += seconds
             totals[name][1] += turns
+        speed = {name: turns / seconds for name, (seconds, turns) in parts.items() if seconds}
+        if "limit" in speed and "random" in speed:
+            by_round["random_vs_limit"].append(speed["random"] / speed["limit"])
+        if "greedy" in speed and "random" in speed:
+            by_round["greedy_vs_random"].append(speed["greedy"] / speed["random"])
     speed = {name: turns / seconds if seconds else None
              for name, (seconds, turns) in totals.items()}
     return {"players": players, "turns_per_s": speed,
             "random_vs_limit": speed["random"] / speed["limit"] if speed["limit"] else None,
             "greedy_vs_limit": speed["greedy"] / speed["limit"] if speed["limit"] else None,
-            "greedy_vs_random": speed["greedy"] / speed["random"]}
+            "greedy_vs_random": speed["greedy"] / speed["random"], "by_round": by_round}
 
 
 def simulate_ratio(players: int, agent: str, games: int, rounds: int) -> dict:
@@ -157,6 +164,16 @@ def workers_ratio(games: int, agent: str = "random") -> dict:
             "speedup": seconds[1] / seconds[2]}
 
 
+def _spread(result: dict, ratio: str) -> str:
+    """`` [rounds: lowest-highest, median m]``: the ratio's spread over the rounds (each
+    round's sides run back to back, so a round is its own small comparison)."""
+    values = result.get("by_round", {}).get(ratio) or []
+    if len(values) < 2:
+        return ""
+    return (f" [rounds: {min(values):.2f}-{max(values):.2f}, "
+            f"median {statistics.median(values):.2f}]")
+
+
 def _text(results: dict) -> list[str]:
     lines = [(f"machikoro {__version__}, {platform.python_implementation()} "
               f"{platform.python_version()}, {os.cpu_count()} CPUs; CPU time, one core, "
@@ -165,11 +182,13 @@ def _text(results: dict) -> list[str]:
     for r in results["engine"]:
         speed = r["turns_per_s"]
         limit = (f"limit engine {speed['limit']:9,.0f} turns/s -> random/limit "
-                 f"{r['random_vs_limit']:.2f} (target >= 0.5)" if speed["limit"]
+                 f"{r['random_vs_limit']:.2f}{_spread(r, 'random_vs_limit')} (target >= 0.5)"
+                 if speed["limit"]
                  else "limit engine not found: give its file with --limit-engine PATH")
         lines.append(f"  {r['players']} players: random {speed['random']:8,.0f} turns/s, {limit}")
         lines.append(f"  {r['players']} players: greedy {speed['greedy']:8,.0f} turns/s -> "
-                     f"greedy/random {r['greedy_vs_random']:.2f} (target >= 0.3)"
+                     f"greedy/random {r['greedy_vs_random']:.2f}"
+                     f"{_spread(r, 'greedy_vs_random')} (target >= 0.3)"
                      + (f", greedy/limit {r['greedy_vs_limit']:.2f}" if speed["limit"] else ""))
     for r in results["simulate"]:
         lines.append(f"  simulate, {r['players']} players, {r['agent']}: {r['games']} games "

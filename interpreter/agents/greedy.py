@@ -49,19 +49,17 @@ class GreedyAgent:
         self.horizon = horizon
 
     def choose(self, game: Game, decision: Decision) -> Any:
-        options = decision.options
+        name, seat, options, card = decision  # (unpacked: faster than reading its fields)
         if len(options) == 1:
             return options[0]
-        seat = decision.player
-        name = decision.name
         look = lookahead_for(game)  # this position's expectations, each computed once
-        if name == "build" and decision.card is None:
+        if name == "build" and card is None:
             return self._build(game, look, seat, options)
-        if name == "dice" and decision.card is None:
+        if name == "dice" and card is None:
             if options == game.dice_counts(seat):  # the comparison preferred_dice keeps
                 return look.preferred_dice(seat)
             return max(options, key=lambda k: look.expected_roll_income(seat, k))
-        if name == "reroll" and decision.card is not None:
+        if name == "reroll" and card is not None:
             return self._reroll(game, look, seat, options)
         action = _asking_action(game)
         present = [o for o in options if o is not None]
