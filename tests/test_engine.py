@@ -586,3 +586,28 @@ def test_a_choice_of_player_is_logged_with_its_target_and_other_choices_without(
     choices = {e["decision"]: e for e in game.events if e["type"] == "choice"}
     assert choices["tv_station"]["target"] == 2
     assert choices["business_center"]["target"] is None
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_a_game_keeps_its_builds_as_the_events_tell_them(players):
+    """``game.builds``: every build in order, ``(turn, seat, card id)`` with turns numbered
+    from 1, as the recorded events tell them (a pass is no build); a copy keeps them, a
+    light copy for look-ahead starts without."""
+    for record in (True, False):
+        game = Game(RULES, players, seed=11, max_turns=300, record=record)
+        play(game, [RandomAgent(20 + s) for s in range(players)])
+        if record:
+            expected, turn = [], 0
+            for event in game.events:
+                if event["type"] == "turn":
+                    turn = event["turn"]
+                elif event["type"] == "build":
+                    expected.append((turn, event["player"], event["card"]))
+            assert game.builds == expected and len(expected) > 20
+            recorded = game.builds
+        else:
+            assert game.builds == recorded  # the quiet game: the same builds
+    assert game.clone().builds == game.builds
+    assert game.clone(light=True).builds == []
+    assert sum(1 for _, seat, card in game.builds
+               if seat == game.winner and card in LANDMARKS) == len(LANDMARKS)
