@@ -75,6 +75,10 @@ class TurnPhases:
             self.events.append(event)
 
     def _start_turn(self) -> None:
+        """Start the current player's turn: reset the turn's state, then run the ``before
+        roll`` hooks and the dice (:meth:`_choose_dice`); in a quiet game (no events, no
+        scripted dice, no explicit chance) of a :attr:`Dispatch.quick` rule set, make the
+        ``dice`` decision pending or roll at once (:meth:`_quick_roll`)."""
         p = self.current
         if self.rerolls_used:
             self.rerolls_used.clear()
@@ -94,7 +98,7 @@ class TurnPhases:
         if self.events is not None:
             self._log({"type": "turn", "turn": self.turn + 1, "player": p,
                        "coins": self.coins[p]})
-        if self._dispatch.hook_cards["before_roll"]:  # (a rule set without: no call)
+        if tables.hook_cards["before_roll"]:  # (a rule set without: no call)
             self._queue_hooks("before_roll")
             self.phase = BEFORE_ROLL
             if self.queue:
