@@ -176,9 +176,9 @@ class TurnPhases:
         self._after_roll()
 
     def _quick_roll(self) -> None:
-        """The roll and what follows it up to the turn's next decision, in one step, as
-        :meth:`_roll_dice`, :meth:`_rolled`, :meth:`_income`, :meth:`_before_build` and
-        :meth:`_start_build` would run them: the same draws, state changes and decisions,
+        """The roll and what follows it up to the build step, in one step, as
+        :meth:`_roll_dice`, :meth:`_rolled`, :meth:`_income` and :meth:`_before_build` would
+        run them: the same draws, state changes and decisions,
         with fewer calls. Only for the common case (:attr:`Dispatch.quick`: no ``before
         roll`` or ``before build`` hooks, no side rolls, at most one card offering a choice
         of dice; a game that records no events, has no scripted dice and samples its own
@@ -208,13 +208,8 @@ class TurnPhases:
         if self.queue:
             self.phase = INCOME
             self._run_queue()
-            return
-        self.builds_left = builds = self.rules.builds_per_turn
-        if builds > 0:
-            self.phase = BUILD
-            self.pending = self._build_decision(self.current)
         else:
-            self._end_of_turn()
+            self._start_build()
 
     def _after_roll(self) -> None:
         """The ``after roll`` hooks, then the income step."""
