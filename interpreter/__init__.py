@@ -1,4 +1,5 @@
-"""machikoro: Machi Koro (original base set) as rules data plus one generic interpreter.
+"""machikoro: Machi Koro (the base set, its expansions and market variants) as rules data
+plus one generic interpreter.
 
 Typical use::
 
@@ -59,7 +60,10 @@ def __getattr__(name: str):
 
 
 def __dir__() -> list:
-    return sorted(set(globals()) | set(_EXPORTS))
+    """The package's public names (``__all__``), its version and its submodules loaded."""
+    return sorted({name for name in globals() if not name.startswith("_")
+                   and name not in ("TYPE_CHECKING", "import_module")} | set(_EXPORTS)
+                  | {"__version__"})
 
 
 __all__ = [

@@ -24,7 +24,7 @@ from ..errors import DataError, MachikoroError
 COMMANDS = {
     "play": ("play", "play one game and print it turn by turn"),
     "replay": ("replay", "replay a game log (play --log) and check that every event matches"),
-    "validate": ("validate", "check card, rules, variant and case files"),
+    "validate": ("validate", "check card, rules, variant, case and strategy files"),
     "scenario": ("scenario", "run rule-case files"),
     "simulate": ("simulate", "play many games of a rule set and report statistics"),
     "compare": ("compare", "compare rule sets on the same seeds (paired games)"),
@@ -108,7 +108,8 @@ def _parser(command: str | None = None) -> tuple[argparse.ArgumentParser,
     one (``--help``, a mistyped command), every command's, for their names and help."""
     parser = argparse.ArgumentParser(
         prog="machikoro", formatter_class=HelpFormatter,
-        description="Machi Koro (original base set) as rules data plus one interpreter.")
+        description="Machi Koro (the base set, its expansions and market variants) as rules "
+                    "data plus one interpreter.")
     parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     commands = {}

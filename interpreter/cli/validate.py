@@ -17,7 +17,7 @@ from ..rules.file_kinds import display
 from ..rules.loader import load_into
 from .arguments import add_variant, path_text
 
-HELP = "check card, rules, variant and case files"
+HELP = "check card, rules, variant, case and strategy files"
 
 
 def add_arguments(validate: argparse.ArgumentParser) -> None:
