@@ -17,9 +17,9 @@ RuleSet` (built the first time a game of it starts, then shared by every game of
 - ``dice_card``/``dice_choice``: when a single card offers a choice of dice, that card and
   its sorted counts; ``dice_asks``, that card when it offers two counts or more (else -1),
   and ``dice_decisions``, per seat the ``dice`` decision it asks (nothing made per turn).
-- ``quick``: True when a turn may run from its start (or its roll) to its next decision in
-  one step (:meth:`TurnPhases._quick_roll`): no ``before roll`` or ``before build`` hooks,
-  no side rolls, and no choice of dice other than one card's (``dice_asks``).
+- ``quick``: True when a turn may run from its start (or its roll) to its build step in
+  one step (:meth:`TurnPhases._quick_roll`): no ``before roll`` hooks, and no choice of
+  dice other than one card's (``dice_asks``).
 """
 
 from __future__ import annotations
@@ -107,8 +107,7 @@ class Dispatch:
         self.dice_asks = self.dice_card if len(self.dice_choice) > 1 else -1
         self.dice_decisions = tuple(Decision("dice", seat, self.dice_choice)
                                     for seat in range(rules.max_players))
-        self.quick = (not self.hook_cards["before_roll"] and not self.hook_cards["before_build"]
-                      and not rules.side_roll_cards
+        self.quick = (not self.hook_cards["before_roll"]
                       and (self.dice_asks >= 0 or not rules.dice_options))
 
 

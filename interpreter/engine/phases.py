@@ -177,13 +177,12 @@ class TurnPhases:
 
     def _quick_roll(self) -> None:
         """The roll and what follows it up to the build step, in one step, as
-        :meth:`_roll_dice`, :meth:`_rolled`, :meth:`_income` and :meth:`_before_build` would
-        run them: the same draws, state changes and decisions,
-        with fewer calls. Only for the common case (:attr:`Dispatch.quick`: no ``before
-        roll`` or ``before build`` hooks, no side rolls, at most one card offering a choice
-        of dice; a game that records no events, has no scripted dice and samples its own
-        rolls); a test plays the same games with events recorded, which takes the phases one
-        by one."""
+        :meth:`_roll_dice`, :meth:`_rolled` and :meth:`_income` would run them: the same
+        draws, state changes and decisions, with fewer calls. Only for the common case
+        (:attr:`Dispatch.quick`: no ``before roll`` hooks, at most one card offering a
+        choice of dice; a game that records no events, has no scripted dice and samples its
+        own rolls, side rolls included); a test plays the same games with events recorded,
+        which takes the phases one by one."""
         rnd = self.rng.random
         faces = self.rules.dice_faces
         count = self.dice_count
@@ -199,6 +198,8 @@ class TurnPhases:
             self.dice = self._throw(count)
             total = sum(self.dice)
         self.total = total
+        if self.side_rolls:
+            self.side_rolls = {}  # a new roll: the side rolls of this income are to come
         town = self.owned[self.current]
         for card in self._dispatch.hook_cards["after_roll"]:
             if town[card]:  # the roller has an ``after roll`` hook: the phases one by one
@@ -209,7 +210,7 @@ class TurnPhases:
             self.phase = INCOME
             self._run_queue()
         else:
-            self._start_build()
+            self._before_build()
 
     def _after_roll(self) -> None:
         """The ``after roll`` hooks, then the income step."""
