@@ -17,6 +17,8 @@ RuleSet` (built the first time a game of it starts, then shared by every game of
 - ``dice_card``/``dice_choice``: when a single card offers a choice of dice, that card and
   its sorted counts; ``dice_asks``, that card when it offers two counts or more (else -1),
   and ``dice_decisions``, per seat the ``dice`` decision it asks (nothing made per turn).
+- ``income_plans(n)``: per roller of ``n`` seats and roll total, the income step as one flat
+  tuple of activations in order (None where an owner may order cards).
 - ``quick``: True when a turn may run from its start (or its roll) to its build step in
   one step (:meth:`TurnPhases._quick_roll`): no ``before roll`` hooks, and no choice of
   dice other than one card's (``dice_asks``).
