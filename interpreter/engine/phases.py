@@ -89,6 +89,8 @@ class TurnPhases:
         tables = self._dispatch
         if tables.quick and self.events is None and self._roll is None \
                 and not self.explicit_chance:  # the common case, in one step
+            # _choose_dice and _roll_dice's first case, written out: two calls less a turn
+            # (about 3% of a random agent's turn, callgrind); change them together
             if tables.dice_asks >= 0 and self.owned[p][tables.dice_asks]:
                 self.pending = tables.dice_decisions[p]
                 return
@@ -585,6 +587,8 @@ class TurnPhases:
                 return
         if self.builds_left <= 0:  # the hooks run, and the turn ends, at the next decision()
             self.phase = END
+            # _queue_hooks' test written out: the common turn, no such hook, makes no call
+            # (about 2% of a random agent's turn, callgrind); change them together
             town = self.owned[p]
             for card in self._dispatch.hook_cards["end_of_turn"]:
                 if town[card]:  # the player owns a card with such a hook
