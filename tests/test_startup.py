@@ -16,7 +16,7 @@ NOT_FOR_PLAY = (
     "shutil",  # argparse's width lookup: only when help or usage is printed
     "encodings.unicode_escape",  # a codec: errors.one_line's table
     "pathlib", "urllib.parse",  # paths by os.path until a file must be read (data, cache)
-    "tempfile",  # only to write a cache entry
+    "tempfile", "pickle",  # only to write a cache entry (reading needs only _pickle)
     "platformdirs",  # only without $MACHIKORO_CACHE_DIR (then it brings pathlib, shutil...)
     "machikoro.agents.greedy", "machikoro.agents.mcts", "machikoro.engine.lookahead",
     "machikoro.engine.expectations", "machikoro.engine.payouts",  # what only greedy needs
@@ -87,7 +87,7 @@ def test_help_still_wraps_to_the_terminal_width(capsys, monkeypatch):
     assert (narrow._width, narrow._max_help_position) == (30, 10)
 
 
-def test_the_script_returns_the_exit_code_and_freezes_the_run_for_a_quick_exit(
+def test_the_script_returns_the_exit_code_collects_rarely_and_freezes_the_run(
         monkeypatch, capsys):
     """``machikoro`` (the script and ``python -m machikoro``) runs :func:`main` on
     ``sys.argv`` and then freezes the run's objects, so that the interpreter's shutdown
@@ -96,16 +96,21 @@ def test_the_script_returns_the_exit_code_and_freezes_the_run_for_a_quick_exit(
     import tomllib
     from pathlib import Path
 
-    from machikoro.cli import console_main
+    from machikoro.cli import GC_ALLOCATIONS, console_main
 
     project = Path(__file__).resolve().parents[1] / "pyproject.toml"
     scripts = tomllib.loads(project.read_text("utf-8"))["project"]["scripts"]
     assert scripts["machikoro"] == "machikoro.cli:console_main"
     monkeypatch.setattr("sys.argv", ["machikoro", "play", "--players", "x"])
     gc.unfreeze()
+    threshold = gc.get_threshold()
     try:
         assert console_main() == 2  # main's code: bad usage
         assert "--players" in capsys.readouterr().err
         assert gc.get_freeze_count() > 0
+        # start-up collects rarely; the older generations keep Python's settings
+        assert gc.get_threshold() == (GC_ALLOCATIONS, *threshold[1:])
+        assert GC_ALLOCATIONS > threshold[0]
     finally:
         gc.unfreeze()  # this test process goes on
+        gc.set_threshold(*threshold)

@@ -18,15 +18,21 @@ own ``__pycache__``, the folder must be writable by its user alone.
 
 Paths are handled with :mod:`os.path`, not :mod:`pathlib`: a warm ``machikoro play`` with
 ``$MACHIKORO_CACHE_DIR`` set never imports pathlib (with urllib.parse and ipaddress, about
-4 ms). The functions take ``str`` or path-like paths and return ``str`` paths.
+4 ms). The functions take ``str`` or path-like paths and return ``str`` paths. For the same
+reason :func:`load` reads with the C unpickler (``_pickle.load``, what ``pickle.load`` is),
+and only :func:`store` imports :mod:`pickle`.
 """
 
 from __future__ import annotations
 
 import os
-import pickle
 import sys
 import zlib
+
+try:  # the C unpickler alone: pickle.py (its pure-Python pickler) is ~1 ms of start-up
+    from _pickle import load as _unpickle
+except ImportError:  # a Python without the accelerator
+    from pickle import load as _unpickle
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
@@ -135,7 +141,7 @@ def load(key: tuple, directory: StrPath | None = None) -> Any | None:
     it was and the code is the same; else None (never raises)."""
     try:
         with open(entry_path(key, directory), "rb") as handle:
-            entry = pickle.load(handle)
+            entry = _unpickle(handle)
         if entry["format"] != FORMAT or entry["key"] != key or \
                 entry["code"] != code_fingerprint():
             return None
@@ -160,6 +166,7 @@ def store(key: tuple, value: Any, files: list[StrPath], folders: list[StrPath],
         entry = {"format": FORMAT, "key": key, "code": code_fingerprint(),
                  "files": [(str(f), _stamp(f), digest(f)) for f in files],
                  "folders": [(str(f), yaml_files(f)) for f in folders], "value": value}
+        import pickle
         import tempfile
 
         folder = os.path.dirname(path)
