@@ -1,7 +1,8 @@
 """The games of a run: their seeds, playing one game, playing a chunk of games.
 
 Every game's seed derives from the run's seed and the game's index through NumPy's
-``SeedSequence`` (:func:`game_seed`), so a game is the same whichever worker plays it and
+``SeedSequence`` (:func:`game_seed`; a chunk works its games' seeds out at once,
+:func:`game_seeds`), so a game is the same whichever worker plays it and
 however the games are split: results do not depend on the number of workers or the
 executor. A chunk returns a :class:`~machikoro.lab.summary.Summary` (constant size) and,
 only when asked, the per-game records.
@@ -24,15 +25,36 @@ from ..records import Record
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet
 from .seats import all_agents, lineup
+from .seeding import spawned_words
 from .summary import Summary
 
 
 def game_seed(seed: int, index: int, seat: int = -1) -> int:
     """The seed of game ``index`` of a run seeded ``seed`` (``seat >= 0``: that seat's
-    agent's seed), from ``numpy.random.SeedSequence(seed, spawn_key=(index, seat + 1))``."""
+    agent's seed), from ``numpy.random.SeedSequence(seed, spawn_key=(index, seat + 1))``:
+    its first 64-bit word of state, shifted right by one (below 2**63)."""
     sequence = np.random.SeedSequence(seed, spawn_key=(index, seat + 1))
     low, high = sequence.generate_state(2).tolist()  # its first 64-bit word, as two
     return (low | high << 32) >> 1  # 32-bit words (faster than the uint64 array)
+
+
+def game_seeds(seed: int, start: int, stop: int, players: int) -> list[list[int]]:
+    """The seeds of games ``start``..``stop - 1`` of a run seeded ``seed``, for ``players``
+    seats: per game ``[game seed, seat 0's agent seed, ...]``, the numbers
+    :func:`game_seed` gives, computed for the whole range at once
+    (:func:`~machikoro.lab.seeding.spawned_words`, 3-5 SeedSequences a game otherwise)."""
+    if stop <= start:
+        return []
+    if stop > 2**32:  # a spawn key of two words: SeedSequence itself
+        return [[game_seed(seed, i, s) for s in range(-1, players)]
+                for i in range(start, stop)]
+    width = players + 1
+    keys = np.empty(((stop - start) * width, 2), dtype=np.int64)
+    keys[:, 0] = np.arange(start, stop).repeat(width)
+    keys[:, 1] = np.tile(np.arange(width), stop - start)  # 0: the game, s + 1: seat s
+    words = spawned_words(seed, keys, 2).astype(np.uint64)
+    seeds = (words[:, 0] | words[:, 1] << np.uint64(32)) >> np.uint64(1)
+    return seeds.reshape(stop - start, width).tolist()
 
 
 class RunSpec(Record):
@@ -50,17 +72,21 @@ class RunSpec(Record):
     seats: str = "fixed"
 
 
-def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: dict) -> dict:
-    """Play game ``index`` of ``spec`` (``factories``: agent name -> ``seed -> agent``);
-    return its record: ``game``, ``seed``, ``agents`` (the agent name of each seat),
-    ``winner`` (seat or None), ``turns``, ``rounds`` (rounds begun, extra turns not
-    counted), ``capped`` (the turn cap ended it) and ``builds`` (``(turn, seat, card id)``
-    per build, turns numbered from 1: :attr:`Game.builds`)."""
-    seed = game_seed(spec.seed, index)
+def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: dict,
+              seeds: list[int] | None = None) -> dict:
+    """Play game ``index`` of ``spec`` (``factories``: agent name -> ``seed -> agent``;
+    ``seeds``: the game's seed and its seats' agent seeds when already known, as
+    :func:`game_seeds` gives them, else worked out here); return its record: ``game``,
+    ``seed``, ``agents`` (the agent name of each seat), ``winner`` (seat or None),
+    ``turns``, ``rounds`` (rounds begun, extra turns not counted), ``capped`` (the turn cap
+    ended it) and ``builds`` (``(turn, seat, card id)`` per build, turns numbered from 1:
+    :attr:`Game.builds`)."""
+    if seeds is None:
+        seeds = game_seeds(spec.seed, index, index + 1, spec.players)[0]
+    seed = seeds[0]
     game = Game(rules, spec.players, seed=seed, max_turns=spec.max_turns)
     names = lineup(spec.agents, spec.seats, spec.seed, index)
-    play(game, [factories[name](game_seed(spec.seed, index, seat))
-                for seat, name in enumerate(names)])
+    play(game, [factories[name](seeds[seat + 1]) for seat, name in enumerate(names)])
     # game.turn counts the turns played, the winning one included; an extra turn granted
     # by the last turn of a capped game was counted in extra_turns but never begun
     won = game.winner is not None
@@ -82,8 +108,9 @@ def run_chunk(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | Non
     records = [] if spec.records else None
     try:
         with InterruptGate() as gate:  # one handler for the chunk, not one per game
-            for index in range(start, stop):
-                record = play_game(rules, spec, index, factories)
+            for index, seeds in zip(range(start, stop),
+                                    game_seeds(spec.seed, start, stop, spec.players)):
+                record = play_game(rules, spec, index, factories, seeds)
                 gate.hold = True  # the bookkeeping of a finished game: all or nothing
                 summary.add(record, landmarks)
                 if records is not None:
