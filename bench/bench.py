@@ -20,6 +20,7 @@ printed beside each ratio. Start-up is measured by ``bench/startup.py``.
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib.util
 import json
 import os
@@ -100,11 +101,48 @@ def engine_ratios(rules, limit, players: int, games: int, greedy_games: int,
             "greedy_vs_random": speed["greedy"] / speed["random"], "by_round": by_round}
 
 
+def _cpu_in_fork(work) -> float:
+    """CPU seconds (``time.process_time``) of ``work()`` run in a fork of this process, so
+    that whatever it leaves behind (greedy's memo) never reaches the next measurement: each
+    side of a comparison starts from the same state. Where there is no ``os.fork``, it runs
+    here."""
+    if not hasattr(os, "fork"):
+        start = time.process_time()
+        work()
+        return time.process_time() - start
+    gc.freeze()  # the child's collections leave the parent's objects (and pages) alone
+    read, write = os.pipe()
+    child = os.fork()
+    if child == 0:  # pragma: no cover - the child reports through the pipe and exits
+        code = 1
+        try:
+            os.close(read)
+            start = time.process_time()
+            work()
+            os.write(write, repr(time.process_time() - start).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(write)
+    with os.fdopen(read) as pipe:
+        text = pipe.read()
+    _, status = os.waitpid(child, 0)
+    gc.unfreeze()
+    if status != 0:
+        raise RuntimeError("a measured fork failed")
+    return float(text)
+
+
 def simulate_ratio(players: int, agent: str, games: int, rounds: int) -> dict:
     """CPU time of the lab playing ``games`` games (``run_chunk``: seeds from the run's seed,
     seating, per-game records, the summary) over the bare engine playing the same games
-    (the same seeds and agents, known beforehand), in an even number of rounds, after a
-    round of other games that warms greedy's memo."""
+    (the same seeds and agents, known beforehand), in an even number of rounds.
+
+    Greedy's memo is warmed on other games first, and each side of each round runs in a fork
+    of this warmed process (:func:`_cpu_in_fork`): neither side finds the other's games in
+    the memo, and both start from the same one. (Measured in one process, whichever side
+    went second found the games in the memo, and the memo's clearing when full fell on one
+    side or the other: greedy's ratio moved by several hundredths from run to run.)"""
     spec = RunSpec(None, players, (agent,) * players, seed=1)
     rules = cached_ruleset(None)  # the lab's own rule set object: the same greedy memo
     factory = agent_factory(agent, rules)
@@ -115,24 +153,20 @@ def simulate_ratio(players: int, agent: str, games: int, rounds: int) -> dict:
     step = games // rounds
 
     def run_lab(r: int) -> float:
-        start = time.process_time()
-        run_chunk(spec, r * step, (r + 1) * step)
-        return time.process_time() - start
+        return _cpu_in_fork(lambda: run_chunk(spec, r * step, (r + 1) * step))
 
     def run_bare(r: int) -> float:
-        start = time.process_time()
-        for seed, agent_seeds in seeds[r * step:(r + 1) * step]:
-            play(Game(rules, players, seed=seed, max_turns=spec.max_turns),
-                 [factory(s) for s in agent_seeds])
-        return time.process_time() - start
+        def work():
+            for seed, agent_seeds in seeds[r * step:(r + 1) * step]:
+                play(Game(rules, players, seed=seed, max_turns=spec.max_turns),
+                     [factory(s) for s in agent_seeds])
+        return _cpu_in_fork(work)
 
     # untimed: greedy's memo (shared by the games of a process) warms up on other games
     for i in range(step):
         play(Game(rules, players, seed=game_seed(2, i), max_turns=spec.max_turns),
              [factory(game_seed(2, i, s)) for s in range(players)])
     for r in range(rounds):
-        # each round plays the same games twice; whichever side goes second finds them in
-        # greedy's memo, so the sides take turns going first
         if r % 2:
             bare += run_bare(r)
             lab += run_lab(r)

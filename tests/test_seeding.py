@@ -37,6 +37,7 @@ def test_a_chunk_s_seeds_are_the_seeds_of_its_games_one_by_one(seed, start, game
 
 
 def test_game_indices_past_one_word_still_give_seed_sequence_s_seeds():
+    """(the arrays take one word per key entry: SeedSequence itself is used)"""
     start = 2**32 - 1  # the second game's index is two words long
     assert game_seeds(7, start, start + 2, 2) == [
         [game_seed(7, i, s) for s in (-1, 0, 1)] for i in (start, start + 1)]

@@ -43,12 +43,12 @@ def game_seeds(seed: int, start: int, stop: int, players: int) -> list[list[int]
     seats: per game ``[game seed, seat 0's agent seed, ...]``, the numbers
     :func:`game_seed` gives, computed for the whole range at once
     (:func:`~machikoro.lab.seeding.spawned_words`, 3-5 SeedSequences a game otherwise)."""
-    if stop <= start:
-        return []
-    if stop > 2**32:  # a spawn key of two words: SeedSequence itself
+    width = players + 1
+    # SeedSequence itself: for a few seeds (the arrays' ~100 µs would cost more), and for
+    # an index past 2**32 (a spawn key of two words)
+    if (stop - start) * width < 16 or stop > 2**32:
         return [[game_seed(seed, i, s) for s in range(-1, players)]
                 for i in range(start, stop)]
-    width = players + 1
     keys = np.empty(((stop - start) * width, 2), dtype=np.int64)
     keys[:, 0] = np.arange(start, stop).repeat(width)
     keys[:, 1] = np.tile(np.arange(width), stop - start)  # 0: the game, s + 1: seat s
@@ -82,7 +82,7 @@ def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: dict,
     ended it) and ``builds`` (``(turn, seat, card id)`` per build, turns numbered from 1:
     :attr:`Game.builds`)."""
     if seeds is None:
-        seeds = game_seeds(spec.seed, index, index + 1, spec.players)[0]
+        seeds = [game_seed(spec.seed, index, seat) for seat in range(-1, spec.players)]
     seed = seeds[0]
     game = Game(rules, spec.players, seed=seed, max_turns=spec.max_turns)
     names = lineup(spec.agents, spec.seats, spec.seed, index)
