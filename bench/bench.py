@@ -1,12 +1,14 @@
 """Benchmark: machikoro's speed as ratios measured in one run on one machine.
 
-    python bench/bench.py [--games 3000] [--greedy-games 300] [--players 2,4] [--rounds 5]
-                          [--sim-games 2000] [--limit-engine PATH] [--skip-workers] [--json]
+    python bench/bench.py [--games 3000] [--greedy-games 300] [--greedy-warmup 100]
+                          [--players 2,4] [--rounds 5] [--sim-games 2000]
+                          [--limit-engine PATH] [--skip-workers] [--json]
 
 1. The engine: ``random`` agents against the limit engine (``../shared/bench/
    limit_engine.py``, a tight hand-written engine of the base game), and ``greedy``
    against machikoro's own ``random``, for each player count; turns per second of CPU time
-   (``time.process_time``; a turn is one player's turn, extra turns included).
+   (``time.process_time``; a turn is one player's turn, extra turns included). Greedy's
+   first games of a process, while its memo fills, are timed apart (``--greedy-warmup``).
 2. ``simulate``'s own cost: the lab playing games (:func:`machikoro.lab.runs.run_chunk`:
    seeds, seating, records, summary) against the bare engine playing the same games.
 3. Two worker processes against one (wall-clock time of the same games), with the load
@@ -72,11 +74,19 @@ def limit_games(limit, players: int, rng: random.Random, count: int) -> tuple:
 
 
 def engine_ratios(rules, limit, players: int, games: int, greedy_games: int,
-                  rounds: int) -> dict:
+                  rounds: int, warmup: int = 0) -> dict:
     """Turns/s of machikoro's random and greedy agents and of the limit engine, the three
-    alternating in ``rounds`` rounds."""
+    alternating in ``rounds`` rounds, after ``warmup`` greedy games of other seeds.
+
+    Greedy keeps what it works out about towns in a memo shared by the games of a process
+    (:mod:`machikoro.engine.payouts`), which fills over a process's first hundred-odd games:
+    those run at about two thirds of the speed of the games after them. The warm-up games
+    are timed apart (``greedy_cold``): the rounds measure the speed of a run of thousands of
+    games, as ``simulate`` and ``compare`` play them, and the cold figure what a short run
+    sees."""
     totals = {"random": [0.0, 0], "greedy": [0.0, 0], "limit": [0.0, 0]}
     by_round: dict = {"random_vs_limit": [], "greedy_vs_random": []}
+    cold = machikoro_games(rules, players, "greedy", 10**6, warmup) if warmup else (0.0, 0)
     rng = random.Random(0)
     for r in range(rounds):
         parts = {"random": machikoro_games(rules, players, "random", r * games // rounds,
@@ -98,7 +108,10 @@ def engine_ratios(rules, limit, players: int, games: int, greedy_games: int,
     return {"players": players, "turns_per_s": speed,
             "random_vs_limit": speed["random"] / speed["limit"] if speed["limit"] else None,
             "greedy_vs_limit": speed["greedy"] / speed["limit"] if speed["limit"] else None,
-            "greedy_vs_random": speed["greedy"] / speed["random"], "by_round": by_round}
+            "greedy_vs_random": speed["greedy"] / speed["random"], "by_round": by_round,
+            "greedy_cold": {"games": warmup, "turns_per_s": cold[1] / cold[0],
+                            "vs_random": cold[1] / cold[0] / speed["random"]}
+            if cold[0] else None}
 
 
 def _cpu_in_fork(work) -> float:
@@ -223,7 +236,10 @@ def _text(results: dict) -> list[str]:
         lines.append(f"  {r['players']} players: greedy {speed['greedy']:8,.0f} turns/s -> "
                      f"greedy/random {r['greedy_vs_random']:.2f}"
                      f"{_spread(r, 'greedy_vs_random')} (target >= 0.3)"
-                     + (f", greedy/limit {r['greedy_vs_limit']:.2f}" if speed["limit"] else ""))
+                     + (f", greedy/limit {r['greedy_vs_limit']:.2f}" if speed["limit"] else "")
+                     + (f"; a process's first {r['greedy_cold']['games']} games (memo cold): "
+                        f"greedy/random {r['greedy_cold']['vs_random']:.2f}"
+                        if r["greedy_cold"] else ""))
     for r in results["simulate"]:
         lines.append(f"  simulate, {r['players']} players, {r['agent']}: {r['games']} games "
                      f"{r['lab_s']:.2f} s, bare engine {r['bare_s']:.2f} s -> "
@@ -240,6 +256,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=3000, help="games per random run")
     parser.add_argument("--greedy-games", type=int, default=300, help="games per greedy run")
+    parser.add_argument("--greedy-warmup", type=int, default=100,
+                        help="greedy games of other seeds played (and timed apart) before the "
+                        "rounds, while greedy's memo fills (0: none)")
     parser.add_argument("--players", default="2,4")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sim-games", type=int, default=2000,
@@ -257,7 +276,8 @@ def main(argv: list[str] | None = None) -> int:
     results: dict = {"rounds": args.rounds, "engine": [], "simulate": []}
     for players in (int(p) for p in args.players.split(",")):
         results["engine"].append(engine_ratios(rules, limit, players, args.games,
-                                               args.greedy_games, args.rounds))
+                                               args.greedy_games, args.rounds,
+                                               args.greedy_warmup))
     if args.sim_games:
         for agent in ("random", "greedy"):
             games = args.sim_games if agent == "random" else args.sim_games // 4
