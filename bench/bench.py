@@ -10,7 +10,8 @@
    (``time.process_time``; a turn is one player's turn, extra turns included). Greedy's
    first games of a process, while its memo fills, are timed apart (``--greedy-warmup``).
 2. ``simulate``'s own cost: the lab playing games (:func:`machikoro.lab.runs.run_chunk`:
-   seeds, seating, records, summary) against the bare engine playing the same games.
+   seeds, seating, records, summary) against the bare engine playing the same games, in
+   four times ``--rounds`` rounds (each side of a round in a fork of the process).
 3. Two worker processes against one (wall-clock time of the same games), with the load
    average before, since a busy machine cannot show the gain.
 
@@ -114,12 +115,14 @@ def engine_ratios(rules, limit, players: int, games: int, greedy_games: int,
             if cold[0] else None}
 
 
-def _cpu_in_fork(work) -> float:
+def _cpu_in_fork(work, warmup) -> float:
     """CPU seconds (``time.process_time``) of ``work()`` run in a fork of this process, so
     that whatever it leaves behind (greedy's memo) never reaches the next measurement: each
-    side of a comparison starts from the same state. Where there is no ``os.fork``, it runs
-    here."""
+    side of a comparison starts from the same state. ``warmup()`` runs first, untimed: the
+    fork's first writes to the pages it shares with this process copy them, a cost of the
+    fork and not of the work. Where there is no ``os.fork``, both run here."""
     if not hasattr(os, "fork"):
+        warmup()
         start = time.process_time()
         work()
         return time.process_time() - start
@@ -130,6 +133,7 @@ def _cpu_in_fork(work) -> float:
         code = 1
         try:
             os.close(read)
+            warmup()
             start = time.process_time()
             work()
             os.write(write, repr(time.process_time() - start).encode())
@@ -162,18 +166,29 @@ def simulate_ratio(players: int, agent: str, games: int, rounds: int) -> dict:
     seeds = [(game_seed(1, i), [game_seed(1, i, s) for s in range(players)])
              for i in range(games)]
     lab = bare = 0.0
+    by_round: list = []
     rounds += rounds % 2  # an even number: each side goes first as often as the other
     step = games // rounds
 
+    # the games each fork plays untimed first (_cpu_in_fork), both sides alike: enough for
+    # the lab to take every path it takes in the rounds (game_seeds' arrays included)
+    far, warmups = 10**6, 8
+
     def run_lab(r: int) -> float:
-        return _cpu_in_fork(lambda: run_chunk(spec, r * step, (r + 1) * step))
+        return _cpu_in_fork(lambda: run_chunk(spec, r * step, (r + 1) * step),
+                            lambda: run_chunk(spec, far, far + warmups))
+
+    def bare_games(games: list) -> None:
+        for seed, agent_seeds in games:
+            play(Game(rules, players, seed=seed, max_turns=spec.max_turns),
+                 [factory(s) for s in agent_seeds])
 
     def run_bare(r: int) -> float:
-        def work():
-            for seed, agent_seeds in seeds[r * step:(r + 1) * step]:
-                play(Game(rules, players, seed=seed, max_turns=spec.max_turns),
-                     [factory(s) for s in agent_seeds])
-        return _cpu_in_fork(work)
+        return _cpu_in_fork(lambda: bare_games(seeds[r * step:(r + 1) * step]),
+                            lambda: bare_games(warm))
+
+    warm = [(game_seed(1, i), [game_seed(1, i, s) for s in range(players)])
+            for i in range(far, far + warmups)]
 
     # untimed: greedy's memo (shared by the games of a process) warms up on other games
     for i in range(step):
@@ -181,13 +196,16 @@ def simulate_ratio(players: int, agent: str, games: int, rounds: int) -> dict:
              [factory(game_seed(2, i, s)) for s in range(players)])
     for r in range(rounds):
         if r % 2:
-            bare += run_bare(r)
-            lab += run_lab(r)
+            bare_r = run_bare(r)
+            lab_r = run_lab(r)
         else:
-            lab += run_lab(r)
-            bare += run_bare(r)
+            lab_r = run_lab(r)
+            bare_r = run_bare(r)
+        lab += lab_r
+        bare += bare_r
+        by_round.append(lab_r / bare_r)
     return {"players": players, "agent": agent, "games": step * rounds,
-            "lab_s": lab, "bare_s": bare, "ratio": lab / bare}
+            "lab_s": lab, "bare_s": bare, "ratio": lab / bare, "by_round": {"ratio": by_round}}
 
 
 class _NoBar:
@@ -243,7 +261,7 @@ def _text(results: dict) -> list[str]:
     for r in results["simulate"]:
         lines.append(f"  simulate, {r['players']} players, {r['agent']}: {r['games']} games "
                      f"{r['lab_s']:.2f} s, bare engine {r['bare_s']:.2f} s -> "
-                     f"{r['ratio']:.3f} x (target <= 1.1)")
+                     f"{r['ratio']:.3f} x{_spread(r, 'ratio')} (target <= 1.1)")
     w = results.get("workers")
     if w:
         lines.append(f"  workers: {w['games']} games, 1 worker {w['one_s']:.2f} s, 2 workers "
@@ -262,7 +280,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", default="2,4")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--sim-games", type=int, default=2000,
-                        help="games of the simulate comparison with random agents (a quarter "
+                        help="games of the simulate comparison with random agents (half "
                         "of them with greedy, twice as many for the workers; 0: skip)")
     parser.add_argument("--limit-engine", type=Path, default=LIMIT_ENGINE,
                         help="the limit engine's file (default: ../shared/bench/"
@@ -280,8 +298,9 @@ def main(argv: list[str] | None = None) -> int:
                                                args.greedy_warmup))
     if args.sim_games:
         for agent in ("random", "greedy"):
-            games = args.sim_games if agent == "random" else args.sim_games // 4
-            results["simulate"].append(simulate_ratio(2, agent, games, args.rounds))
+            games = args.sim_games if agent == "random" else args.sim_games // 2
+            # rounds of a few hundred games: a burst of load falls on one round's sides
+            results["simulate"].append(simulate_ratio(2, agent, games, 4 * args.rounds))
         if not args.skip_workers:
             results["workers"] = workers_ratio(args.sim_games * 2)
     print(json.dumps(results, indent=2) if args.json else "\n".join(_text(results)))
