@@ -44,9 +44,9 @@ def game_seeds(seed: int, start: int, stop: int, players: int) -> list[list[int]
     :func:`game_seed` gives, computed for the whole range at once
     (:func:`~machikoro.lab.seeding.spawned_words`, 3-5 SeedSequences a game otherwise)."""
     width = players + 1
-    # SeedSequence itself: for a few seeds (the arrays' ~100 µs would cost more), and for
-    # an index past 2**32 (a spawn key of two words)
-    if (stop - start) * width < 16 or stop > 2**32:
+    # SeedSequence itself for a few seeds (the arrays take about 160 µs, as long as 18 of
+    # its 9 µs ones) and for an index past 2**32 (a spawn key of two words)
+    if (stop - start) * width < 20 or stop > 2**32:
         return [[game_seed(seed, i, s) for s in range(-1, players)]
                 for i in range(start, stop)]
     keys = np.empty(((stop - start) * width, 2), dtype=np.int64)

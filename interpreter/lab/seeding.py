@@ -40,31 +40,24 @@ def _words(value: int) -> list[int]:
 
 
 class _Hash:
-    """SeedSequence's hash of a word into the pool, whose multiplier changes at every use
-    (the same sequence of multipliers for every key: it does not depend on the words)."""
+    """SeedSequence's hash of words into the pool, whose multiplier changes at every use
+    (the same sequence of multipliers whatever the words)."""
 
     def __init__(self) -> None:
         self.multiplier = _INIT_A
 
-    def __call__(self, value):
-        """The hash of ``value``: a Python int below 2**32, or a uint32 array."""
-        value = value ^ self.multiplier if isinstance(value, int) else \
-            value ^ np.uint32(self.multiplier)
+    def __call__(self, value: np.ndarray) -> np.ndarray:
+        """The hash of each word of ``value`` (a uint32 array)."""
+        value = value ^ np.uint32(self.multiplier)
         self.multiplier = self.multiplier * _MULT_A & _MASK
-        if isinstance(value, int):
-            value = value * self.multiplier & _MASK
-        else:
-            value = value * np.uint32(self.multiplier)
-        return value ^ (value >> _SHIFT)
+        value = value * np.uint32(self.multiplier)  # uint32 arrays wrap, as in C
+        return value ^ (value >> np.uint32(_SHIFT))
 
 
-def _mix(x, y):
-    """SeedSequence's mix of two words (Python ints below 2**32, or uint32 arrays)."""
-    if isinstance(x, int) and isinstance(y, int):
-        result = (_MIX_L * x - _MIX_R * y) & _MASK
-    else:
-        result = np.uint32(_MIX_L) * x - np.uint32(_MIX_R) * y
-    return result ^ (result >> _SHIFT)
+def _mix(x: np.ndarray, y: np.ndarray) -> np.ndarray:
+    """SeedSequence's mix of two words, word by word (uint32 arrays, broadcast)."""
+    result = np.uint32(_MIX_L) * x - np.uint32(_MIX_R) * y
+    return result ^ (result >> np.uint32(_SHIFT))
 
 
 def spawned_words(entropy: int, keys: np.ndarray, count: int) -> np.ndarray:
@@ -82,25 +75,19 @@ def spawned_words(entropy: int, keys: np.ndarray, count: int) -> np.ndarray:
         raise ValueError(f"keys must be an (n, k) array with k >= 1, not shape {keys.shape}")
     if keys.size and (keys.min() < 0 or keys.max() > _MASK):
         raise ValueError("each key entry must be in [0, 2**32)")
-    # the run's words, padded to the pool (SeedSequence does so when there is a spawn key)
+    # the run's words, padded to the pool (SeedSequence does so when there is a spawn key),
+    # each an array of one word, which the keys' columns broadcast against
     run = _words(entropy)
-    run += [0] * (POOL_SIZE - len(run))
+    run = np.array(run + [0] * (POOL_SIZE - len(run)), dtype=np.uint32)[:, None]
     hashed = _Hash()
-    # the words the keys share, as Python ints: the pool filled, mixed, the rest of the run
-    pool: list = [hashed(word) for word in run[:POOL_SIZE]]
-    for source in range(POOL_SIZE):
+    pool = [hashed(word) for word in run[:POOL_SIZE]]  # the pool filled,
+    for source in range(POOL_SIZE):  # its words mixed with each other,
         for target in range(POOL_SIZE):
             if source != target:
                 pool[target] = _mix(pool[target], hashed(pool[source]))
-    for word in run[POOL_SIZE:]:
-        for target in range(POOL_SIZE):
-            pool[target] = _mix(pool[target], hashed(word))
-    # the keys' words, a column at a time
-    columns = keys.astype(np.uint32).T
-    pool = [np.full(len(keys), word, dtype=np.uint32) for word in pool]
-    for column in columns:
-        for target in range(POOL_SIZE):
-            pool[target] = _mix(pool[target], hashed(column))
+    for word in [*run[POOL_SIZE:], *keys.astype(np.uint32).T]:  # then each further word
+        for target in range(POOL_SIZE):  # (the rest of the run, the keys' columns)
+            pool[target] = _mix(pool[target], hashed(word))  # mixed into every pool word
     # the output words, hashed out of the pool in turn
     out = np.empty((len(keys), count), dtype=np.uint32)
     multiplier = _INIT_B
