@@ -179,3 +179,17 @@ def test_scenario_reads_its_rule_sets_through_the_cache_for_that_command_only(
     assert _entries(tmp_path)
     assert capsys.readouterr().out.count("all cases pass") == 2
     assert loader._DISK["on"] is False  # other loads of the process read the files
+
+
+def test_an_entry_is_read_back_without_the_c_unpickler_too(tmp_path):
+    """The cache reads with ``_pickle.load`` (start-up); a Python without that accelerator
+    reads the same entry through :mod:`pickle`."""
+    probe = ("import sys\nsys.modules['_pickle'] = None  # as if CPython had no accelerator\n"
+             "from machikoro.data import cache\n"
+             f"folder = {str(tmp_path)!r}\n"
+             "assert cache.store(('k',), {'value': [1, 2]}, [], [], folder)\n"
+             "print(cache.load(('k',), folder), cache._unpickle.__module__)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          check=True)
+    assert done.stdout.split() == ["{'value':", "[1,", "2]}", "pickle"]
+    assert disk._unpickle.__module__ == "_pickle"  # this CPython's: the C function
