@@ -1,23 +1,30 @@
 """Benchmark: machikoro's speed as ratios measured in one run on one machine.
 
     python bench/bench.py [--games 3000] [--greedy-games 300] [--greedy-warmup 100]
-                          [--players 2,4] [--rounds 5] [--sim-games 2000]
+                          [--players 2,4] [--rounds 5] [--sim-games 4000]
                           [--limit-engine PATH] [--skip-workers] [--json]
 
 1. The engine: ``random`` agents against the limit engine (``../shared/bench/
    limit_engine.py``, a tight hand-written engine of the base game), and ``greedy``
-   against machikoro's own ``random``, for each player count; turns per second of CPU time
-   (``time.process_time``; a turn is one player's turn, extra turns included). Greedy's
-   first games of a process, while its memo fills, are timed apart (``--greedy-warmup``).
+   against machikoro's own ``random``, for each player count, in ``--rounds`` rounds;
+   turns per second of CPU time (``time.process_time``; a turn is one player's turn, extra
+   turns included). Greedy's warm-up games before the rounds, while its memo fills, are
+   timed apart (``--greedy-warmup``).
 2. ``simulate``'s own cost: the lab playing games (:func:`machikoro.lab.runs.run_chunk`:
    seeds, seating, records, summary) against the bare engine playing the same games, in
-   four times ``--rounds`` rounds (each side of a round in a fork of the process).
+   rounds of the lab's own chunk of 250 games (each side of a round in a fork of the
+   process).
 3. Two worker processes against one (wall-clock time of the same games), with the load
    average before, since a busy machine cannot show the gain.
 
-The machine may be shared and noisy: every comparison alternates its sides in ``--rounds``
-rounds and sums each side's time, so a change of load hits both. Targets (issue 10) are
-printed beside each ratio. Start-up is measured by ``bench/startup.py``.
+The machine may be shared and noisy: every comparison alternates its sides in rounds and
+sums each side's time, so a change of load hits both. Targets (issue 10) are printed beside
+each ratio. Start-up is measured by ``bench/startup.py``.
+
+Small runs read worse, not only noisier: a chunk of games and a worker process have fixed
+costs (a chunk's seeds and summary; starting the processes), large next to a few hundred
+games. ``--sim-games 400`` reads the lab's cost a few hundredths higher and two workers'
+gain lower than the defaults do.
 """
 
 from __future__ import annotations
@@ -38,7 +45,7 @@ from machikoro import Game, __version__, load_ruleset, make_agent, play
 from machikoro.agents.registry import agent_factory
 from machikoro.lab.executors import Executor
 from machikoro.lab.runs import RunSpec, game_seed, run_chunk
-from machikoro.lab.simulation import play_games
+from machikoro.lab.simulation import CHUNK, play_games
 from machikoro.rules.loader import cached_ruleset
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -150,10 +157,13 @@ def _cpu_in_fork(work, warmup) -> float:
     return float(text)
 
 
-def simulate_ratio(players: int, agent: str, games: int, rounds: int) -> dict:
+def simulate_ratio(players: int, agent: str, games: int) -> dict:
     """CPU time of the lab playing ``games`` games (``run_chunk``: seeds from the run's seed,
     seating, per-game records, the summary) over the bare engine playing the same games
-    (the same seeds and agents, known beforehand), in an even number of rounds.
+    (the same seeds and agents, known beforehand), in an even number of rounds of about the
+    lab's own chunk of games (:data:`machikoro.lab.simulation.CHUNK`, 250; at least two
+    rounds). A chunk has fixed costs (its seeds, its summary, its Ctrl-C handler), so
+    smaller rounds would charge the lab more than ``simulate`` pays.
 
     Greedy's memo is warmed on other games first, and each side of each round runs in a fork
     of this warmed process (:func:`_cpu_in_fork`): neither side finds the other's games in
@@ -167,6 +177,7 @@ def simulate_ratio(players: int, agent: str, games: int, rounds: int) -> dict:
              for i in range(games)]
     lab = bare = 0.0
     by_round: list = []
+    rounds = max(2, games // CHUNK)
     rounds += rounds % 2  # an even number: each side goes first as often as the other
     step = games // rounds
 
@@ -204,7 +215,7 @@ def simulate_ratio(players: int, agent: str, games: int, rounds: int) -> dict:
         lab += lab_r
         bare += bare_r
         by_round.append(lab_r / bare_r)
-    return {"players": players, "agent": agent, "games": step * rounds,
+    return {"players": players, "agent": agent, "games": step * rounds, "round_games": step,
             "lab_s": lab, "bare_s": bare, "ratio": lab / bare, "by_round": {"ratio": by_round}}
 
 
@@ -229,13 +240,15 @@ def workers_ratio(games: int, agent: str = "random") -> dict:
             "speedup": seconds[1] / seconds[2]}
 
 
-def _spread(result: dict, ratio: str) -> str:
-    """`` [rounds: lowest-highest, median m]``: the ratio's spread over the rounds (each
-    round's sides run back to back, so a round is its own small comparison)."""
+def _spread(result: dict, ratio: str, games: int | None = None) -> str:
+    """`` [N rounds: lowest-highest, median m]`` (``N rounds of G games`` when ``games``
+    is given): the ratio's spread over the rounds (each round's sides run back to back, so
+    a round is its own small comparison)."""
     values = result.get("by_round", {}).get(ratio) or []
     if len(values) < 2:
         return ""
-    return (f" [rounds: {min(values):.2f}-{max(values):.2f}, "
+    rounds = f"{len(values)} rounds" + (f" of {games} games" if games else "")
+    return (f" [{rounds}: {min(values):.2f}-{max(values):.2f}, "
             f"median {statistics.median(values):.2f}]")
 
 
@@ -255,13 +268,13 @@ def _text(results: dict) -> list[str]:
                      f"greedy/random {r['greedy_vs_random']:.2f}"
                      f"{_spread(r, 'greedy_vs_random')} (target >= 0.3)"
                      + (f", greedy/limit {r['greedy_vs_limit']:.2f}" if speed["limit"] else "")
-                     + (f"; a process's first {r['greedy_cold']['games']} games (memo cold): "
-                        f"greedy/random {r['greedy_cold']['vs_random']:.2f}"
+                     + (f"; the {r['greedy_cold']['games']} warm-up games before the rounds "
+                        f"(memo filling): greedy/random {r['greedy_cold']['vs_random']:.2f}"
                         if r["greedy_cold"] else ""))
     for r in results["simulate"]:
         lines.append(f"  simulate, {r['players']} players, {r['agent']}: {r['games']} games "
                      f"{r['lab_s']:.2f} s, bare engine {r['bare_s']:.2f} s -> "
-                     f"{r['ratio']:.3f} x{_spread(r, 'ratio')} (target <= 1.1)")
+                     f"{r['ratio']:.3f} x{_spread(r, 'ratio', r['round_games'])} (target <= 1.1)")
     w = results.get("workers")
     if w:
         lines.append(f"  workers: {w['games']} games, 1 worker {w['one_s']:.2f} s, 2 workers "
@@ -279,9 +292,9 @@ def main(argv: list[str] | None = None) -> int:
                         "rounds, while greedy's memo fills (0: none)")
     parser.add_argument("--players", default="2,4")
     parser.add_argument("--rounds", type=int, default=5)
-    parser.add_argument("--sim-games", type=int, default=2000,
-                        help="games of the simulate comparison with random agents (half "
-                        "of them with greedy, twice as many for the workers; 0: skip)")
+    parser.add_argument("--sim-games", type=int, default=4000,
+                        help="games of the simulate comparison with random agents (half as "
+                        "many with greedy) and of the workers' (0: skip; else at least 8)")
     parser.add_argument("--limit-engine", type=Path, default=LIMIT_ENGINE,
                         help="the limit engine's file (default: ../shared/bench/"
                         "limit_engine.py beside the project's folder); without it the "
@@ -289,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-workers", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
+    if 0 < args.sim_games < 8:
+        parser.error("--sim-games must be 0 (skip) or at least 8 (two rounds of greedy games)")
     rules = load_ruleset()
     limit = load_limit_engine(args.limit_engine)
     results: dict = {"rounds": args.rounds, "engine": [], "simulate": []}
@@ -299,10 +314,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.sim_games:
         for agent in ("random", "greedy"):
             games = args.sim_games if agent == "random" else args.sim_games // 2
-            # rounds of a few hundred games: a burst of load falls on one round's sides
-            results["simulate"].append(simulate_ratio(2, agent, games, 4 * args.rounds))
+            results["simulate"].append(simulate_ratio(2, agent, games))
         if not args.skip_workers:
-            results["workers"] = workers_ratio(args.sim_games * 2)
+            results["workers"] = workers_ratio(args.sim_games)
     print(json.dumps(results, indent=2) if args.json else "\n".join(_text(results)))
     return 0
 

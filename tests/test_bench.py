@@ -25,9 +25,17 @@ def test_a_tiny_bench_run_reports_each_ratio_as_a_finite_number(tmp_path):
     assert math.isfinite(engine["greedy_vs_random"]) and engine["greedy_vs_random"] > 0
     assert len(engine["by_round"]["greedy_vs_random"]) == 2
     assert engine["greedy_cold"]["games"] == 2 and engine["greedy_cold"]["vs_random"] > 0
-    # the simulate comparison: both agents, each side measured in forks of the process
+    # the simulate comparison: both agents (greedy half as many games), each side measured
+    # in forks of the process
     assert [(r["agent"], r["games"]) for r in results["simulate"]] == [("random", 16),
                                                                         ("greedy", 8)]
     for r in results["simulate"]:
         assert r["lab_s"] > 0 and r["bare_s"] > 0 and math.isfinite(r["ratio"])
-        assert len(r["by_round"]["ratio"]) == 8  # four times --rounds
+        # two rounds at least, of the lab's chunk (250 games) or less
+        assert len(r["by_round"]["ratio"]) == 2 and r["round_games"] * 2 == r["games"]
+
+
+def test_too_few_simulate_games_for_two_rounds_are_refused():
+    done = subprocess.run([sys.executable, str(BENCH), "--sim-games", "7"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--sim-games must be 0 (skip) or at least 8" in done.stderr
