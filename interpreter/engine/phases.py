@@ -203,7 +203,8 @@ class TurnPhases:
         if self.side_rolls:
             self.side_rolls = {}  # a new roll: the side rolls of this income are to come
         town = self.owned[self.current]
-        for card in self._dispatch.hook_cards["after_roll"]:
+        hooks = self._dispatch.hook_cards
+        for card in hooks["after_roll"]:
             if town[card]:  # the roller has an ``after roll`` hook: the phases one by one
                 self._after_roll()
                 return
@@ -211,8 +212,10 @@ class TurnPhases:
         if self.queue:
             self.phase = INCOME
             self._run_queue()
-        else:
+        elif hooks["before_build"]:
             self._before_build()
+        else:  # _before_build's test written out: no such hook, one call less a turn
+            self._start_build()
 
     def _after_roll(self) -> None:
         """The ``after roll`` hooks, then the income step."""
