@@ -39,6 +39,7 @@ import random
 import statistics
 import sys
 import time
+import traceback
 from pathlib import Path
 
 from machikoro import Game, __version__, load_ruleset, make_agent, play
@@ -145,6 +146,8 @@ def _cpu_in_fork(work, warmup) -> float:
             work()
             os.write(write, repr(time.process_time() - start).encode())
             code = 0
+        except BaseException:  # noqa: BLE001 - reported here, then the child exits
+            traceback.print_exc()  # on the parent's stderr: what failed, before it is lost
         finally:
             os._exit(code)
     os.close(write)
@@ -153,7 +156,7 @@ def _cpu_in_fork(work, warmup) -> float:
     _, status = os.waitpid(child, 0)
     gc.unfreeze()
     if status != 0:
-        raise RuntimeError("a measured fork failed")
+        raise RuntimeError("a measured fork failed (its traceback is above)")
     return float(text)
 
 
