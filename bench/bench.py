@@ -1,7 +1,7 @@
 """Benchmark: machikoro's speed as ratios measured in one run on one machine.
 
-    python bench/bench.py [--games 3000] [--greedy-games 300] [--greedy-warmup 100]
-                          [--players 2,4] [--rounds 5] [--sim-games 4000]
+    python bench/bench.py [--games 6000] [--greedy-games 300] [--greedy-warmup 100]
+                          [--players 2,4] [--rounds 10] [--sim-games 4000]
                           [--limit-engine PATH] [--skip-workers] [--json]
 
 1. The engine: ``random`` agents against the limit engine (``../shared/bench/
@@ -288,13 +288,13 @@ def _text(results: dict) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=3000, help="games per random run")
+    parser.add_argument("--games", type=int, default=6000, help="games per random run")
     parser.add_argument("--greedy-games", type=int, default=300, help="games per greedy run")
     parser.add_argument("--greedy-warmup", type=int, default=100,
                         help="greedy games of other seeds played (and timed apart) before the "
                         "rounds, while greedy's memo fills (0: none)")
     parser.add_argument("--players", default="2,4")
-    parser.add_argument("--rounds", type=int, default=5)
+    parser.add_argument("--rounds", type=int, default=10)
     parser.add_argument("--sim-games", type=int, default=4000,
                         help="games of the simulate comparison with random agents (half as "
                         "many with greedy) and of the workers' (0: skip; else at least 8)")
