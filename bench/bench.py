@@ -288,6 +288,26 @@ def _text(results: dict) -> list[str]:
     return lines
 
 
+def _check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse (exit 2, argparse's usage error) options that leave a round without games;
+    set ``args.player_counts`` from ``--players``."""
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    for option, games in (("--games", args.games), ("--greedy-games", args.greedy_games)):
+        if games < args.rounds:
+            parser.error(f"{option} must be at least --rounds ({args.rounds}): a game a round")
+    if args.greedy_warmup < 0:
+        parser.error("--greedy-warmup must be 0 or more")
+    if 0 < args.sim_games < 8:
+        parser.error("--sim-games must be 0 (skip) or at least 8 (two rounds of greedy games)")
+    try:
+        args.player_counts = [int(p) for p in args.players.split(",")]
+    except ValueError:
+        parser.error(f"--players takes player counts separated by commas, not {args.players!r}")
+    if any(not 2 <= p <= 4 for p in args.player_counts):
+        parser.error("--players: the base set is played by 2 to 4 players")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=6000, help="games per random run")
@@ -307,12 +327,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip-workers", action="store_true")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    if 0 < args.sim_games < 8:
-        parser.error("--sim-games must be 0 (skip) or at least 8 (two rounds of greedy games)")
+    _check(parser, args)
     rules = load_ruleset()
     limit = load_limit_engine(args.limit_engine)
     results: dict = {"rounds": args.rounds, "engine": [], "simulate": []}
-    for players in (int(p) for p in args.players.split(",")):
+    for players in args.player_counts:
         results["engine"].append(engine_ratios(rules, limit, players, args.games,
                                                args.greedy_games, args.rounds,
                                                args.greedy_warmup))

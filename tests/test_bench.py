@@ -10,6 +10,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parents[1] / "bench" / "bench.py"
 
 
@@ -35,7 +37,17 @@ def test_a_tiny_bench_run_reports_each_ratio_as_a_finite_number(tmp_path):
         assert len(r["by_round"]["ratio"]) == 2 and r["round_games"] * 2 == r["games"]
 
 
-def test_too_few_simulate_games_for_two_rounds_are_refused():
-    done = subprocess.run([sys.executable, str(BENCH), "--sim-games", "7"],
-                          check=False, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2 and "--sim-games must be 0 (skip) or at least 8" in done.stderr
+@pytest.mark.parametrize(("options", "message"), [
+    (["--sim-games", "7"], "--sim-games must be 0 (skip) or at least 8"),
+    (["--rounds", "0"], "--rounds must be at least 1"),
+    (["--games", "3"], "--games must be at least --rounds (10)"),
+    (["--greedy-games", "0"], "--greedy-games must be at least --rounds (10)"),
+    (["--greedy-warmup", "-1"], "--greedy-warmup must be 0 or more"),
+    (["--players", "2,x"], "--players takes player counts separated by commas"),
+    (["--players", "5"], "2 to 4 players"),
+])
+def test_options_that_leave_a_round_without_games_are_refused(options, message):
+    done = subprocess.run([sys.executable, str(BENCH), *options], check=False,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and message in done.stderr
+    assert "Traceback" not in done.stderr
