@@ -51,3 +51,10 @@ def test_options_that_leave_a_round_without_games_are_refused(options, message):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and message in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_startup_refuses_a_run_count_below_one():
+    startup = BENCH.with_name("startup.py")
+    done = subprocess.run([sys.executable, str(startup), "--runs", "0"], check=False,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "--runs must be at least 1" in done.stderr
