@@ -12,25 +12,36 @@ if TYPE_CHECKING:
 
 # pathlib is imported by the functions that make paths: a rule set found in the cache on
 # disk needs none of them, and pathlib (with urllib.parse) costs `play` about 4 ms
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # machikoro
+PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
+"""The folder of the installed ``machikoro`` package (a ``str``)."""
 
 STRATEGY_FOLDER = "strategies"
 """The folder of ``variants/`` that holds the bundled strategies (not variants)."""
 
 
-def data_dir(name: str) -> Path:
-    """The bundled folder ``name`` (``cards``, ``schema`` or ``variants``).
+def data_folder(name: str) -> str | None:
+    """The bundled folder ``name`` (``cards``, ``schema`` or ``variants``) as a ``str``, or
+    None when there is none (no pathlib: the cache's fingerprint reads it at start-up).
 
     A wheel ships them as ``machikoro/_data/NAME``; an editable install or a source checkout
     finds them at the project root, beside ``interpreter/``.
     """
+    for candidate in (os.path.join(PACKAGE, "_data", name),
+                      os.path.join(os.path.dirname(PACKAGE), name)):
+        if os.path.isdir(candidate):
+            return candidate
+    return None
+
+
+def data_dir(name: str) -> Path:
+    """The bundled folder ``name`` (see :func:`data_folder`) as a ``Path``. Raises
+    FileNotFoundError when it is in neither place."""
     from pathlib import Path
 
-    package = Path(_PACKAGE)
-    for candidate in (package / "_data" / name, package.parent / name):
-        if candidate.is_dir():
-            return candidate
-    raise FileNotFoundError(f"bundled data folder {name!r} not found near {package}")
+    found = data_folder(name)
+    if found is None:
+        raise FileNotFoundError(f"bundled data folder {name!r} not found near {PACKAGE}")
+    return Path(found)
 
 
 def resolve_variant(spec: str | Path | None, near: Path | None = None) -> str | Path | None:

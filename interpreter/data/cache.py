@@ -29,6 +29,8 @@ import os
 import sys
 import zlib
 
+from .bundled import PACKAGE, data_folder
+
 try:  # the C unpickler alone: pickle.py (its pure-Python pickler) is ~1 ms of start-up
     from _pickle import load as _unpickle
 except ImportError:  # a Python without the accelerator
@@ -40,7 +42,6 @@ if TYPE_CHECKING:
 
     StrPath = str | os.PathLike[str]
 
-_PACKAGE = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))  # machikoro
 
 MAX_ENTRIES = 100
 """The most entries the folder keeps (about 10-40 KB each): one per rule set (variants as
@@ -69,16 +70,13 @@ def code_fingerprint() -> tuple:
     error classes, the records, the grammar and the bundled schemas (a changed file: a new
     fingerprint, so entries made by older code are stale)."""
     # os.scandir, not Path.glob: this runs at every start of `play` (start-up)
-    package = _PACKAGE
-    stamps = _stamps(package, ("errors.py", "records.py"))
+    stamps = _stamps(PACKAGE, ("errors.py", "records.py"))
     for name in _CODE:
-        stamps += _stamps(os.path.join(package, name), ".py")
-    stamps += _stamps(os.path.join(package, "language"), ".lark")
-    for schema in (os.path.join(package, "_data", "schema"),
-                   os.path.join(os.path.dirname(package), "schema")):
-        if os.path.isdir(schema):
-            stamps += _stamps(schema, ".json")
-            break
+        stamps += _stamps(os.path.join(PACKAGE, name), ".py")
+    stamps += _stamps(os.path.join(PACKAGE, "language"), ".lark")
+    schema = data_folder("schema")
+    if schema is not None:
+        stamps += _stamps(schema, ".json")
     return (sys.version_info[:2], tuple(stamps))
 
 
