@@ -150,3 +150,30 @@ class LimitExceeded(MachikoroError):
     """A computation would go past one of the package's documented limits (for example
     ``machikoro analyze`` on dice with too many distinct outcomes); the message names the
     limit."""
+
+
+class VectorUnsupported(MachikoroError):
+    """The batched engine (:mod:`machikoro.vector`) cannot play this rule set (or these
+    agents) yet: ``concept`` names what it lacks (an effect, a condition, a policy). Raised
+    when the rule set is compiled for it, never during play; the lab then plays the scalar
+    engine."""
+
+    def __init__(self, concept: str):
+        self.concept = concept
+        super().__init__(f"the batched engine cannot play {concept} yet")
+
+
+class IllegalActions(MachikoroError):
+    """A batched step was given answers that are not options for some games: ``games``
+    (their indices in the batch, ascending), ``decision`` (the name of the decision each
+    was asked, as the scalar engine names it) and ``answers`` (what was given). Nothing was
+    applied to any game of the batch."""
+
+    def __init__(self, games: list, decisions: list, answers: list, reason: str = ""):
+        self.games, self.decisions, self.answers = list(games), list(decisions), list(answers)
+        shown = ", ".join(f"game {g} ({d}): {a!r}" for g, d, a in
+                          list(zip(self.games, self.decisions, self.answers))[:5])
+        more = f" and {len(self.games) - 5} more" if len(self.games) > 5 else ""
+        why = f" ({reason})" if reason else ""
+        super().__init__(f"illegal answers for {len(self.games)} game(s){why}: {shown}{more}; "
+                         "nothing was applied")

@@ -1,0 +1,297 @@
+"""The state of a batch of games as arrays, and the state changes effects make on it.
+
+A :class:`Batch` holds N games of one rule set and one player count, every field an array
+whose first axis is the game: ``coins`` ``(N, P)``, ``owned`` ``(N, P, C)`` (copies per
+card; a landmark 0/1), ``supply`` ``(N, C)`` (face-up market copies), ``marks`` ``(M, N, P,
+C)`` (per marker of the rules file: copies closed, or coins stored), ``current`` ``(N,)``
+(the seat to play), ``turn`` (turns played), the roll (``dice`` ``(N, D)``, ``ndice``,
+``total``, ``doubles``), the turn's state (``rerolled`` per card, ``built`` and ``nbuilt``,
+``extra_turn``, ``builds_left``), ``winner`` (-1: none) and ``phase``. The scalar
+engine's state of one game, field for field (:meth:`~machikoro.vector.engine.VectorGames.
+to_game` turns one back into a :class:`~machikoro.engine.game.Game`).
+
+The methods here are what the kernels call to change the state (a payment, a card moving
+between towns or back to the market, an activation, a reroll, a side roll); each acts on
+the games ``g`` (an index array, each game once) and mirrors the scalar method of
+:mod:`machikoro.engine.state_changes` of the same name.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .rng import Streams
+
+COINS = np.int32
+"""The coins' dtype: a game's coins stay far below 2**31."""
+COPIES = np.int16
+"""The dtype of copies of a card (in towns, the market, the decks) and of closed copies."""
+
+
+class Batch:
+    """N games' state (see the module text) for the :class:`~machikoro.vector.program.
+    Program` ``program``; ``dice_stream`` gives each game's rolls and deck shuffles."""
+
+    def __init__(self, program, n: int, seeds):
+        rules = program.rules
+        self.program = program
+        self.rules = rules
+        self.n, self.players, self.cards = n, program.players, program.cards
+        p, c = self.players, self.cards
+        self.others = program.others
+        self.limit = program.limit
+        self.dice_stream = Streams(seeds)
+        self.coins = np.array([rules.starting_coins(p)] * n, dtype=COINS).reshape(n, p)
+        self.owned = np.zeros((n, p, c), dtype=COPIES)
+        self.owned[:] = np.array(rules.start_town, dtype=COPIES)
+        self.supply = np.zeros((n, c), dtype=COPIES)
+        self.supply[:] = np.array(rules.supply_for(p), dtype=COPIES)
+        self.marks = [np.zeros((n, p, c), dtype=np.int32 if behaviour == "holds_coins"
+                               else COPIES) for _, behaviour in rules.markers]
+        self.current = np.zeros(n, dtype=np.int64)
+        self.turn = np.zeros(n, dtype=np.int64)
+        self.extra_turns = np.zeros(n, dtype=np.int64)
+        self.dice = np.zeros((n, program.max_dice), dtype=np.int64)
+        self.ndice = np.zeros(n, dtype=np.int64)
+        self.total = np.zeros(n, dtype=np.int64)
+        self.doubles = np.zeros(n, dtype=bool)
+        self.dice_count = np.full(n, rules.dice_count, dtype=np.int64)
+        self.rerolled = np.zeros((n, c), dtype=bool)
+        self.built = np.full((n, max(rules.builds_per_turn, 1)), -1, dtype=np.int64)
+        self.nbuilt = np.zeros(n, dtype=np.int64)
+        self.builds_left = np.zeros(n, dtype=np.int64)
+        self.extra_turn = np.zeros(n, dtype=bool)
+        self.winner = np.full(n, -1, dtype=np.int64)
+        self.bound = np.full(n, -1, dtype=np.int64)
+        self.side = np.full((n, max(len(program.side_cards), 1)), -1, dtype=np.int64)
+        self.phase = np.zeros(n, dtype=np.int64)
+        # decks of the market rows that have one: cards in a ring of ``cap`` places,
+        # ``lo``..``hi - 1`` (the top at hi - 1)
+        self.decks: list = [None] * len(rules.market_rows)
+        self.dice_log: list | None = None  # (games, faces) per throw, when kept
+
+    # ------------------------------------------------------------------ coins
+
+    def transfer(self, g, payer, payee, owed) -> None:
+        """``payer`` pays ``payee`` ``owed`` coins in each game, or all it has; the rest
+        is waived (:meth:`StateChanges.transfer`)."""
+        have = self.coins[g, payer]
+        paid = np.minimum(owed, have)
+        self.coins[g, payer] = have - paid
+        self.coins[g, payee] += paid
+
+    # ------------------------------------------------------------------ cards moving
+
+    def move_copy(self, g, seat, kind, other) -> None:
+        """One copy of ``kind`` goes from ``seat``'s town to ``other``'s in each game: an
+        unmarked copy when there is one, else a marked one, which keeps its marker
+        (:meth:`StateChanges._move_copy`)."""
+        owned = self.owned
+        for marker in self.rules.blocking_markers:
+            table = self.marks[marker]
+            moves = table[g, seat, kind] >= owned[g, seat, kind]
+            if moves.any():
+                m = g[moves]
+                table[m, seat[moves], kind[moves]] -= 1
+                table[m, other[moves], kind[moves]] += 1
+        owned[g, seat, kind] -= 1
+        owned[g, other, kind] += 1
+
+    def return_to_market(self, g, seat, kind: int, copies) -> None:
+        """``copies`` of ``seat``'s ``kind`` go back to the market in each game: onto its
+        face-up pile, or, in a row with a deck where the kind is not face up, under that
+        deck (:meth:`MarketState.return_to_market`)."""
+        copies = np.minimum(copies, self.owned[g, seat, kind])
+        some = copies > 0
+        g, seat, copies = g[some], seat[some], copies[some]
+        if not len(g):
+            return
+        self.owned[g, seat, kind] -= copies.astype(COPIES)
+        for marker in self.rules.blocking_markers:
+            table = self.marks[marker]
+            table[g, seat, kind] = np.minimum(table[g, seat, kind], self.owned[g, seat, kind])
+        r = self.rules.row_of[kind]
+        deck = self.decks[r] if r >= 0 else None
+        if deck is None:
+            self.supply[g, kind] += copies.astype(COPIES)
+        else:
+            up = self.supply[g, kind] > 0
+            self.supply[g[up], kind] += copies[up].astype(COPIES)
+            down, k = g[~up], copies[~up]
+            for _ in range(int(k.max(initial=0))):  # one copy at a time, under the deck
+                deck.put_under(down, kind)
+                k = k - 1
+                down = down[k > 0]
+                k = k[k > 0]
+        if self.rules.market_upkeep:
+            self.market_changed(g)
+
+    def activate(self, g, owner, kind) -> None:
+        """Every copy of ``owner``'s ``kind`` activates now, for ``owner``, whatever the
+        roll: its activation clauses run next (a closed copy reopens instead; Exhibit
+        Hall); the engine runs them (:meth:`StateChanges.activate`)."""
+        copies = self.owned[g, owner, kind].astype(np.int64)
+        copies = self.reopen(g, owner, kind, copies)
+        self.ins_card[g] = np.where(copies > 0, kind, -1)
+        self.ins_owner[g] = owner
+        self.ins_copies[g] = copies
+        self.ins_pos[g] = 0
+        self.ins_copy[g] = 0
+        self.ins_step[g] = 0
+
+    def reopen(self, g, seat, kind, copies):
+        """The copies of each game's ``seat``'s ``kind`` that activate now: the closed
+        ones lose their marker instead and give nothing (:meth:`StateChanges._reopen`)."""
+        for marker in self.rules.blocking_markers:
+            table = self.marks[marker]
+            closed = table[g, seat, kind]
+            shut = closed > 0
+            if shut.any():
+                table[g[shut], np.broadcast_to(seat, g.shape)[shut],
+                      np.broadcast_to(kind, g.shape)[shut]] = 0
+                copies = copies - closed
+        return np.maximum(copies, 0)
+
+    # ------------------------------------------------------------------ dice
+
+    def throw(self, g, count) -> np.ndarray:
+        """Roll ``count`` dice (one count per game, or one for all) in each game: the
+        faces, a ``(len(g), max count)`` array padded with 0."""
+        counts = np.broadcast_to(np.asarray(count, dtype=np.int64), g.shape)
+        width = int(counts.max(initial=0))
+        faces = np.zeros((len(g), max(width, 1)), dtype=np.int64)
+        stream, sides = self.dice_stream, self.rules.dice_faces
+        for d in range(width):
+            rolling = counts > d
+            faces[rolling, d] = stream.below(g[rolling], sides) + 1
+        if self.dice_log is not None:
+            self.dice_log.append((g.copy(), faces.copy(), counts.copy()))
+        return faces
+
+    def set_roll(self, g, count) -> None:
+        """The turn's roll (or a reroll) of ``count`` dice in each game."""
+        faces = self.throw(g, count)
+        width = faces.shape[1]
+        self.dice[g] = 0
+        self.dice[g, :width] = faces
+        counts = np.broadcast_to(np.asarray(count, dtype=np.int64), g.shape)
+        self.ndice[g] = counts
+        self.total[g] = faces.sum(axis=1)
+        first = faces[:, :1]
+        used = np.arange(width) < counts[:, None]
+        self.doubles[g] = (counts > 1) & ((faces == first) | ~used).all(axis=1)
+
+    def reroll(self, g, card: int, count) -> None:
+        """Roll again (the same number of dice, or ``count``); the new roll replaces the
+        old one and the ``after roll`` hooks run again on it; this card's reroll is used
+        up (:meth:`StateChanges.reroll`)."""
+        self.rerolled[g, card] = True
+        if count is not None:
+            self.dice_count[g] = count
+        self.set_roll(g, self.dice_count[g])
+        self.restart[g] = True
+
+    def side_roll(self, g, card: int, dice: int) -> np.ndarray:
+        """The total of ``card``'s side roll in this income step in each game: rolled the
+        first time a copy needs it, the same for every other copy
+        (:meth:`StateChanges.side_roll`)."""
+        k = self.program.side_index[card]
+        rolled = self.side[g, k]
+        fresh = rolled < 0
+        if fresh.any():
+            new = g[fresh]
+            self.side[new, k] = self.throw(new, dice).sum(axis=1)
+            rolled = self.side[g, k]
+        return rolled.astype(np.int64)
+
+    def dice_choices(self, g, seat) -> np.ndarray:
+        """``(len(g), len(program.dice_counts))``: the dice counts each game's ``seat``
+        may roll (the choices its built cards offer, or the rule set's count)."""
+        program = self.program
+        out = np.zeros((len(g), len(program.dice_counts)), dtype=bool)
+        for card, offers in zip(program.dice_cards, program.dice_offers):
+            out |= (self.owned[g, seat, card] > 0)[:, None] & offers
+        none = ~out.any(axis=1)
+        out[none, program.default_dice] = True
+        return out
+
+    # ------------------------------------------------------------------ the market
+
+    def buildable(self, g, card) -> np.ndarray:
+        """True in the games where some player may still own one more ``card`` (one card
+        for all games, or one per game)."""
+        card = np.broadcast_to(np.asarray(card, dtype=np.int64), g.shape)
+        return (self.owned[g[:, None], np.arange(self.players), card[:, None]]
+                < self.limit[card][:, None]).any(axis=1)
+
+    def market_changed(self, g) -> None:
+        """After a card left or joined the market: retire what nobody may build (when the
+        rules say so), then refill every row with a deck (:meth:`MarketState.
+        market_changed`)."""
+        rules = self.rules
+        for r, row in enumerate(rules.market_rows):
+            deck = self.decks[r]
+            if deck is None:
+                continue
+            if rules.retire_unbuildable:
+                for card in row.cards:
+                    up = g[self.supply[g, card] > 0]
+                    if len(up):
+                        gone = up[~self.buildable(up, card)]
+                        self.supply[gone, card] = 0
+            self.refill(g, r)
+
+    def refill(self, g, r: int) -> None:
+        """Reveal cards from row ``r``'s deck until it shows its number of kinds (a card
+        nobody may build leaves the game instead, with ``retire_unbuildable``)."""
+        row, deck = self.rules.market_rows[r], self.decks[r]
+        retire = self.rules.retire_unbuildable
+        cards = list(row.cards)
+        shown = (self.supply[g][:, cards] > 0).sum(axis=1)
+        todo = (shown < row.kinds) & (deck.size(g) > 0)
+        g, shown = g[todo], shown[todo]
+        while len(g):
+            card = deck.pop(g)
+            keep = self.buildable(g, card) if retire else np.ones(len(g), dtype=bool)
+            kept, kc = g[keep], card[keep]
+            shown[keep] += self.supply[kept, kc] == 0
+            self.supply[kept, kc] += 1
+            todo = (shown < row.kinds) & (deck.size(g) > 0)
+            g, shown = g[todo], shown[todo]
+
+
+class Deck:
+    """One market row's decks, one per game: a ring of ``cap`` places (the row's cards in
+    the box) holding each game's cards ``lo``..``hi - 1`` (the top at ``hi - 1``)."""
+
+    def __init__(self, n: int, cap: int):
+        self.cap = max(cap, 1)
+        self.cards = np.zeros((n, self.cap), dtype=COPIES)
+        self.lo = np.zeros(n, dtype=np.int64)
+        self.hi = np.zeros(n, dtype=np.int64)
+
+    def size(self, g) -> np.ndarray:
+        """Cards left in each game's deck."""
+        return self.hi[g] - self.lo[g]
+
+    def pop(self, g) -> np.ndarray:
+        """Take the top card of each game's deck (each must have one)."""
+        self.hi[g] -= 1
+        return self.cards[g, self.hi[g] % self.cap].astype(np.int64)
+
+    def put_under(self, g, card) -> None:
+        """Put ``card`` under each game's deck."""
+        self.lo[g] -= 1
+        self.cards[g, self.lo[g] % self.cap] = card
+
+    def of(self, game: int) -> list:
+        """Game ``game``'s deck as the scalar engine keeps it (the top last)."""
+        lo, hi = int(self.lo[game]), int(self.hi[game])
+        return [int(self.cards[game, k % self.cap]) for k in range(lo, hi)]
+
+    def set(self, game: int, cards: list) -> None:
+        """Make game ``game``'s deck ``cards`` (the top last)."""
+        if len(cards) > self.cap:
+            raise ValueError("a deck larger than its row's cards")
+        self.lo[game], self.hi[game] = 0, len(cards)
+        self.cards[game, :len(cards)] = cards

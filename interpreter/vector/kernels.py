@@ -1,0 +1,790 @@
+"""The effect language over arrays: one vectorised twin per condition, amount and action.
+
+Each compiled object of :mod:`machikoro.language` (a condition, an amount, an action of a
+clause) is turned once, when a rule set is compiled for the batched engine, into a
+*kernel*: the same rule applied to many games at once. A kernel takes the batch ``b`` (a
+:class:`~machikoro.vector.batch.Batch`), ``g`` (the indices of the games it acts on, a NumPy
+integer array, each game once) and, per game, the seat it reads for (``owner``, an array
+like ``g``):
+
+- a condition: ``test(b, g, owner) -> bool array``;
+- an amount: ``value(b, g, card, owner, payer) -> int64 array`` (``card`` a card index);
+- a plain action: ``run(b, g, card, owner, copies) -> bool array`` (which games it happened
+  in: a ``then`` step after it runs only there);
+- a choice: ``slots`` (the answers it may ever offer, in the scalar engine's order of
+  ``Decision.options``), ``mask(b, g, card, owner) -> (len(g), len(slots)) bool array``
+  (which slots are options now) and ``resolve(b, g, card, owner, copies, slot) -> bool
+  array``.
+
+The kernels mirror the scalar actions of :mod:`machikoro.language.actions` (who pays, caps,
+boosts, payment order, limits) line for line; :data:`KERNELS` maps each compiled class to
+its maker. A class missing there is a concept the batched engine cannot play yet: compiling
+a rule set that uses it raises :class:`~machikoro.errors.VectorUnsupported` naming it.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+
+import numpy as np
+
+from ..errors import VectorUnsupported
+from ..language import actions as act
+from ..language import amounts, conditions, values
+from ..rules.tables import NO_LIMIT
+
+# --------------------------------------------------------------------------- quantities
+
+_COMPARE = {"==": np.equal, ">=": np.greater_equal, "<=": np.less_equal, "<": np.less,
+            ">": np.greater, "=": np.equal, "!=": np.not_equal}
+
+
+def _quantity(q: conditions.Quantity):
+    """A :class:`~machikoro.language.conditions.Quantity` as an array test."""
+    compare, n = _COMPARE[q.op], q.n
+    return lambda value: compare(value, n)
+
+
+def _seat(b, g: np.ndarray, owner: np.ndarray, roller: bool) -> np.ndarray:
+    return b.current[g] if roller else owner
+
+
+def _count(b, g: np.ndarray, seat: np.ndarray, cards: tuple) -> np.ndarray:
+    """Copies of ``cards`` in each game's town of ``seat`` (int64)."""
+    if len(cards) == 1:
+        return b.owned[g, seat, cards[0]].astype(np.int64)
+    return b.owned[g, seat][:, list(cards)].sum(axis=1, dtype=np.int64)
+
+
+def _any_built(b, g: np.ndarray, seat: np.ndarray, cards: tuple) -> np.ndarray:
+    """How many of ``cards`` each game's ``seat`` has at least one of (int64)."""
+    if len(cards) == 1:
+        return (b.owned[g, seat, cards[0]] > 0).astype(np.int64)
+    return (b.owned[g, seat][:, list(cards)] > 0).sum(axis=1, dtype=np.int64)
+
+
+# --------------------------------------------------------------------------- conditions
+
+
+class Test:
+    """A compiled condition: ``test(b, g, owner) -> bool array``."""
+
+    __slots__ = ("test",)
+
+    def __init__(self, test):
+        self.test = test
+
+
+def condition(c, rules) -> Test:
+    """The kernel of one compiled condition."""
+    make = CONDITIONS.get(type(c))
+    if make is None:
+        raise VectorUnsupported(f"the condition '{type(c).__name__}'")
+    return Test(make(c, rules))
+
+
+def _doubles(c, rules):
+    def test(b, g, owner):
+        return b.doubles[g]
+    return test
+
+
+def _built_nothing(c, rules):
+    def test(b, g, owner):
+        return b.nbuilt[g] == 0
+    return test
+
+
+def _has_card(c, rules):
+    cards, roller = c.cards, c.roller
+
+    def test(b, g, owner):
+        return _any_built(b, g, _seat(b, g, owner, roller), cards) > 0
+    return test
+
+
+def _has_landmarks(c, rules):
+    q, marks, roller = _quantity(c.quantity), c.landmarks, c.roller
+
+    def test(b, g, owner):
+        return q(_any_built(b, g, _seat(b, g, owner, roller), marks))
+    return test
+
+
+def _has_coins(c, rules):
+    q, roller = _quantity(c.quantity), c.roller
+
+    def test(b, g, owner):
+        return q(b.coins[g, _seat(b, g, owner, roller)])
+    return test
+
+
+def _has_count(c, rules):
+    q, cards, roller = _quantity(c.quantity), c.cards, c.roller
+
+    def test(b, g, owner):
+        return q(_count(b, g, _seat(b, g, owner, roller), cards))
+    return test
+
+
+def _roll_is(c, rules):
+    q = _quantity(c.quantity)
+
+    def test(b, g, owner):
+        return q(b.total[g])
+    return test
+
+
+def _all_of(c, rules):
+    tests = [condition(t, rules).test for t in c.tests]
+
+    def test(b, g, owner):
+        out = tests[0](b, g, owner)
+        for t in tests[1:]:
+            out = out & t(b, g, owner)
+        return out
+    return test
+
+
+def _any_of(c, rules):
+    tests = [condition(t, rules).test for t in c.tests]
+
+    def test(b, g, owner):
+        out = tests[0](b, g, owner)
+        for t in tests[1:]:
+            out = out | t(b, g, owner)
+        return out
+    return test
+
+
+def _not(c, rules):
+    inner = condition(c.inner, rules).test
+
+    def test(b, g, owner):
+        return ~inner(b, g, owner)
+    return test
+
+
+def _market_has(c, rules):
+    q, cards = _quantity(c.quantity), list(c.cards)
+
+    def test(b, g, owner):
+        return q(b.supply[g][:, cards].sum(axis=1, dtype=np.int64))
+    return test
+
+
+def _other_players(c, rules):
+    inner, mode = condition(c.inner, rules).test, c.mode
+
+    def test(b, g, owner):
+        found = [inner(b, g, b.others[owner, k]) for k in range(b.players - 1)]
+        if not found:
+            return np.zeros(len(g), dtype=bool) if mode != "none" else \
+                np.ones(len(g), dtype=bool)
+        stacked = np.stack(found)
+        if mode == "any":
+            return stacked.any(axis=0)
+        if mode == "every":
+            return stacked.all(axis=0)
+        return ~stacked.any(axis=0)
+    return test
+
+
+def _compare(c, rules):
+    compare = _COMPARE[c.op]
+    left, right = value(c.left, rules), value(c.right, rules)
+
+    def test(b, g, owner):
+        return compare(left(b, g, owner), right(b, g, owner))
+    return test
+
+
+CONDITIONS = {
+    conditions.Doubles: _doubles, conditions.BuiltNothing: _built_nothing,
+    conditions.HasCard: _has_card, conditions.HasLandmarks: _has_landmarks,
+    conditions.HasCoins: _has_coins, conditions.HasCount: _has_count,
+    conditions.RollIs: _roll_is, conditions.AllOf: _all_of, conditions.AnyOf: _any_of,
+    conditions.Not: _not, conditions.MarketHas: _market_has,
+    conditions.OtherPlayers: _other_players, conditions.Compare: _compare,
+}
+"""Condition kernel makers by compiled class."""
+
+
+# --------------------------------------------------------------------------- values
+
+
+def value(v, rules):
+    """The kernel of a game value of a comparison: ``(b, g, owner) -> int64 array``."""
+    kind = type(v)
+    if kind is values.Number:
+        n = v.n
+        return lambda b, g, owner: np.full(len(g), n, dtype=np.int64)
+    if kind in (values.CoinsOf, values.LandmarksOf, values.CardsOf) and v.who == values.ITEM:
+        raise VectorUnsupported("a strategy's 'player ...' value")
+    if kind is values.CoinsOf:
+        roller = v.who == values.ROLLER
+        return lambda b, g, owner: b.coins[g, _seat(b, g, owner, roller)].astype(np.int64)
+    if kind is values.LandmarksOf:
+        roller, marks = v.who == values.ROLLER, v.landmarks
+        return lambda b, g, owner: _any_built(b, g, _seat(b, g, owner, roller), marks)
+    if kind is values.CardsOf:
+        roller, cards = v.who == values.ROLLER, v.cards
+        return lambda b, g, owner: _count(b, g, _seat(b, g, owner, roller), cards)
+    if kind is values.MarketCards:
+        cards = list(v.cards)
+        return lambda b, g, owner: b.supply[g][:, cards].sum(axis=1, dtype=np.int64)
+    if kind is values.CostOf:
+        n = rules.cost[v.card]
+        return lambda b, g, owner: np.full(len(g), n, dtype=np.int64)
+    if kind is values.MissingCost:
+        marks = list(v.landmarks)
+        cost = np.array([rules.cost[i] for i in marks], dtype=np.int64)
+        return lambda b, g, owner: ((b.owned[g, owner][:, marks] == 0) * cost).sum(axis=1)
+    if kind is values.RollTotal:
+        return lambda b, g, owner: b.total[g].astype(np.int64)
+    if kind is values.Arithmetic:
+        left, right, op = value(v.left, rules), value(v.right, rules), v.op
+
+        def arithmetic(b, g, owner):
+            a, c = left(b, g, owner), right(b, g, owner)
+            return a + c if op == "+" else a - c if op == "-" else a * c
+        return arithmetic
+    if kind is values.OtherPlayersBest:
+        stat, most = value(v.stat, rules), v.most
+
+        def best(b, g, owner):
+            if b.players == 1:
+                return np.zeros(len(g), dtype=np.int64)
+            found = np.stack([stat(b, g, b.others[owner, k]) for k in range(b.players - 1)])
+            return found.max(axis=0) if most else found.min(axis=0)
+        return best
+    raise VectorUnsupported(f"the value '{kind.__name__}'")
+
+
+# --------------------------------------------------------------------------- amounts
+
+
+def amount(a, rules):
+    """The kernel of an amount: ``(b, g, card, owner, payer) -> int64 array`` (coins for
+    one copy), or an int for a fixed amount."""
+    kind = type(a)
+    if kind is amounts.Fixed:
+        return a.n
+    if kind is amounts.PerCard:
+        n, cards, scope = a.n, list(a.cards), a.scope
+        if scope == "every_town":
+            return lambda b, g, card, owner, payer: n * b.owned[g][:, :, cards].sum(
+                axis=(1, 2), dtype=np.int64)
+        if scope == "payer":
+            return lambda b, g, card, owner, payer: n * _count(b, g, payer, a.cards)
+        return lambda b, g, card, owner, payer: n * _count(b, g, owner, a.cards)
+    if kind is amounts.PerChosen:
+        n, scope = a.n, a.scope
+
+        def chosen(b, g, card, owner, payer):
+            kind_ = b.bound[g]
+            safe = np.maximum(kind_, 0)
+            if scope == "every_town":
+                copies = b.owned[g, :, safe].sum(axis=1, dtype=np.int64)
+            else:
+                copies = b.owned[g, payer if scope == "payer" else owner, safe].astype(np.int64)
+            return np.where(kind_ >= 0, n * copies, 0)
+        return chosen
+    if kind is amounts.AllCoins:
+        return lambda b, g, card, owner, payer: b.coins[g, payer].astype(np.int64)
+    if kind is amounts.HalfCoins:
+        return lambda b, g, card, owner, payer: b.coins[g, payer].astype(np.int64) // 2
+    if kind is amounts.CardCoins:
+        marker = a.marker
+        return lambda b, g, card, owner, payer: b.marks[marker][g, owner, card].astype(
+            np.int64)
+    if kind is amounts.SideRoll:
+        dice = a.dice
+        return lambda b, g, card, owner, payer: b.side_roll(g, card, dice)
+    raise VectorUnsupported(f"the amount '{kind.__name__}'")
+
+
+def _per(amount_kernel, b, g, card, owner, payer):
+    """One copy's coins of an amount kernel (an int for a fixed amount)."""
+    if type(amount_kernel) is int:
+        return amount_kernel
+    return amount_kernel(b, g, card, owner, payer)
+
+
+def _boost(rules, card: int):
+    """``(b, g, owner) -> coins more per copy`` from the owner's boosting cards, or None."""
+    boosts = rules.boosts[card]
+    if not boosts:
+        return None
+
+    def boost(b, g, owner):
+        more = np.zeros(len(g), dtype=np.int64)
+        for source, n in boosts:
+            more += (b.owned[g, owner, source] > 0) * n
+        return more
+    return boost
+
+
+def _times(per, copies):
+    """``per * copies`` when ``per`` (coins for one copy) is more than nothing, else 0
+    (an action moves nothing then)."""
+    return np.where(np.asarray(per) > 0, per * copies, 0)
+
+
+# --------------------------------------------------------------------------- plain actions
+
+
+class Plain:
+    """A compiled plain action: ``run(b, g, card, owner, copies) -> happened``."""
+
+    asks = False
+
+    def __init__(self, run, possible=None):
+        self.run = run
+        self.possible = possible  # (b, g, card, owner) -> bool array, for ``may``
+
+
+_ALL = None  # a kernel's "happened in every game" (no array made)
+
+
+def _gain(a, rules, card):
+    per_copy, boost = amount(a.amount, rules), _boost(rules, card)
+
+    def run(b, g, card_, owner, copies):
+        per = _per(per_copy, b, g, card, owner, owner)
+        if boost is not None:
+            per = per + boost(b, g, owner)
+        b.coins[g, owner] += _times(per, copies)
+        return _ALL
+    return Plain(run)
+
+
+def _pay_bank(a, rules, card):
+    per_copy = amount(a.amount, rules)
+
+    def run(b, g, card_, owner, copies):
+        owed = np.maximum(_per(per_copy, b, g, card, owner, owner) * copies, 0)
+        have = b.coins[g, owner]
+        b.coins[g, owner] = have - np.minimum(owed, have)
+        return _ALL
+    return Plain(run)
+
+
+def _pay_each(a, rules, card):
+    per_copy = amount(a.amount, rules)
+
+    def run(b, g, card_, owner, copies):
+        for k in range(b.players - 1):
+            payee = b.others[owner, k]
+            owed = np.maximum(_per(per_copy, b, g, card, owner, payee) * copies, 0)
+            b.transfer(g, owner, payee, owed)
+        return _ALL
+    return Plain(run)
+
+
+def _pay_roller(a, rules, card):
+    per_copy = amount(a.amount, rules)
+
+    def run(b, g, card_, owner, copies):
+        roller = b.current[g]
+        happened = roller != owner
+        owed = np.maximum(_per(per_copy, b, g, card, owner, roller) * copies, 0)
+        b.transfer(g, owner, roller, np.where(happened, owed, 0))
+        return happened
+    return Plain(run)
+
+
+def _take_from_roller(a, rules, card):
+    per_copy, boost = amount(a.amount, rules), _boost(rules, card)
+
+    def run(b, g, card_, owner, copies):
+        roller = b.current[g]
+        happened = roller != owner
+        per = _per(per_copy, b, g, card, owner, roller)
+        if boost is not None:
+            per = per + boost(b, g, owner)
+        b.transfer(g, roller, owner, np.where(happened, _times(per, copies), 0))
+        return happened
+    return Plain(run)
+
+
+def _take_from_each(a, rules, card):
+    per_copy, boost = amount(a.amount, rules), _boost(rules, card)
+    holding = None if a.holding is None else _quantity(a.holding)
+
+    def run(b, g, card_, owner, copies):
+        more = 0 if boost is None else boost(b, g, owner)
+        for k in range(b.players - 1):
+            payer = b.others[owner, k]
+            per = _per(per_copy, b, g, card, owner, payer) + more
+            owed = _times(per, copies)
+            if holding is not None:
+                owed = np.where(holding(b.coins[g, payer]), owed, 0)
+            b.transfer(g, payer, owner, owed)
+        return _ALL
+    return Plain(run)
+
+
+def _take_from_richest(a, rules, card):
+    per_copy, boost = amount(a.amount, rules), _boost(rules, card)
+
+    def run(b, g, card_, owner, copies):
+        if b.players == 1:
+            return np.zeros(len(g), dtype=bool)
+        others = b.others[owner]  # (G, P-1), payment order: argmax keeps the first
+        payer = others[np.arange(len(g)), np.argmax(b.coins[g[:, None], others], axis=1)]
+        per = _per(per_copy, b, g, card, owner, payer)
+        if boost is not None:
+            per = per + boost(b, g, owner)
+        b.transfer(g, payer, owner, _times(per, copies))
+        return _ALL
+    return Plain(run)
+
+
+def _share_coins(a, rules, card):
+    def run(b, g, card_, owner, copies):
+        total = b.coins[g].sum(axis=1)
+        b.coins[g] = (-(-total // b.players))[:, None]
+        return _ALL
+    return Plain(run)
+
+
+def _return_card(a, rules, card):
+    def run(b, g, card_, owner, copies):
+        b.return_to_market(g, owner, card, copies)
+        return _ALL
+    return Plain(run)
+
+
+def _mark(a, rules, card):
+    marker, chosen = a.marker, a.chosen_kind
+
+    def run(b, g, card_, owner, copies):
+        table = b.marks[marker]
+        if not chosen:
+            table[g, owner, card] = np.minimum(b.owned[g, owner, card],
+                                               table[g, owner, card] + copies)
+            return _ALL
+        kind = b.bound[g]
+        happened = kind >= 0
+        h, k = g[happened], kind[happened]
+        if len(h):
+            table[h[:, None], np.arange(b.players), k[:, None]] = \
+                b.owned[h[:, None], np.arange(b.players), k[:, None]]
+        return happened
+    return Plain(run)
+
+
+def _put_coins(a, rules, card):
+    n, marker = a.n, a.marker
+
+    def run(b, g, card_, owner, copies):
+        need = n * copies
+        happened = b.coins[g, owner] >= need
+        put = np.where(happened, need, 0)
+        b.coins[g, owner] -= put
+        b.marks[marker][g, owner, card] += put
+        return happened
+
+    def possible(b, g, card_, owner):
+        return b.coins[g, owner] >= n
+    return Plain(run, possible)
+
+
+def _extra_turn(a, rules, card):
+    def run(b, g, card_, owner, copies):
+        happened = owner == b.current[g]
+        b.extra_turn[g[happened]] = True
+        return happened
+    return Plain(run)
+
+
+def _add_to_roll(a, rules, card):
+    n = a.n
+
+    def run(b, g, card_, owner, copies):
+        b.total[g] += n
+        return _ALL
+    return Plain(run)
+
+
+# --------------------------------------------------------------------------- choices
+
+
+class Choice:
+    """A compiled choice: ``slots`` (every answer it may offer, in the scalar option
+    order), ``mask`` and ``resolve`` (see the module text), and ``shape`` (what a slot
+    is: ``yes_no``, ``reroll``, ``player``, ``card``, ``give``, ``swap``, ``order``), for
+    policies that read the options."""
+
+    asks = True
+
+    def __init__(self, shape: str, slots: tuple, mask, resolve, decision: str | None,
+                 available=None):
+        self.shape, self.slots, self.mask, self.resolve = shape, slots, mask, resolve
+        self.decision = decision  # the scalar decision's name (None: the card's id)
+        self.available = available  # (b, g, card) -> bool array, or None
+
+
+def _yes_no(shape, possible, run, decision=None, available=None):
+    """A yes/no choice (``False`` first): ``True`` only where ``possible``."""
+    def mask(b, g, card, owner):
+        out = np.ones((len(g), 2), dtype=bool)
+        if possible is not None:
+            out[:, 1] = possible(b, g, card, owner)
+        return out
+
+    def resolve(b, g, card, owner, copies, slot):
+        yes = slot == 1
+        happened = np.zeros(len(g), dtype=bool)
+        if yes.any():
+            done = run(b, g[yes], card, owner[yes], copies[yes])
+            happened[yes] = True if done is _ALL else done
+        return happened
+    return Choice(shape, (False, True), mask, resolve, decision, available)
+
+
+def _optional(a, rules, card):
+    inner = plain_action(a.action, rules, card)
+    return _yes_no("yes_no", inner.possible, inner.run)
+
+
+def _reroll(a, rules, card, counts):
+    """``may reroll``: options ``False``/``True``, or ``False`` and dice counts."""
+    def available(b, g, card_):
+        return ~b.rerolled[g, card]
+
+    if rules.options["reroll_same_dice"]:
+        def run(b, g, card_, owner, copies):
+            b.reroll(g, card, None)
+            return _ALL
+        return _yes_no("yes_no", None, run, "reroll", available)
+    slots = (False,) + tuple(counts)
+
+    def mask(b, g, card_, owner):
+        out = np.zeros((len(g), len(slots)), dtype=bool)
+        out[:, 0] = True
+        out[:, 1:] = b.dice_choices(g, owner)
+        return out
+
+    def resolve(b, g, card_, owner, copies, slot):
+        yes = slot > 0
+        if yes.any():
+            b.reroll(g[yes], card, np.asarray(counts, dtype=np.int64)[slot[yes] - 1])
+        return yes
+    return Choice("reroll", slots, mask, resolve, "reroll", available)
+
+
+def _optional_head(optional: bool) -> tuple:
+    return (None,) if optional else ()
+
+
+def _chosen_player(a, rules, card, players, pays: bool):
+    """``take|pay AMOUNT from|to a chosen player``: slots None (with ``may``) and the other
+    players in payment order (as offsets: slot ``head + k`` is ``others[owner, k]``)."""
+    head = _optional_head(a.optional)
+    slots = head + tuple(range(1, players))
+    per_copy = amount(a.amount, rules)
+    boost = None if pays else _boost(rules, card)
+
+    def mask(b, g, card_, owner):
+        return np.ones((len(g), len(slots)), dtype=bool)
+
+    def resolve(b, g, card_, owner, copies, slot):
+        happened = slot >= len(head)
+        h = happened.nonzero()[0]
+        if len(h):
+            o = owner[h]
+            other = b.others[o, slot[h] - len(head)]
+            per = _per(per_copy, b, g[h], card, o, other)
+            if pays:
+                b.transfer(g[h], o, other, np.maximum(per * copies[h], 0))
+            else:
+                if boost is not None:
+                    per = per + boost(b, g[h], o)
+                b.transfer(g[h], other, o, _times(per, copies[h]))
+        return happened
+    return Choice("player", slots, mask, resolve, None)
+
+
+def _fits(b, g, seat, cards, gained=1):
+    """``(G, len(cards))``: may ``seat`` own ``gained`` more copies of each card."""
+    return b.owned[g, seat][:, cards] + gained <= b.limit[cards]
+
+
+def _give(a, rules, card, players):
+    """``give an establishment to a chosen player``: slots None (with ``may``), then per
+    card given (in ``giveable`` order) per other player (payment order)."""
+    head = _optional_head(a.optional)
+    cards = np.array(a.giveable, dtype=np.int64)
+    others = players - 1
+    slots = head + tuple((int(c), k) for c in cards for k in range(1, players))
+
+    def mask(b, g, card_, owner):
+        out = np.zeros((len(g), len(slots)), dtype=bool)
+        out[:, :len(head)] = True
+        if not len(cards) or not others:
+            return out
+        own = b.owned[g, owner][:, cards] > 0  # (G, K)
+        fit = np.stack([_fits(b, g, b.others[owner, k], cards) for k in range(others)],
+                       axis=2)  # (G, K, P-1)
+        out[:, len(head):] = (own[:, :, None] & fit).reshape(len(g), -1)
+        return out
+
+    def resolve(b, g, card_, owner, copies, slot):
+        happened = slot >= len(head)
+        h = happened.nonzero()[0]
+        if len(h):
+            give, k = np.divmod(slot[h] - len(head), others)
+            b.move_copy(g[h], owner[h], cards[give], b.others[owner[h], k])
+        return happened
+    return Choice("give", slots, mask, resolve, None)
+
+
+def _swap(a, rules, card, players):
+    """``swap an establishment with a chosen player``: slots None (with ``may``), then per
+    other player (payment order), per card given, per card taken (``swappable`` order)."""
+    head = _optional_head(a.optional)
+    cards = np.array(a.swappable, dtype=np.int64)
+    width = len(cards)
+    others = players - 1
+    slots = head + tuple((k, int(give), int(take)) for k in range(1, players)
+                         for give in cards for take in cards)
+    limited = bool(len(cards)) and bool((np.asarray(rules.limit)[cards] < NO_LIMIT).any())
+
+    def mask(b, g, card_, owner):
+        out = np.zeros((len(g), len(slots)), dtype=bool)
+        out[:, :len(head)] = True
+        if not width or not others:
+            return out
+        own = b.owned[g, owner][:, cards] > 0  # (G, K)
+        blocks = []
+        for k in range(others):
+            other = b.others[owner, k]
+            theirs = b.owned[g, other][:, cards] > 0
+            ok = own[:, :, None] & theirs[:, None, :]  # (G, give, take)
+            if limited:
+                same = np.eye(width, dtype=bool)[None]
+                take_fits = np.where(same, _fits(b, g, owner, cards, 0)[:, None, :],
+                                     _fits(b, g, owner, cards)[:, None, :])
+                give_fits = np.where(same, _fits(b, g, other, cards, 0)[:, :, None],
+                                     _fits(b, g, other, cards)[:, :, None])
+                ok &= take_fits & give_fits
+            blocks.append(ok.reshape(len(g), -1))
+        out[:, len(head):] = np.concatenate(blocks, axis=1)
+        return out
+
+    def resolve(b, g, card_, owner, copies, slot):
+        happened = slot >= len(head)
+        h = happened.nonzero()[0]
+        if len(h):
+            k, rest = np.divmod(slot[h] - len(head), width * width)
+            give, take = np.divmod(rest, width)
+            o = owner[h]
+            other = b.others[o, k]
+            b.move_copy(g[h], o, cards[give], other)
+            b.move_copy(g[h], other, cards[take], o)
+        return happened
+    return Choice("swap", slots, mask, resolve, None)
+
+
+def _card_choice(a, rules, card, act_on):
+    """``unbuild a landmark``, ``choose an establishment``, ``activate one of your
+    establishments``: slots None (with ``may``) and ``cards`` in order (those the owner
+    has, unless any kind may be named)."""
+    head = _optional_head(a.optional)
+    cards = np.array(a.cards, dtype=np.int64)
+    slots = head + tuple(int(c) for c in cards)
+    own = a.own
+
+    def mask(b, g, card_, owner):
+        out = np.ones((len(g), len(slots)), dtype=bool)
+        if own and len(cards):
+            out[:, len(head):] = b.owned[g, owner][:, cards] > 0
+        return out
+
+    def resolve(b, g, card_, owner, copies, slot):
+        happened = slot >= len(head)
+        h = happened.nonzero()[0]
+        if len(h):
+            act_on(b, g[h], owner[h], cards[slot[h] - len(head)], card)
+        return happened
+    return Choice("card", slots, mask, resolve, None)
+
+
+def _unbuild(b, g, owner, chosen, card):
+    b.owned[g, owner, chosen] = 0
+
+
+def _choose_kind(b, g, owner, chosen, card):
+    b.bound[g] = chosen
+
+
+def _activate(b, g, owner, chosen, card):
+    b.activate(g, owner, chosen)
+
+
+def order_choice(kinds: tuple) -> Choice:
+    """The ``order`` decision over ``kinds`` (card indices, the group's candidates in
+    order): slots are the permutations of each subset of two or more of them, subset by
+    subset, each in :func:`itertools.permutations` order, so that the options of one game
+    (the permutations of its own involved cards) are consecutive slots in the scalar
+    option order. ``mask`` and ``resolve`` are made by the engine, which knows each game's
+    involved cards."""
+    slots = []
+    for size in range(2, len(kinds) + 1):
+        for subset in _subsets(kinds, size):
+            slots.extend(permutations(subset))
+    return Choice("order", tuple(slots), None, None, "order")
+
+
+def _subsets(kinds: tuple, size: int):
+    from itertools import combinations
+    return combinations(kinds, size)
+
+
+# --------------------------------------------------------------------------- compiling
+
+
+PLAIN = {
+    act.Gain: _gain, act.PayBank: _pay_bank, act.PayEach: _pay_each,
+    act.PayRoller: _pay_roller, act.TakeFromRoller: _take_from_roller,
+    act.TakeFromEach: _take_from_each, act.TakeFromRichest: _take_from_richest,
+    act.ShareCoins: _share_coins, act.ReturnCard: _return_card, act.Mark: _mark,
+    act.PutCoins: _put_coins, act.ExtraTurn: _extra_turn, act.AddToRoll: _add_to_roll,
+}
+"""Plain action kernel makers by compiled class: ``(action, rules, card) -> Plain``."""
+
+
+def plain_action(a, rules, card: int) -> Plain:
+    """The kernel of one plain (asking nothing) action of ``card``."""
+    make = PLAIN.get(type(a))
+    if make is None:
+        raise VectorUnsupported(f"the action '{type(a).__name__}'")
+    return make(a, rules, card)
+
+
+def action(a, rules, card: int, players: int, dice_counts: tuple):
+    """The kernel of one action of ``card`` (a :class:`Plain` or a :class:`Choice`) for
+    games of ``players`` seats; ``dice_counts`` are the rule set's dice counts (a reroll
+    of a chosen count)."""
+    kind = type(a)
+    if kind is act.Optional:
+        return _optional(a, rules, card)
+    if kind is act.Reroll:
+        return _reroll(a, rules, card, dice_counts)
+    if kind is act.TakeFromChosen:
+        return _chosen_player(a, rules, card, players, pays=False)
+    if kind is act.PayChosen:
+        return _chosen_player(a, rules, card, players, pays=True)
+    if kind is act.Give:
+        return _give(a, rules, card, players)
+    if kind is act.Swap:
+        return _swap(a, rules, card, players)
+    if kind is act.Unbuild:
+        return _card_choice(a, rules, card, _unbuild)
+    if kind is act.ChooseKind:
+        return _card_choice(a, rules, card, _choose_kind)
+    if kind is act.Activate:
+        return _card_choice(a, rules, card, _activate)
+    return plain_action(a, rules, card)

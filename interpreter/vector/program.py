@@ -1,0 +1,253 @@
+"""A rule set compiled for the batched engine: plans of kernels, built once per rule set
+and player count from the same :class:`~machikoro.rules.ruleset.RuleSet` the scalar engine
+plays.
+
+The scalar engine resolves a roll's income by walking a queue of items ``(card, owner,
+copies, clause)`` made from the rule set's activation tables; the hooks of a trigger
+(``after roll``, ``at end of turn``...) likewise. Here each such walk is a *plan*: a fixed
+tuple of :class:`Item` s in the scalar engine's order, whose owner is named relative to
+the roller (``offset`` seats along the payment order; a hook's owner is the roller), so a
+plan serves every roller. A game walks its plan item by item; every clause of an item is
+a chain of compiled steps (:mod:`machikoro.vector.kernels`) run while the step before
+happened, and an item whose clause asks a decision runs once per copy, pausing at the
+decision.
+
+:func:`compile_rules` refuses, with :class:`~machikoro.errors.VectorUnsupported` naming
+the concept, what the batched engine cannot play yet (the lab then plays the scalar
+engine): an effect outside :data:`~machikoro.vector.kernels.KERNELS`, an activation
+inside an activated card, more than one card offering a choice of dice with different
+counts for one seat... Nothing is refused silently and nothing is played approximately.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+from weakref import WeakKeyDictionary
+
+import numpy as np
+
+from ..errors import VectorUnsupported
+from ..language import actions as act
+from ..language.clauses import TRIGGERS
+from ..rules.ruleset import RuleSet
+from . import kernels
+
+HOOK_PLANS = {trigger: k for k, trigger in enumerate(TRIGGERS)}
+"""Plan ids of the hooks of each trigger; an income plan's id is ``len(TRIGGERS) +
+total``."""
+
+
+class Step(NamedTuple):
+    """One step of a clause's chain: its kernel (a :class:`~machikoro.vector.kernels.
+    Plain` or :class:`~machikoro.vector.kernels.Choice`) and, for a choice, its decision
+    kind (an index into :attr:`Program.choices`; -1 for a plain step)."""
+
+    kernel: object
+    kind: int
+
+
+class Item(NamedTuple):
+    """One item of a plan: ``card``'s ``clause`` (the scalar compiled clause, for messages
+    and conversion), run for the owner ``offset`` seats along the payment order from the
+    roller (0: the roller); ``tests`` (condition kernels of the clause), ``steps`` (its
+    chain), ``asks`` (a step asks: the item runs once per copy), ``clause_index`` (the
+    clause's place in the card's activation or in the trigger's hooks) and ``block``
+    (the order block it belongs to, or -1)."""
+
+    offset: int
+    card: int
+    clause: object
+    tests: tuple
+    steps: tuple
+    asks: bool
+    block: int
+
+
+class Block(NamedTuple):
+    """Items ``start``..``stop - 1`` of an income plan: one owner's cards of one colour
+    group whose order the owner may choose (:mod:`machikoro.engine.ordering`);
+    ``candidates`` are the ``(card, mode)`` pairs that may need ordering, ``kind`` the
+    decision kind of its ``order`` choice."""
+
+    start: int
+    stop: int
+    offset: int
+    candidates: tuple
+    kind: int
+
+
+class Program:
+    """The batched engine's tables of one rule set for ``players`` seats.
+
+    ``plans[id]``: a tuple of :class:`Item` (hooks: ids :data:`HOOK_PLANS`; the income of
+    roll total ``t``: id ``len(TRIGGERS) + t``); ``blocks[id]``: the plan's order blocks;
+    ``choices``: every decision kind's :class:`~machikoro.vector.kernels.Choice` (0 build,
+    1 dice, then the clauses' choices and the order decisions); ``card_plans[card]``: the
+    items of ``card``'s activation for its owner (an Exhibit Hall's activation of a card);
+    ``order[roller]`` every seat in payment order from the roller; ``others[seat]`` the
+    other seats in payment order; card tables as arrays (``cost``, ``limit``, ``landmark``,
+    ``by_cost``: card indices in the build menu's order). Raises
+    :class:`~machikoro.errors.VectorUnsupported` for a concept it cannot compile.
+    """
+
+    BUILD, DICE = 0, 1
+
+    def __init__(self, rules: RuleSet, players: int):
+        if not rules.min_players <= players <= rules.max_players:
+            raise VectorUnsupported(f"{players} players ({rules.name} is for "
+                                    f"{rules.min_players}-{rules.max_players})")
+        self.rules, self.players = rules, players
+        cards = len(rules.cards)
+        self.cards = cards
+        step = -1 if rules.payment_order == "counterclockwise" else 1
+        self.order = np.array([[(r + step * k) % players for k in range(players)]
+                               for r in range(players)], dtype=np.int64)
+        self.others = self.order[:, 1:].copy()
+        self.cost = np.array(rules.cost, dtype=np.int64)
+        self.limit = np.array(rules.limit, dtype=np.int64)
+        self.landmark = np.array([c.is_landmark for c in rules.cards], dtype=bool)
+        self.by_cost = np.array([i for _, i, _, _, _ in rules.by_cost], dtype=np.int64)
+        self.victory = np.array(rules.victory, dtype=np.int64)
+        counts = {rules.dice_count}
+        for _, options in rules.dice_options:
+            counts.update(options)
+        self.dice_counts = tuple(sorted(counts))
+        self.max_dice = max(self.dice_counts)
+        self.dice_cards = tuple(card for card, _ in rules.dice_options)
+        # per dice card, which of dice_counts it offers
+        self.dice_offers = np.array([[k in options for k in self.dice_counts]
+                                     for _, options in rules.dice_options],
+                                    dtype=bool).reshape(len(rules.dice_options),
+                                                        len(self.dice_counts))
+        self.default_dice = self.dice_counts.index(rules.dice_count)
+        self.side_cards = tuple(sorted(rules.side_roll_cards))
+        self.side_index = np.full(cards, -1, dtype=np.int64)
+        for k, card in enumerate(self.side_cards):
+            self.side_index[card] = k
+        self.reroll_cards = tuple(sorted({card for card, clause in rules.hooks["after_roll"]
+                                          for a in clause.steps
+                                          if type(a) is act.Reroll}))
+        self.choices: list = [None, None]  # build and dice: the engine's own
+        self._kinds: dict = {}
+        self.plans: dict = {}
+        self.blocks: dict = {}
+        self.landmark_active_on_build_turn = rules.options["landmark_active_on_build_turn"]
+        for trigger, k in HOOK_PLANS.items():
+            self.plans[k] = tuple(self._item(0, card, clause, n, -1)
+                                  for n, (card, clause) in enumerate(rules.hooks[trigger]))
+            self.blocks[k] = ()
+        for total, groups in rules.by_roll.items():
+            self._income_plan(total, groups)
+        self.max_items = max((len(p) for p in self.plans.values()), default=0)
+        self.card_plans = tuple(self._card_plan(card) for card in range(cards))
+        self.max_steps = max((len(item.steps) for plan in self.plans.values()
+                              for item in plan), default=1)
+        self.blocking = tuple(rules.blocking_markers)
+        self.markers = len(rules.markers)
+        self._check_activations()
+
+    # ------------------------------------------------------------------ building
+
+    def _step(self, action, card: int) -> Step:
+        kernel = kernels.action(action, self.rules, card, self.players, self.dice_counts)
+        if not kernel.asks:
+            return Step(kernel, -1)
+        key = (card, id(action))
+        kind = self._kinds.get(key)
+        if kind is None:
+            kind = self._kinds[key] = len(self.choices)
+            self.choices.append(kernel)
+        return Step(kernel, kind)
+
+    def _item(self, offset: int, card: int, clause, index: int, block: int) -> Item:
+        try:
+            tests = tuple(kernels.condition(c, self.rules) for c in clause.conditions)
+            steps = tuple(self._step(a, card) for a in clause.steps)
+        except VectorUnsupported as error:
+            raise VectorUnsupported(f"{error.concept}, in the effect of "
+                                    f"{self.rules.ids[card]} ('{clause.text}')") from None
+        return Item(offset, card, clause, tests, steps, clause.asks, block)
+
+    def _income_plan(self, total: int, groups: tuple) -> None:
+        """The income plan of roll ``total``: the colour groups in order; in each, the
+        owners in payment order from the roller (the roller alone for a group only its
+        owner's roll activates); each owner's cards in group order (the scalar engine's
+        :meth:`~machikoro.engine.dispatch.Dispatch.income_plans`)."""
+        rules = self.rules
+        order_groups = rules.order_groups.get(total, ((),) * len(groups))
+        items: list = []
+        blocks: list = []
+        for group, involved in zip(groups, order_groups):
+            theirs = any(mode != 1 for _, mode, _ in group)
+            for offset in (range(self.players) if theirs or involved else (0,)):
+                rolled = offset == 0
+                start = len(items)
+                for card, mode, clauses in group:
+                    if (mode == 1 and not rolled) or (mode == 2 and rolled):
+                        continue
+                    for n, clause in enumerate(clauses):
+                        items.append(self._item(offset, card, clause, n,
+                                                len(blocks) if involved else -1))
+                if involved:
+                    candidates = tuple((card, mode) for card, mode in involved
+                                       if not ((mode == 1 and not rolled) or
+                                               (mode == 2 and rolled)))
+                    kind = len(self.choices)
+                    self.choices.append(kernels.order_choice(tuple(c for c, _ in candidates)))
+                    blocks.append(Block(start, len(items), offset, candidates, kind))
+        plan = len(TRIGGERS) + total
+        self.plans[plan] = tuple(items)
+        self.blocks[plan] = tuple(blocks)
+
+    def _card_plan(self, card: int) -> tuple:
+        """The items of ``card``'s activation clauses for its owner (offset 0), for an
+        activation by another card; None when it cannot be compiled (then no card may
+        activate it: :meth:`_check_activations`)."""
+        try:
+            return tuple(self._item(0, card, clause, n, -1)
+                         for n, clause in enumerate(self.rules.activation[card]))
+        except VectorUnsupported:
+            return None
+
+    def _check_activations(self) -> None:
+        """Refuse an activation of a card that activates cards itself (nested activation)
+        or that cannot be compiled."""
+        for plan in list(self.plans.values()) + [p for p in self.card_plans if p]:
+            for item in plan:
+                for a in item.clause.steps:
+                    if type(a) is not act.Activate:
+                        continue
+                    for target in a.cards:
+                        inner = self.card_plans[target]
+                        if inner is None:
+                            raise VectorUnsupported(
+                                f"activating {self.rules.ids[target]}, whose effect the "
+                                f"batched engine cannot play")
+                        if any(type(s) is act.Activate for i in inner
+                               for s in i.clause.steps):
+                            raise VectorUnsupported(
+                                f"an activation inside an activated card "
+                                f"({self.rules.ids[item.card]} may activate "
+                                f"{self.rules.ids[target]})")
+
+    # ------------------------------------------------------------------ reading
+
+    def income_plan(self, total: int) -> int:
+        """The plan id of roll ``total``'s income."""
+        return len(TRIGGERS) + total
+
+
+_PROGRAMS: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def compile_rules(rules: RuleSet, players: int) -> Program:
+    """The :class:`Program` of ``rules`` for ``players`` seats, compiled on first use and
+    kept while ``rules`` lives. Raises :class:`~machikoro.errors.VectorUnsupported`
+    naming what the batched engine cannot play."""
+    held = _PROGRAMS.get(rules)
+    if held is None:
+        held = _PROGRAMS[rules] = {}
+    found = held.get(players)
+    if found is None:
+        found = held[players] = Program(rules, players)
+    return found
