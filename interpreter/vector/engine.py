@@ -560,10 +560,10 @@ class VectorGames(Batch):
                 running = self._item(items[j], j, pid, running, self.main)
             else:
                 parts = [self._item(items[j], j, pid, running[~custom], self.main)]
-                mine = running[custom]
-                which = self.exec_order[mine, j]
+                these = running[custom]
+                which = self.exec_order[these, j]
                 for u in np.unique(which).tolist():
-                    parts.append(self._item(items[u], j, pid, mine[which == u], self.main,
+                    parts.append(self._item(items[u], j, pid, these[which == u], self.main,
                                             copies_item=u))
                 running = _cat(parts)
             if j == block.stop - 1:
@@ -670,12 +670,12 @@ class VectorGames(Batch):
         done = []
         cards = self.ins_card[games]
         for card in np.unique(cards).tolist():
-            mine = games[cards == card]
+            these = games[cards == card]
             items = self.program.card_plans[card]
-            pos = self.inserted.pos[mine]
+            pos = self.inserted.pos[these]
             running = _EMPTY
             for j, item in enumerate(items):
-                joining = mine[pos == j]
+                joining = these[pos == j]
                 running = _cat([running, joining])
                 if len(running):
                     running = self._item(item, j, -1, running, self.inserted)
@@ -705,12 +705,12 @@ class VectorGames(Batch):
         if len(asking):
             choice = self.program.choices[block.kind]
             mask = np.zeros((len(asking), len(choice.slots)), dtype=bool)
-            mine = involved[asks]
+            these = involved[asks]
             position = {int(c): k for k, c in enumerate(cards)}
             for s, perm in enumerate(choice.slots):
                 want = np.zeros(len(cards), dtype=bool)
                 want[[position[c] for c in perm]] = True
-                mask[:, s] = (mine == want).all(axis=1)
+                mask[:, s] = (these == want).all(axis=1)
             self.main.pos[asking] = block.start
             self._wait(block.kind, asking, owner[asks], mask)
         return games[~np.isin(games, asking)]
@@ -739,15 +739,15 @@ class VectorGames(Batch):
         owner = self.pending_player[g]
         copies = np.ones(len(g), dtype=np.int64)
         for c in np.unique(card).tolist():
-            mine = card == c
-            happened = choice.resolve(self, g[mine], c, owner[mine], copies[mine], slot[mine])
+            these = card == c
+            happened = choice.resolve(self, g[these], c, owner[these], copies[these], slot[these])
             h = np.asarray(happened, dtype=bool)
-            st = cur.step[g[mine]]
-            items = self._item_at(cur, g[mine])
+            st = cur.step[g[these]]
+            items = self._item_at(cur, g[these])
             lengths = np.array([len(it.steps) for it in items], dtype=np.int64)
             nxt = np.where(h, st + 1, _CHAIN_END)
             ended = nxt >= lengths
-            gm = g[mine]
+            gm = g[these]
             cur.step[gm] = np.where(ended, 0, nxt)
             cur.copy[gm[ended]] += 1  # the walk goes on from the cursor
 
