@@ -44,6 +44,11 @@ class Batch:
         self.coins = np.array([rules.starting_coins(p)] * n, dtype=COINS).reshape(n, p)
         self.owned = np.zeros((n, p, c), dtype=COPIES)
         self.owned[:] = np.array(rules.start_town, dtype=COPIES)
+        # flat views for one-index gathers (several times faster than indexing by game,
+        # seat and card arrays): the arrays are only ever changed in place
+        self.coins_flat = self.coins.reshape(-1)
+        self.owned_flat = self.owned.reshape(-1)
+        self.towns_flat = self.owned.reshape(n * p, c)
         self.supply = np.zeros((n, c), dtype=COPIES)
         self.supply[:] = np.array(rules.supply_for(p), dtype=COPIES)
         self.marks = [np.zeros((n, p, c), dtype=np.int32 if behaviour == "holds_coins"
@@ -68,17 +73,44 @@ class Batch:
         # decks of the market rows that have one: cards in a ring of ``cap`` places,
         # ``lo``..``hi - 1`` (the top at hi - 1)
         self.decks: list = [None] * len(rules.market_rows)
+        # per seat, its build menu as bits (program.menu_pos): the cards it may build at
+        # some price (under its limit, a copy in the market; a landmark not built), kept
+        # up to date by every change of the towns and the market
+        self.menu = np.zeros((n, p), dtype=np.uint64) if program.menu_bits else None
         self.dice_log: list | None = None  # (games, faces) per throw, when kept
 
+    # ------------------------------------------------------------------ reading
+
+    def seat_coins(self, g, seat) -> np.ndarray:
+        """Each game's ``seat``'s coins (one seat per game, or one for all)."""
+        return self.coins_flat.take(g * self.players + seat)
+
+    def copies(self, g, seat, card) -> np.ndarray:
+        """Copies of ``card`` in each game's town of ``seat`` (a seat and a card per game,
+        or one for all)."""
+        return self.owned_flat.take((g * self.players + seat) * self.cards + card)
+
+    def town(self, g, seat) -> np.ndarray:
+        """Each game's town of ``seat``: ``(len(g), cards)`` copies."""
+        return self.towns_flat.take(g * self.players + seat, axis=0)
+
     # ------------------------------------------------------------------ coins
+
+    def add_coins(self, g, seat, amount) -> None:
+        """``seat`` gains ``amount`` coins in each game (a seat per game, or one)."""
+        cell = g * self.players + seat
+        self.coins_flat[cell] = self.coins_flat.take(cell) + amount
 
     def transfer(self, g, payer, payee, owed) -> None:
         """``payer`` pays ``payee`` ``owed`` coins in each game, or all it has; the rest
         is waived (:meth:`StateChanges.transfer`)."""
-        have = self.coins[g, payer]
+        p, flat = self.players, self.coins_flat
+        cell = g * p + payer
+        have = flat.take(cell)
         paid = np.minimum(owed, have)
-        self.coins[g, payer] = have - paid
-        self.coins[g, payee] += paid
+        flat[cell] = have - paid
+        cell = g * p + payee
+        flat[cell] = flat.take(cell) + paid
 
     # ------------------------------------------------------------------ cards moving
 
@@ -94,8 +126,13 @@ class Batch:
                 m = g[moves]
                 table[m, seat[moves], kind[moves]] -= 1
                 table[m, other[moves], kind[moves]] += 1
-        owned[g, seat, kind] -= 1
-        owned[g, other, kind] += 1
+        flat, c, p = self.owned_flat, self.cards, self.players
+        cell = (g * p + seat) * c + kind
+        flat[cell] = flat.take(cell) - 1
+        cell = (g * p + other) * c + kind
+        flat[cell] = flat.take(cell) + 1
+        self.menu_card(g, seat, kind)
+        self.menu_card(g, other, kind)
 
     def return_to_market(self, g, seat, kind: int, copies) -> None:
         """``copies`` of ``seat``'s ``kind`` go back to the market in each game: onto its
@@ -123,6 +160,7 @@ class Batch:
                 k = k - 1
                 down = down[k > 0]
                 k = k[k > 0]
+        self.menu_pile(g, np.broadcast_to(kind, g.shape))
         if self.rules.market_upkeep:
             self.market_changed(g)
 
@@ -130,7 +168,7 @@ class Batch:
         """Every copy of ``owner``'s ``kind`` activates now, for ``owner``, whatever the
         roll: its activation clauses run next (a closed copy reopens instead; Exhibit
         Hall); the engine runs them (:meth:`StateChanges.activate`)."""
-        copies = self.owned[g, owner, kind].astype(np.int64)
+        copies = self.copies(g, owner, kind).astype(np.int64)
         copies = self.reopen(g, owner, kind, copies)
         self.ins_card[g] = np.where(copies > 0, kind, -1)
         self.ins_owner[g] = owner
@@ -210,10 +248,45 @@ class Batch:
         program = self.program
         out = np.zeros((len(g), len(program.dice_counts)), dtype=bool)
         for card, offers in zip(program.dice_cards, program.dice_offers):
-            out |= (self.owned[g, seat, card] > 0)[:, None] & offers
+            out |= (self.copies(g, seat, card) > 0)[:, None] & offers
         none = ~out.any(axis=1)
         out[none, program.default_dice] = True
         return out
+
+    # ------------------------------------------------------------------ build menus
+
+    def refresh_menus(self, g) -> None:
+        """Make every seat's build menu anew in games ``g`` (after a change of the towns
+        or the market that the incremental updates do not follow)."""
+        if self.menu is None or not len(g):
+            return
+        p = self.program
+        cards = p.by_cost
+        up = (self.supply[g][:, cards] > 0) | p.landmark[cards]
+        weights = np.uint64(1) << np.arange(len(cards), dtype=np.uint64)
+        for seat in range(self.players):
+            ok = up & (self.owned[g, seat][:, cards] < p.limit[cards])
+            self.menu[g, seat] = (ok * weights).sum(axis=1, dtype=np.uint64)
+
+    def menu_card(self, g, seat, card) -> None:
+        """Bring ``card``'s bit of ``seat``'s menu up to date in each game (one card per
+        game), after its town or the card's market pile changed."""
+        if self.menu is None or not len(g):
+            return
+        p = self.program
+        ok = (self.copies(g, seat, card) < p.limit[card]) & (
+            (self.supply.reshape(-1).take(g * self.cards + card) > 0) | p.landmark[card])
+        weight = p.menu_weight[card]
+        flat = self.menu.reshape(-1)
+        cell = g * self.players + seat
+        menu = flat.take(cell)
+        flat[cell] = np.where(ok, menu | weight, menu & ~weight)
+
+    def menu_pile(self, g, card) -> None:
+        """``card``'s bit of every seat's menu in each game, after its pile changed."""
+        seats = np.arange(self.players)
+        for seat in seats:
+            self.menu_card(g, np.full(len(g), seat), card)
 
     # ------------------------------------------------------------------ the market
 
@@ -239,6 +312,7 @@ class Batch:
                     if len(up):
                         gone = up[~self.buildable(up, card)]
                         self.supply[gone, card] = 0
+                        self.menu_pile(gone, np.full(len(gone), card))
             self.refill(g, r)
 
     def refill(self, g, r: int) -> None:
@@ -254,8 +328,10 @@ class Batch:
             card = deck.pop(g)
             keep = self.buildable(g, card) if retire else np.ones(len(g), dtype=bool)
             kept, kc = g[keep], card[keep]
-            shown[keep] += self.supply[kept, kc] == 0
+            new = self.supply[kept, kc] == 0
+            shown[keep] += new
             self.supply[kept, kc] += 1
+            self.menu_pile(kept[new], kc[new])
             todo = (shown < row.kinds) & (deck.size(g) > 0)
             g, shown = g[todo], shown[todo]
 

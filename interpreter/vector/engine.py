@@ -31,6 +31,7 @@ from ..errors import IllegalActions, MachikoroError
 from ..language.clauses import TRIGGERS
 from ..rules.ruleset import RuleSet
 from .batch import COINS, COPIES, Batch, Deck
+from .decisions import Waiting, joined
 from .kernels import _ALL
 from .program import HOOK_PLANS, Program, compile_rules
 
@@ -59,15 +60,15 @@ def _cat(parts: list) -> np.ndarray:
 class _Cursor:
     """Where games stand in a plan walk: ``pos`` (item, or slot of an order block),
     ``copy`` (copies done of an item that runs once per copy) and ``step`` (the next step
-    of the clause's chain), with the copies and owner of each item."""
+    of the clause's chain), with the owner of each item (``owner_of``)."""
 
-    __slots__ = ("copies_of", "copy", "owner_of", "pos", "step")
+    __slots__ = ("copy", "owner_of", "pos", "step")
 
-    def __init__(self, n: int, copies_of, owner_of):
+    def __init__(self, n: int, owner_of):
         self.pos = np.zeros(n, dtype=np.int64)
         self.copy = np.zeros(n, dtype=np.int64)
         self.step = np.zeros(n, dtype=np.int64)
-        self.copies_of, self.owner_of = copies_of, owner_of
+        self.owner_of = owner_of
 
 
 def _check_count(n) -> int:
@@ -122,8 +123,9 @@ class VectorGames(Batch):
         self.ins_card = np.full(n, -1, dtype=np.int64)
         self.ins_owner = np.zeros(n, dtype=np.int64)
         self.ins_copies = np.zeros(n, dtype=np.int64)
-        self.main = _Cursor(n, self._plan_copies, self._plan_owner)
-        self.inserted = _Cursor(n, self._ins_copies_of, self._ins_owner_of)
+        self.main = _Cursor(n, self._plan_owner)
+        self.inserted = _Cursor(n, self._ins_owner_of)
+        self.recorded = np.zeros(n, dtype=bool)  # copies counted: it waited in this walk
         # the insertion cursor's arrays, under the names batch.activate sets
         self.ins_pos, self.ins_copy, self.ins_step = (self.inserted.pos, self.inserted.copy,
                                                       self.inserted.step)
@@ -132,15 +134,37 @@ class VectorGames(Batch):
         self.pending_card = np.full(n, -1, dtype=np.int64)
         self._waiting: dict = {}  # kind -> ([games], [masks]) registered this step
         self._masks: dict = {}    # kind -> (games, mask): the decisions now waiting
+        self._row = np.zeros(n, dtype=np.int64)  # a waiting game's row in its kind's mask
         self.builds: list | None = [] if keep_builds else None
         self._entries = {pid: self._plan_entries(pid, plan)
                          for pid, plan in program.plans.items()}
+        # per plan: each entry's first item; per item (entry, first of its entry, its
+        # copies kept in act_copies: the entry has several items, or one that asks)
+        self._plan_steps = {pid: np.array([len(i.steps) for i in plan] or [0], dtype=np.int64)
+                            for pid, plan in program.plans.items()}
+        self._card_steps = [np.array([len(i.steps) for i in plan or ()] or [0],
+                                     dtype=np.int64) for plan in program.card_plans]
+        self._entry_first = {}
+        self._item_info = {}
+        for pid, plan in program.plans.items():
+            entry_of = self._entries[pid][2].tolist()
+            firsts = {}
+            for j, e in enumerate(entry_of):
+                firsts.setdefault(e, j)
+            self._entry_first[pid] = [firsts[e] for e in range(len(firsts))]
+            self._item_info[pid] = [
+                (e, firsts[e] == j, entry_of.count(e) > 1 or any(
+                    plan[i].asks for i, f in enumerate(entry_of) if f == e))
+                for j, e in enumerate(entry_of)]
         self._blocks = program.blocks
+        self._hook_cards = {pid: np.array(sorted({i.card for i in program.plans[pid]}),
+                                          dtype=np.int64) for pid in HOOK_PLANS.values()}
         self._block_of = {pid: {j: b for b in blocks for j in range(b.start, b.stop)}
                           for pid, blocks in program.blocks.items()}
         self._has_blocks = any(self._blocks.values())
         if rules.market_upkeep:
             self._setup_market()
+        self.refresh_menus(np.arange(n))
         if start:
             self.begin()
 
@@ -192,30 +216,30 @@ class VectorGames(Batch):
         return self.phase == OVER
 
     def decisions(self) -> dict:
-        """The waiting decisions: ``{kind: (games, mask)}``, ``games`` the indices of the
-        games waiting at a decision of that kind and ``mask`` a ``(len(games),
-        len(program.choices[kind].slots))`` bool array (build: ``1 + cards`` slots, pass
-        first then the cards in build-menu order; dice: ``program.dice_counts``): its
-        ``True`` slots, in order, are the game's options (option index k: the k-th)."""
+        """The waiting decisions: ``{kind: Waiting}`` (:class:`~machikoro.vector.
+        decisions.Waiting`: ``games``, the indices of the games waiting at a decision of
+        that kind, in no particular order; ``mask``, a ``(len(games),
+        len(program.choices[kind].slots))`` bool array, build: ``1 + cards`` slots, pass
+        first then the cards in build-menu order, dice: ``program.dice_counts``, whose
+        ``True`` slots, in order, are the game's options, option index k the k-th;
+        ``counts``, options per game). ``games, mask = waiting`` unpacks one."""
         return self._masks
 
     def option_counts(self) -> np.ndarray:
         """How many options each game's waiting decision has (0: none waiting)."""
         counts = np.zeros(self.n, dtype=np.int64)
-        for games, mask in self._masks.values():
-            counts[games] = mask.sum(axis=1)
+        for waiting in self._masks.values():
+            counts[waiting.games] = waiting.counts
         return counts
 
-    def slot_of(self, kind: int, games: np.ndarray, options: np.ndarray,
-                mask: np.ndarray | None = None) -> np.ndarray:
+    def mask_of(self, kind: int, games: np.ndarray) -> np.ndarray:
+        """The option masks of ``games`` (all waiting at a decision of ``kind``)."""
+        return self._masks[kind].mask[self._row[games]]
+
+    def slot_of(self, kind: int, games: np.ndarray, options: np.ndarray) -> np.ndarray:
         """The slot of each game's option index ``options`` (the k-th ``True`` of its
-        mask row)."""
-        if mask is None:
-            waiting, all_masks = self._masks[kind]
-            where = np.searchsorted(waiting, games)
-            mask = all_masks[where]
-        ranks = np.cumsum(mask, axis=1)
-        return np.argmax(ranks > options[:, None], axis=1)
+        mask row); ``games`` all wait at a decision of ``kind``."""
+        return self._masks[kind].slots_of(options, self._row[games])
 
     # ------------------------------------------------------------------ stepping
 
@@ -236,16 +260,16 @@ class VectorGames(Batch):
         options = options.astype(np.int64)
         decoded = {}
         bad_games, bad_kinds, bad_values = [], [], []
-        for kind, (games, mask) in self._masks.items():
+        for kind, waiting in self._masks.items():
+            games = waiting.games
             chosen = options[games]
-            counts = mask.sum(axis=1)
-            bad = (chosen < 0) | (chosen >= counts)
+            bad = (chosen < 0) | (chosen >= waiting.counts)
             if bad.any():
                 bad_games.extend(games[bad].tolist())
                 bad_kinds.extend([self.decision_name(kind, g) for g in games[bad]])
                 bad_values.extend(chosen[bad].tolist())
             else:
-                decoded[kind] = (games, self.slot_of(kind, games, chosen, mask))
+                decoded[kind] = (games, waiting.slots_of(chosen))
         if bad_games:
             order = np.argsort(bad_games, kind="stable")
             raise IllegalActions([bad_games[i] for i in order], [bad_kinds[i] for i in order],
@@ -259,7 +283,8 @@ class VectorGames(Batch):
         IllegalActions` for a slot that is not an option (nothing applied)."""
         decoded = {}
         bad_games, bad_kinds, bad_values = [], [], []
-        for kind, (games, mask) in self._masks.items():
+        for kind, waiting in self._masks.items():
+            games = waiting.games
             if kind not in slots:
                 raise MachikoroError(f"no answers for decision kind {kind} "
                                      f"({len(games)} games wait at it)")
@@ -267,9 +292,7 @@ class VectorGames(Batch):
             if chosen.shape != games.shape:
                 raise MachikoroError(f"decision kind {kind}: {len(games)} answers needed, "
                                      f"not {chosen.shape}")
-            inside = (chosen >= 0) & (chosen < mask.shape[1])
-            legal = inside.copy()
-            legal[inside] = mask[inside.nonzero()[0], chosen[inside]]
+            legal = waiting.legal(chosen)
             if not legal.all():
                 bad_games.extend(games[~legal].tolist())
                 bad_kinds.extend([self.decision_name(kind, g) for g in games[~legal]])
@@ -313,37 +336,34 @@ class VectorGames(Batch):
                 for nxt, games in handlers[phase](phase, new, old).items():
                     if len(games):
                         fresh[nxt] = _cat([fresh.get(nxt, _EMPTY), games])
-        self._masks = {kind: self._gathered(parts) for kind, parts in self._waiting.items()}
+        masks = {}
+        for kind, parts in self._waiting.items():
+            waiting = masks[kind] = joined(parts)
+            self._row[waiting.games] = np.arange(len(waiting.games))
+        self._masks = masks
         self._waiting = {}
 
-    @staticmethod
-    def _gathered(parts: tuple) -> tuple:
-        games, masks = parts
-        games = np.concatenate(games)
-        masks = np.concatenate(masks)
-        order = np.argsort(games, kind="stable")
-        return games[order], masks[order]
-
-    def _wait(self, kind: int, games: np.ndarray, player: np.ndarray, mask: np.ndarray,
-              card: np.ndarray | int = -1) -> None:
-        """Games ``games`` now wait at a decision of ``kind`` for ``player``."""
+    def _wait(self, kind: int, games: np.ndarray, player: np.ndarray, mask: np.ndarray | None,
+              card: np.ndarray | int = -1, bits: np.ndarray | None = None) -> None:
+        """Games ``games`` now wait at a decision of ``kind`` for ``player``, with the
+        options ``mask`` (or, for the build decision, ``bits``)."""
         if not len(games):
             return
         self.pending[games] = kind
         self.pending_player[games] = player
         self.pending_card[games] = card
-        parts = self._waiting.setdefault(kind, ([], []))
-        parts[0].append(games)
-        parts[1].append(mask)
+        self._waiting.setdefault(kind, []).append(
+            (games, mask, bits, self.cards + 1 if bits is not None else 0))
 
     def _start(self, phase, games, _resumed) -> dict:
         """A turn starts: reset the turn's state; the ``before roll`` hooks, then the
         dice."""
-        self.rerolled[games] = False
-        self.built[games] = -1
-        self.nbuilt[games] = 0
+        for card in self.program.reroll_cards:
+            self.rerolled[games, card] = False
+        self.nbuilt[games] = 0  # (built[:nbuilt] is this turn's)
         self.extra_turn[games] = False
-        self.bound[games] = -1
+        if self.program.chooses_kind:
+            self.bound[games] = -1
         self.phase[games] = START
         if self.program.plans[HOOK_PLANS["before_roll"]]:
             return {BEFORE_ROLL: games}
@@ -381,7 +401,17 @@ class VectorGames(Batch):
                 self.restart[resumed] = False
                 fresh, resumed = _cat([fresh, resumed[again]]), resumed[~again]
         self.phase[fresh] = phase
-        done = self._walk(pid, fresh, resumed)
+        cards = self._hook_cards[pid]
+        idle = _EMPTY
+        if len(fresh):  # only the games whose roller owns a card with such a hook walk
+            if len(cards) == 1:
+                owns = self.copies(fresh, self.current.take(fresh), cards[0]) > 0
+            else:
+                owns = (self.town(fresh, self.current.take(fresh))[:, cards] > 0).any(axis=1)
+            idle, fresh = fresh[~owns], fresh[owns]
+        done = self._walk(pid, fresh, resumed) if len(fresh) or len(resumed) else _EMPTY
+        if len(idle):
+            done = _cat([idle, done])
         if phase == END:
             return self._end_turn(done)
         return {{BEFORE_ROLL: DICE, AFTER_ROLL: INCOME, BEFORE_BUILD: BUILD}[phase]: done}
@@ -432,7 +462,14 @@ class VectorGames(Batch):
         self.builds_left[games] = self.rules.builds_per_turn
         if self.rules.builds_per_turn <= 0:
             return {END: games}
-        self._wait(Program.BUILD, games, self.current[games], self.build_mask(games))
+        seat = self.current.take(games)
+        if self.menu is None:
+            self._wait(Program.BUILD, games, seat, self.build_mask(games))
+            return {}
+        cell = games * self.players + seat
+        coins = np.minimum(self.coins_flat.take(cell), self.program.max_cost)
+        self._wait(Program.BUILD, games, seat, None,
+                   bits=self.menu.reshape(-1).take(cell) & self.program.afford.take(coins))
         return {}
 
     def build_mask(self, games) -> np.ndarray:
@@ -455,11 +492,19 @@ class VectorGames(Batch):
         self.builds_left[games[passing]] = 0
         g = games[~passing]
         card = p.by_cost[slot[~passing] - 1]
-        seat = self.current[g]
-        self.coins[g, seat] -= p.cost[card].astype(COINS)
-        self.owned[g, seat, card] += 1
-        market = ~p.landmark[card]
-        self.supply[g[market], card[market]] -= 1
+        seat = self.current.take(g)
+        self.add_coins(g, seat, -p.cost.take(card))
+        cell = (g * self.players + seat) * self.cards + card
+        self.owned_flat[cell] = self.owned_flat.take(cell) + 1
+        market = ~p.landmark.take(card)
+        pile = (g * self.cards + card)[market]
+        supply = self.supply.reshape(-1)
+        supply[pile] = supply.take(pile) - 1
+        if self.menu is not None:
+            self.menu_card(g, seat, card)  # at its limit now?
+            out = market & (self.supply[g, card] <= 0)
+            if out.any():  # sold out: off every seat's menu
+                self.menu_pile(g[out], card[out])
         if self.rules.market_upkeep and market.any():
             self.market_changed(g[market])
         slot_built = np.minimum(self.nbuilt[g], self.built.shape[1] - 1)
@@ -482,62 +527,84 @@ class VectorGames(Batch):
         """True where ``seat`` has built the victory landmarks (all of them, or the rule
         set's ``victory.count``)."""
         victory = self.program.victory
-        built = (self.owned[games, seat][:, victory] > 0).sum(axis=1)
+        built = (self.town(games, seat)[:, victory] > 0).sum(axis=1)
         return built >= self.rules.victory_count
 
     # ------------------------------------------------------------------ plans
-
-    def _plan_copies(self, g, j: int, pid: int) -> np.ndarray:
-        return self.act_copies[g, self._entries[pid][2][j]]
 
     def _plan_owner(self, g, item) -> np.ndarray:
         if item.offset == 0:
             return self.current[g]
         return self.program.order[self.current[g], item.offset]
 
-    def _ins_copies_of(self, g, j: int, pid: int) -> np.ndarray:
-        return self.ins_copies[g]
-
     def _ins_owner_of(self, g, item) -> np.ndarray:
         return self.ins_owner[g]
 
-    def _start_plan(self, pid: int, games) -> None:
-        """Games start walking plan ``pid``: count each entry's copies now (as the scalar
-        engine does when it queues the items), reopening closed copies of an activation;
-        a hook of a card built this turn is left out unless the rules say otherwise."""
-        self.plan[games] = pid
-        self.main.pos[games] = 0
-        self.main.copy[games] = 0
-        self.main.step[games] = 0
-        self.order_state[games] = 0
+    def _entry_copies(self, pid: int, entry: int, games) -> np.ndarray:
+        """The copies of one plan entry (an owner's card) in each game, counted as the
+        scalar engine counts them when it queues the items: a hook's card built this turn
+        is left out unless the rules say otherwise; an activation's closed copies reopen
+        instead (their markers are removed now)."""
         offsets, cards, _ = self._entries[pid]
-        if not len(cards):
-            return
-        roller = self.current[games]
-        owners = self.program.order[roller[:, None], offsets[None, :]]
-        rows = games[:, None]
-        copies = self.owned[rows, owners, cards[None, :]].astype(np.int64)
+        card, offset = int(cards[entry]), int(offsets[entry])
+        owner = self.current[games] if offset == 0 else \
+            self.program.order[self.current[games], offset]
+        copies = self.copies(games, owner, card).astype(np.int64)
         if pid < len(TRIGGERS):
-            if not self.program.landmark_active_on_build_turn:
-                built = (self.built[games][:, :, None] == cards[None, None, :]).any(axis=1)
-                copies[built] = 0
-        else:
-            for marker in self.rules.blocking_markers:
-                table = self.marks[marker]
-                closed = table[rows, owners, cards[None, :]]
-                shut = (closed > 0) & (copies > 0)
-                if shut.any():
-                    r, e = shut.nonzero()
-                    table[games[r], owners[r, e], cards[e]] = 0
-                    copies = np.maximum(copies - np.where(shut, closed, 0), 0)
-        self.act_copies[games, :len(cards)] = copies
+            if not self.program.landmark_active_on_build_turn and self.nbuilt[games].any():
+                mine = self.built[games] == card
+                mine &= np.arange(mine.shape[1]) < self.nbuilt[games][:, None]
+                copies[mine.any(axis=1)] = 0
+            return copies
+        if self.program.blocking:
+            copies = self.reopen(games, owner, card, copies)
+        return copies
+
+    def _copies(self, pid: int, j: int, games) -> np.ndarray:
+        """The copies item ``j`` of plan ``pid`` activates in each game: counted now for
+        a game that has not waited in this walk yet (nothing could have changed its
+        towns), else as recorded when it first waited (:meth:`_record`)."""
+        entry, first, kept = self._item_info[pid][j]
+        recorded = self.recorded[games]
+        if not first:
+            return self.act_copies[games, entry]
+        if not recorded.any():
+            copies = self._entry_copies(pid, entry, games)
+            if kept:
+                self.act_copies[games, entry] = copies
+            return copies
+        copies = self.act_copies[games, entry]
+        live = ~recorded
+        if live.any():
+            fresh = self._entry_copies(pid, entry, games[live])
+            copies[live] = fresh
+            if kept:
+                self.act_copies[games[live], entry] = fresh
+        return copies
+
+    def _record(self, pid: int, games, after: int) -> None:
+        """Games that wait for the first time in their walk of plan ``pid``: count (and
+        reopen) now the copies of every entry whose first item comes after ``after``, as
+        the scalar engine counts a roll's items before any decision is answered."""
+        games = games[~self.recorded[games]]
+        if not len(games) or pid < 0:
+            return
+        for entry, first_item in enumerate(self._entry_first[pid]):
+            if first_item > after:
+                self.act_copies[games, entry] = self._entry_copies(pid, entry, games)
+        self.recorded[games] = True
 
     def _walk(self, pid: int, fresh, resumed) -> np.ndarray:
         """Walk plan ``pid``: ``fresh`` games from its start, ``resumed`` ones from where
         they waited; returns the games that walked to its end (the others wait at a
         decision)."""
         if len(fresh):
-            self._start_plan(pid, fresh)
+            self.plan[fresh] = pid
+            self.main.pos[fresh] = 0
+            self.main.copy[fresh] = 0
+            self.main.step[fresh] = 0
+            self.order_state[fresh] = 0
+            self.recorded[fresh] = False
         items = self.program.plans[pid]
         block_of = self._block_of[pid]
         running = fresh
@@ -574,52 +641,54 @@ class VectorGames(Batch):
         """Run ``item`` (at place ``j`` of plan ``pid``) for ``games``; returns those that
         are done with it (the others wait at a decision). ``copies_item``: the item whose
         copies count, when an order block runs another item at place ``j``."""
-        copies_at = j if copies_item < 0 else copies_item
+        if cur is self.main:
+            copies = self._copies(pid, j if copies_item < 0 else copies_item, games)
+        else:
+            copies = self.ins_copies[games]
         if not item.asks:
-            copies = cur.copies_of(games, copies_at, pid)
             live = copies > 0
             g, c = games[live], copies[live]
             if len(g):
-                owner = cur.owner_of(g, item)
-                self._chain(item, g, owner, c, 0)
+                self._chain(item, g, cur.owner_of(g, item), c)
             return games
         if cur is self.main:
             active = self.ins_card[games] >= 0
             if active.any():  # an activated card's clauses come first
                 done = self._insertions(games[active])
-                games = _cat([games[~active], done])
-        return self._per_copy(item, j, pid, games, cur, copies_at)
+                keep = ~active | np.isin(games, done)
+                games, copies = games[keep], copies[keep]
+        return self._per_copy(item, j, pid, games, cur, copies)
 
-    def _chain(self, item, g, owner, copies, first: int) -> None:
-        """Run the plain steps of ``item``'s chain from ``first`` (with its conditions
-        when from the start) while each happens."""
-        if first == 0:
-            for test in item.tests:
-                ok = test.test(self, g, owner)
-                g, owner, copies = g[ok], owner[ok], copies[ok]
-        for step in item.steps[first:]:
+    def _chain(self, item, g, owner, copies) -> None:
+        """Run a clause that asks nothing: its conditions, then each step while the one
+        before happened."""
+        for test in item.tests:
+            ok = test.test(self, g, owner)
+            g, owner, copies = g[ok], owner[ok], copies[ok]
+        for step in item.steps:
             if not len(g):
                 return
             happened = step.kernel.run(self, g, item.card, owner, copies)
             if happened is not _ALL:
                 g, owner, copies = g[happened], owner[happened], copies[happened]
 
-    def _per_copy(self, item, j: int, pid: int, games, cur: _Cursor, copies_at: int):
+    def _per_copy(self, item, j: int, pid: int, games, cur: _Cursor, copies):
         """Run an item that asks, once per copy, each copy's chain until a decision
         (the game waits) or its end; returns the games done with every copy."""
         done = []
         steps = item.steps
         while len(games):
-            copies = cur.copies_of(games, copies_at, pid)
             st, cp = cur.step[games], cur.copy[games]
             finished = (st == 0) & (cp >= copies)
             if finished.any():
                 out = games[finished]
                 cur.copy[out] = 0  # the next item starts at its first copy
                 done.append(out)
-            g, st = games[~finished], st[~finished]
-            if not len(g):
+                keep = ~finished
+                games, st, copies = games[keep], st[keep], copies[keep]
+            if not len(games):
                 break
+            g = games
             owner = cur.owner_of(g, item)
             live = np.ones(len(g), dtype=bool)
             starting = st == 0
@@ -653,15 +722,16 @@ class VectorGames(Batch):
                     waiting[asked] = True
                     live[asked] = False
                     st[asked] = s
+                    if cur is self.main:
+                        self._record(pid, g[asked], j)
                     self._wait(step.kind, g[asked], owner[asked], mask[can], item.card)
-            # a chain at its end (or ended): the next copy
             ended = ~waiting
-            cur.copy[g[ended]] = cur.copy[g[ended]] + 1
+            cur.copy[g[ended]] += 1  # a chain at its end (or ended): the next copy
             cur.step[g[ended]] = 0
             w = g[waiting]
             cur.step[w] = st[waiting]
             cur.pos[w] = j
-            games = g[ended]
+            games, copies = g[ended], copies[ended]
         return _cat(done)
 
     def _insertions(self, games) -> np.ndarray:
@@ -712,6 +782,7 @@ class VectorGames(Batch):
                 want[[position[c] for c in perm]] = True
                 mask[:, s] = (these == want).all(axis=1)
             self.main.pos[asking] = block.start
+            self._record(pid, asking, block.start - 1)
             self._wait(block.kind, asking, owner[asks], mask)
         return games[~np.isin(games, asking)]
 
@@ -735,32 +806,33 @@ class VectorGames(Batch):
     def _resolve(self, choice, cur: _Cursor, g, slot) -> None:
         """One choice's answers for games at cursor ``cur``: the action, then the rest of
         the chain (or, if it did not happen, the next copy)."""
-        card = self.pending_card[g]
-        owner = self.pending_player[g]
-        copies = np.ones(len(g), dtype=np.int64)
-        for c in np.unique(card).tolist():
-            these = card == c
-            happened = choice.resolve(self, g[these], c, owner[these], copies[these], slot[these])
-            h = np.asarray(happened, dtype=bool)
-            st = cur.step[g[these]]
-            items = self._item_at(cur, g[these])
-            lengths = np.array([len(it.steps) for it in items], dtype=np.int64)
-            nxt = np.where(h, st + 1, _CHAIN_END)
-            ended = nxt >= lengths
-            gm = g[these]
-            cur.step[gm] = np.where(ended, 0, nxt)
-            cur.copy[gm[ended]] += 1  # the walk goes on from the cursor
+        card = int(self.pending_card[g[0]])  # a choice kind belongs to one card
+        happened = np.asarray(choice.resolve(self, g, card, self.pending_player[g],
+                                             np.ones(len(g), dtype=np.int64), slot),
+                              dtype=bool)
+        nxt = np.where(happened, cur.step[g] + 1, _CHAIN_END)
+        ended = nxt >= self._chain_lengths(cur, g)
+        cur.step[g] = np.where(ended, 0, nxt)  # the walk goes on from the cursor
+        cur.copy[g[ended]] += 1
 
-    def _item_at(self, cur: _Cursor, g) -> list:
-        """The item each game's cursor stands at."""
+    def _chain_lengths(self, cur: _Cursor, g) -> np.ndarray:
+        """How many steps the chain of the item each game's cursor stands at has."""
+        out = np.zeros(len(g), dtype=np.int64)
         if cur is self.inserted:
-            return [self.program.card_plans[c][p] for c, p in
-                    zip(self.ins_card[g].tolist(), cur.pos[g].tolist())]
-        plans = self.program.plans
-        return [plans[pid][int(self.exec_order[game, pos]) if state == 2 else pos]
-                for game, pid, pos, state in zip(g.tolist(), self.plan[g].tolist(),
-                                                 cur.pos[g].tolist(),
-                                                 self.order_state[g].tolist())]
+            cards = self.ins_card[g]
+            for c in np.unique(cards).tolist():
+                these = cards == c
+                out[these] = self._card_steps[c][cur.pos[g[these]]]
+            return out
+        pids = self.plan[g]
+        for pid in np.unique(pids).tolist():
+            these = pids == pid
+            gp = g[these]
+            at = cur.pos[gp]
+            custom = self.order_state[gp] == 2
+            at[custom] = self.exec_order[gp[custom], at[custom]]
+            out[these] = self._plan_steps[pid][at]
+        return out
 
     def _apply_order(self, kind: int, games, slot) -> None:
         """The order decision's answers: each game's block runs in the order chosen (the
@@ -787,8 +859,7 @@ class VectorGames(Batch):
         kind = int(self.pending[game])
         if kind < 0:
             return ()
-        games, masks = self._masks[kind]
-        row = masks[int(np.searchsorted(games, game))]
+        row = self._masks[kind].mask[int(self._row[game])]
         return tuple(self.slot_value(kind, game, s) for s in row.nonzero()[0].tolist())
 
     def slot_value(self, kind: int, game: int, slot: int):

@@ -52,15 +52,15 @@ def _seat(b, g: np.ndarray, owner: np.ndarray, roller: bool) -> np.ndarray:
 def _count(b, g: np.ndarray, seat: np.ndarray, cards: tuple) -> np.ndarray:
     """Copies of ``cards`` in each game's town of ``seat`` (int64)."""
     if len(cards) == 1:
-        return b.owned[g, seat, cards[0]].astype(np.int64)
-    return b.owned[g, seat][:, list(cards)].sum(axis=1, dtype=np.int64)
+        return b.copies(g, seat, cards[0]).astype(np.int64)
+    return b.town(g, seat)[:, list(cards)].sum(axis=1, dtype=np.int64)
 
 
 def _any_built(b, g: np.ndarray, seat: np.ndarray, cards: tuple) -> np.ndarray:
     """How many of ``cards`` each game's ``seat`` has at least one of (int64)."""
     if len(cards) == 1:
-        return (b.owned[g, seat, cards[0]] > 0).astype(np.int64)
-    return (b.owned[g, seat][:, list(cards)] > 0).sum(axis=1, dtype=np.int64)
+        return (b.copies(g, seat, cards[0]) > 0).astype(np.int64)
+    return (b.town(g, seat)[:, list(cards)] > 0).sum(axis=1, dtype=np.int64)
 
 
 # --------------------------------------------------------------------------- conditions
@@ -115,7 +115,7 @@ def _has_coins(c, rules):
     q, roller = _quantity(c.quantity), c.roller
 
     def test(b, g, owner):
-        return q(b.coins[g, _seat(b, g, owner, roller)])
+        return q(b.seat_coins(g, _seat(b, g, owner, roller)))
     return test
 
 
@@ -223,7 +223,7 @@ def value(v, rules):
         raise VectorUnsupported("a strategy's 'player ...' value")
     if kind is values.CoinsOf:
         roller = v.who == values.ROLLER
-        return lambda b, g, owner: b.coins[g, _seat(b, g, owner, roller)].astype(np.int64)
+        return lambda b, g, owner: b.seat_coins(g, _seat(b, g, owner, roller)).astype(np.int64)
     if kind is values.LandmarksOf:
         roller, marks = v.who == values.ROLLER, v.landmarks
         return lambda b, g, owner: _any_built(b, g, _seat(b, g, owner, roller), marks)
@@ -239,7 +239,7 @@ def value(v, rules):
     if kind is values.MissingCost:
         marks = list(v.landmarks)
         cost = np.array([rules.cost[i] for i in marks], dtype=np.int64)
-        return lambda b, g, owner: ((b.owned[g, owner][:, marks] == 0) * cost).sum(axis=1)
+        return lambda b, g, owner: ((b.town(g, owner)[:, marks] == 0) * cost).sum(axis=1)
     if kind is values.RollTotal:
         return lambda b, g, owner: b.total[g].astype(np.int64)
     if kind is values.Arithmetic:
@@ -287,13 +287,13 @@ def amount(a, rules):
             if scope == "every_town":
                 copies = b.owned[g, :, safe].sum(axis=1, dtype=np.int64)
             else:
-                copies = b.owned[g, payer if scope == "payer" else owner, safe].astype(np.int64)
+                copies = b.copies(g, payer if scope == "payer" else owner, safe).astype(np.int64)
             return np.where(kind_ >= 0, n * copies, 0)
         return chosen
     if kind is amounts.AllCoins:
-        return lambda b, g, card, owner, payer: b.coins[g, payer].astype(np.int64)
+        return lambda b, g, card, owner, payer: b.seat_coins(g, payer).astype(np.int64)
     if kind is amounts.HalfCoins:
-        return lambda b, g, card, owner, payer: b.coins[g, payer].astype(np.int64) // 2
+        return lambda b, g, card, owner, payer: b.seat_coins(g, payer).astype(np.int64) // 2
     if kind is amounts.CardCoins:
         marker = a.marker
         return lambda b, g, card, owner, payer: b.marks[marker][g, owner, card].astype(
@@ -320,7 +320,7 @@ def _boost(rules, card: int):
     def boost(b, g, owner):
         more = np.zeros(len(g), dtype=np.int64)
         for source, n in boosts:
-            more += (b.owned[g, owner, source] > 0) * n
+            more += (b.copies(g, owner, source) > 0) * n
         return more
     return boost
 
@@ -354,7 +354,7 @@ def _gain(a, rules, card):
         per = _per(per_copy, b, g, card, owner, owner)
         if boost is not None:
             per = per + boost(b, g, owner)
-        b.coins[g, owner] += _times(per, copies)
+        b.add_coins(g, owner, _times(per, copies))
         return _ALL
     return Plain(run)
 
@@ -364,8 +364,7 @@ def _pay_bank(a, rules, card):
 
     def run(b, g, card_, owner, copies):
         owed = np.maximum(_per(per_copy, b, g, card, owner, owner) * copies, 0)
-        have = b.coins[g, owner]
-        b.coins[g, owner] = have - np.minimum(owed, have)
+        b.add_coins(g, owner, -np.minimum(owed, b.seat_coins(g, owner)))
         return _ALL
     return Plain(run)
 
@@ -419,7 +418,7 @@ def _take_from_each(a, rules, card):
             per = _per(per_copy, b, g, card, owner, payer) + more
             owed = _times(per, copies)
             if holding is not None:
-                owed = np.where(holding(b.coins[g, payer]), owed, 0)
+                owed = np.where(holding(b.seat_coins(g, payer)), owed, 0)
             b.transfer(g, payer, owner, owed)
         return _ALL
     return Plain(run)
@@ -480,14 +479,14 @@ def _put_coins(a, rules, card):
 
     def run(b, g, card_, owner, copies):
         need = n * copies
-        happened = b.coins[g, owner] >= need
+        happened = b.seat_coins(g, owner) >= need
         put = np.where(happened, need, 0)
-        b.coins[g, owner] -= put
+        b.add_coins(g, owner, -put)
         b.marks[marker][g, owner, card] += put
         return happened
 
     def possible(b, g, card_, owner):
-        return b.coins[g, owner] >= n
+        return b.seat_coins(g, owner) >= n
     return Plain(run, possible)
 
 
@@ -609,7 +608,7 @@ def _chosen_player(a, rules, card, players, pays: bool):
 
 def _fits(b, g, seat, cards, gained=1):
     """``(G, len(cards))``: may ``seat`` own ``gained`` more copies of each card."""
-    return b.owned[g, seat][:, cards] + gained <= b.limit[cards]
+    return b.town(g, seat)[:, cards] + gained <= b.limit[cards]
 
 
 def _give(a, rules, card, players):
@@ -625,7 +624,7 @@ def _give(a, rules, card, players):
         out[:, :len(head)] = True
         if not len(cards) or not others:
             return out
-        own = b.owned[g, owner][:, cards] > 0  # (G, K)
+        own = b.town(g, owner)[:, cards] > 0  # (G, K)
         fit = np.stack([_fits(b, g, b.others[owner, k], cards) for k in range(others)],
                        axis=2)  # (G, K, P-1)
         out[:, len(head):] = (own[:, :, None] & fit).reshape(len(g), -1)
@@ -657,11 +656,11 @@ def _swap(a, rules, card, players):
         out[:, :len(head)] = True
         if not width or not others:
             return out
-        own = b.owned[g, owner][:, cards] > 0  # (G, K)
+        own = b.town(g, owner)[:, cards] > 0  # (G, K)
         blocks = []
         for k in range(others):
             other = b.others[owner, k]
-            theirs = b.owned[g, other][:, cards] > 0
+            theirs = b.town(g, other)[:, cards] > 0
             ok = own[:, :, None] & theirs[:, None, :]  # (G, give, take)
             if limited:
                 same = np.eye(width, dtype=bool)[None]
@@ -700,7 +699,7 @@ def _card_choice(a, rules, card, act_on):
     def mask(b, g, card_, owner):
         out = np.ones((len(g), len(slots)), dtype=bool)
         if own and len(cards):
-            out[:, len(head):] = b.owned[g, owner][:, cards] > 0
+            out[:, len(head):] = b.town(g, owner)[:, cards] > 0
         return out
 
     def resolve(b, g, card_, owner, copies, slot):
@@ -713,7 +712,8 @@ def _card_choice(a, rules, card, act_on):
 
 
 def _unbuild(b, g, owner, chosen, card):
-    b.owned[g, owner, chosen] = 0
+    b.owned_flat[(g * b.players + owner) * b.cards + chosen] = 0
+    b.menu_card(g, owner, chosen)
 
 
 def _choose_kind(b, g, owner, chosen, card):

@@ -108,6 +108,18 @@ class Program:
         self.landmark = np.array([c.is_landmark for c in rules.cards], dtype=bool)
         self.by_cost = np.array([i for _, i, _, _, _ in rules.by_cost], dtype=np.int64)
         self.victory = np.array(rules.victory, dtype=np.int64)
+        # the build menu as bits (cards in by_cost order: bit m is card by_cost[m]); an
+        # amount of coins affords the cards of a prefix of it (costs ascending)
+        self.menu_bits = cards <= 63
+        self.menu_pos = np.zeros(cards, dtype=np.int64)
+        self.menu_pos[self.by_cost] = np.arange(cards)
+        self.menu_weight = (np.uint64(1) << self.menu_pos.astype(np.uint64)) \
+            if self.menu_bits else None
+        sorted_costs = self.cost[self.by_cost]
+        self.max_cost = int(max(sorted_costs.max(initial=0), 0))
+        afford = np.searchsorted(sorted_costs, np.arange(self.max_cost + 1), side="right")
+        self.afford = ((np.uint64(1) << afford.astype(np.uint64)) - np.uint64(1)) \
+            if self.menu_bits else None
         counts = {rules.dice_count}
         for _, options in rules.dice_options:
             counts.update(options)
@@ -143,6 +155,8 @@ class Program:
         self.max_steps = max((len(item.steps) for plan in self.plans.values()
                               for item in plan), default=1)
         self.blocking = tuple(rules.blocking_markers)
+        self.chooses_kind = any(type(a) is act.ChooseKind for c in rules.cards
+                                for clause in c.clauses for a in clause.steps)
         self.markers = len(rules.markers)
         self._check_activations()
 

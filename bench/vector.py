@@ -1,0 +1,120 @@
+"""Benchmark: the batched engine against the scalar engine, as ratios measured in one run.
+
+    python bench/vector.py [--games 100000] [--scalar-games 3000] [--rounds 3]
+                           [--case base:2] [--case harbor+millionaires-row:4] [--json]
+
+For each case (a rule set, bundled variant names joined by ``+``, and a player count),
+random agents on both sides: the scalar engine plays ``--scalar-games`` games one by one
+(:class:`~machikoro.engine.game.Game` and ``RandomAgent``, as the lab plays them), the
+batched engine one batch of ``--games`` games (:class:`~machikoro.vector.engine.
+VectorGames` with :class:`~machikoro.vector.policies.RandomPolicy`), alternating in
+``--rounds`` rounds; turns per second of CPU time (``time.process_time``) on each side,
+summed over the rounds, and their ratio. A turn is one player's turn, extra turns
+included. Also the batch's state arrays in bytes per game (a batch of 1M games: times
+10**6).
+
+The machine may be shared and noisy: only the ratio, measured in the same run, is a figure.
+Targets (issue 18): base 2 players >= 15x (goal 30x), Harbor + Millionaire's Row 4 players
+>= 10x.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import sys
+import time
+
+import numpy as np
+
+from machikoro import Game, RandomAgent, play
+from machikoro.data.bundled import resolve_variant
+from machikoro.rules.loader import load_ruleset
+from machikoro.vector.engine import VectorGames
+from machikoro.vector.policies import RandomPolicy, play_batch
+
+TARGETS = {("base", 2): 15.0, ("harbor+millionaires-row", 4): 10.0}
+
+
+def rule_set(name: str):
+    """The rule set of ``base`` or bundled variant names joined by ``+``."""
+    if name == "base":
+        return load_ruleset()
+    paths = [str(resolve_variant(part)) for part in name.split("+")]
+    return load_ruleset(paths if len(paths) > 1 else paths[0])
+
+
+def scalar_turns(rules, players: int, first: int, count: int) -> tuple[float, int]:
+    """``(CPU seconds, turns)`` of ``count`` scalar games with random agents."""
+    start = time.process_time()
+    turns = 0
+    for i in range(first, first + count):
+        game = Game(rules, players, seed=i, max_turns=1000)
+        play(game, [RandomAgent(i * 16 + s) for s in range(players)])
+        turns += game.turn
+    return time.process_time() - start, turns
+
+
+def vector_turns(rules, players: int, first: int, count: int) -> tuple[float, int, int]:
+    """``(CPU seconds, turns, state bytes per game)`` of one batch of ``count`` games
+    with random policies."""
+    gc.collect()
+    start = time.process_time()
+    batch = VectorGames(rules, players, range(first, first + count), max_turns=1000)
+    seeds = np.arange(first, first + count)[:, None] * 16 + np.arange(players)
+    play_batch(batch, RandomPolicy(seeds))
+    seconds = time.process_time() - start
+    state = sum(v.nbytes for v in vars(batch).values() if isinstance(v, np.ndarray))
+    state += sum(m.nbytes for m in batch.marks)
+    state += sum(d.cards.nbytes + d.lo.nbytes + d.hi.nbytes for d in batch.decks if d)
+    return seconds, int(batch.turn.sum()), state // count
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--scalar-games", type=int, default=3000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--case", action="append", default=None,
+                        help="RULESET:PLAYERS (default: base:2 and harbor+millionaires-row:4)")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.scalar_games < 1 or args.rounds < 1:
+        parser.error("--games, --scalar-games and --rounds must be at least 1")
+    cases = []
+    for case in args.case or ["base:2", "harbor+millionaires-row:4"]:
+        name, _, players = case.partition(":")
+        if not players.isdigit():
+            parser.error(f"--case {case!r}: expected RULESET:PLAYERS")
+        cases.append((name, int(players)))
+    results = []
+    for name, players in cases:
+        rules = rule_set(name)
+        s_time = s_turns = v_time = v_turns = 0
+        per_round = max(1, args.scalar_games // args.rounds)
+        for r in range(args.rounds):
+            t, n = scalar_turns(rules, players, r * per_round, per_round)
+            s_time, s_turns = s_time + t, s_turns + n
+            t, n, state = vector_turns(rules, players, r * args.games, args.games)
+            v_time, v_turns = v_time + t, v_turns + n
+        scalar, vector = s_turns / s_time, v_turns / v_time
+        results.append({"rules": name, "players": players, "scalar_turns_per_s": scalar,
+                        "vector_turns_per_s": vector, "ratio": vector / scalar,
+                        "target": TARGETS.get((name, players)),
+                        "state_bytes_per_game": state, "games": args.games,
+                        "scalar_games": per_round * args.rounds})
+    if args.json:
+        print(json.dumps(results, indent=2))
+        return 0
+    for r in results:
+        target = f" (target >= {r['target']:g}x)" if r["target"] else ""
+        print(f"{r['rules']}, {r['players']} players: scalar {r['scalar_turns_per_s']:,.0f} "
+              f"turns/s, batched {r['vector_turns_per_s']:,.0f} turns/s "
+              f"(N = {r['games']:,}): {r['ratio']:.1f}x{target}; state "
+              f"{r['state_bytes_per_game']:,} bytes a game")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
