@@ -19,6 +19,7 @@ from .lab_options import (
     capped_workers,
     check_players,
     check_plot,
+    disk_cache,
     finish,
     progress,
     seating,
@@ -81,7 +82,13 @@ def _load(args) -> tuple[list, tuple]:
 
 
 def run(args) -> int:
-    """Run ``machikoro compare``; returns the exit code."""
+    """Run ``machikoro compare``; returns the exit code. Its rule sets come from the cache of
+    compiled rule sets on disk, unless ``--no-cache`` (:func:`.lab_options.disk_cache`)."""
+    with disk_cache(args.no_cache):
+        return _run(args)
+
+
+def _run(args) -> int:
     problem = _usage(args)
     if problem:
         print(f"machikoro compare: {problem}", file=sys.stderr)
