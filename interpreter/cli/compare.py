@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import DataError
-from ..lab.comparison import Comparison, labels, play_pairs, render
+from ..lab.comparison import Comparison, card_table, labels, play_pairs, render
 from ..lab.executors import Executor
 from ..lab.runs import RunSpec
 from ..lab.simulation import report
@@ -120,6 +120,7 @@ def _run(args) -> int:
     names = labels(args.rulesets)
     result = {"rulesets": names, "games": min(s.games for s in comparison.summaries),
               "stopped_by": stopped_by, "interrupted": interrupted,
-              "reports": reports, "differences": comparison.differences(names)}
+              "reports": reports, "differences": comparison.differences(names),
+              "cards": card_table(reports, names)}
     text = "" if args.json else render(result)
     return finish("compare", result, text, reports, args, result["games"], interrupted, names)
