@@ -174,11 +174,12 @@ the figure would depend on the machine's load)."""
 def _card_panel(ax, reports: list[dict], labels: list[str], numbered: list[str],
                 near: float = NEAR) -> tuple:
     """One point per card with builders and report; each group of points that (nearly)
-    coincide (within ``near``: :func:`_near_groups`) labelled with the numbers of their cards in ``numbered`` (from 1), in the
-    colour of their report (black when the group holds points of several); the labels
-    placed apart afterwards (:func:`_place_labels`). A label's ``gid`` lists its points as
-    ``K:ID`` (report K, the card's id), separated by spaces. Returns what
-    :func:`_place_labels` takes: the labels, their points and every point."""
+    coincide (within ``near``: :func:`_near_groups`) labelled with the numbers of their
+    cards in ``numbered`` (from 1), in the colour of their report (black when the group
+    holds points of several); the labels placed apart afterwards (:func:`_place_labels`).
+    A label's ``gid`` lists its points as ``K:ID`` (report K, the card's id), separated by
+    spaces. Returns what :func:`_place_labels` takes: the labels, their points and every
+    point."""
     number = {card_id: k + 1 for k, card_id in enumerate(numbered)}
     points = [(100 * c["built_by"], 100 * c["builder_win_rate"], k, c["id"])
               for k, rep in enumerate(reports) for c in rep["cards"]
