@@ -7,7 +7,9 @@ user types them (the ``machikoro`` script beside this Python), and prints each o
 wall-clock time and its ratio to ``python -c pass`` (targets of issue 10 beside them), and
 its median CPU time (user + system, of the process and of the worker processes it waited
 for: ``os.wait4``), that CPU time's ratio to ``python -c pass``'s, and its peak resident
-memory (the largest of the process and its workers, each alone):
+memory (the largest of the process and its workers, each alone; a process smaller than
+this script, about 14 MB, reads as this script's size: it is forked from it before it
+runs the command):
 
 - ``machikoro --help``;
 - ``machikoro play --players 2 --seed 1 --agents random`` with a warm cache of compiled
