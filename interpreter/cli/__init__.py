@@ -189,6 +189,11 @@ GC_ALLOCATIONS = 20_000
 :func:`console_main`."""
 
 
+BLAS_THREADS = {"OPENBLAS_NUM_THREADS": "1"}
+"""The environment the machikoro script sets for NumPy's linear-algebra library unless the
+user set it: see :func:`console_main`."""
+
+
 def console_main() -> int:
     """The ``machikoro`` script's and ``python -m machikoro``'s entry: :func:`main` on
     ``sys.argv``; returns its exit code, for ``sys.exit``.
@@ -207,8 +212,16 @@ def console_main() -> int:
       every object the run made (the modules, the rule set, the game) only to find no
       garbage, about 3 ms more. Memory is the operating system's to free at exit; the
       command's files are closed before this.
+
+    NumPy's OpenBLAS is told to run one thread (:data:`BLAS_THREADS`, unless the
+    environment already says otherwise): the commands do no linear algebra, and at import
+    OpenBLAS starts a thread per core that spins for a while, about 0.08 s of CPU time of
+    each lab command (``simulate --games 1``: 0.17 -> 0.09 s, bench/startup.py) and of a
+    core the worker processes could use.
     """
     gc.set_threshold(GC_ALLOCATIONS, *gc.get_threshold()[1:])
+    for name, value in BLAS_THREADS.items():
+        os.environ.setdefault(name, value)
     code = main()
     gc.freeze()
     return code

@@ -9,8 +9,7 @@ import sys
 
 from ..lab.analysis_text import jsonable, render
 from ..lab.card_analysis import analyze
-from ..rules.loader import load_ruleset
-from .arguments import add_variant, variant_of, whole_number
+from .arguments import add_cache, add_variant, ruleset_of, variant_of, whole_number
 
 HELP = "exact numbers for each card, from the dice distribution"
 
@@ -24,12 +23,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="coins every player holds in the reference position (default: "
                              "the rule set's starting coins)")
     parser.add_argument("--json", action="store_true", help="print JSON")
+    add_cache(parser)
 
 
 def run(args) -> int:
     """Run ``machikoro analyze``; returns the exit code (2 for a player count the rule set
-    does not allow; a data error propagates as :class:`~machikoro.errors.DataError`)."""
-    rules = load_ruleset(variant_of(args.variant))
+    does not allow; a data error propagates as :class:`~machikoro.errors.DataError`). The
+    rule set comes from the cache of compiled rule sets on disk, unless ``--no-cache``."""
+    rules = ruleset_of(variant_of(args.variant), args.no_cache)
     if not rules.min_players <= args.players <= rules.max_players:
         print(f"machikoro analyze: --players: {rules.name} is for {rules.min_players}-"
               f"{rules.max_players} players, not {args.players}", file=sys.stderr)

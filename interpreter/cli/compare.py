@@ -6,7 +6,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import DataError
-from ..lab.comparison import Comparison, labels, play_pairs, render
+from ..lab.comparison import Comparison, card_table, labels, play_pairs, render
 from ..lab.executors import Executor
 from ..lab.runs import RunSpec
 from ..lab.simulation import report
@@ -19,6 +19,7 @@ from .lab_options import (
     capped_workers,
     check_players,
     check_plot,
+    disk_cache,
     finish,
     progress,
     seating,
@@ -81,7 +82,13 @@ def _load(args) -> tuple[list, tuple]:
 
 
 def run(args) -> int:
-    """Run ``machikoro compare``; returns the exit code."""
+    """Run ``machikoro compare``; returns the exit code. Its rule sets come from the cache of
+    compiled rule sets on disk, unless ``--no-cache`` (:func:`.lab_options.disk_cache`)."""
+    with disk_cache(args.no_cache):
+        return _run(args)
+
+
+def _run(args) -> int:
     problem = _usage(args)
     if problem:
         print(f"machikoro compare: {problem}", file=sys.stderr)
@@ -113,6 +120,7 @@ def run(args) -> int:
     names = labels(args.rulesets)
     result = {"rulesets": names, "games": min(s.games for s in comparison.summaries),
               "stopped_by": stopped_by, "interrupted": interrupted,
-              "reports": reports, "differences": comparison.differences(names)}
+              "reports": reports, "differences": comparison.differences(names),
+              "cards": card_table(reports, names)}
     text = "" if args.json else render(result)
     return finish("compare", result, text, reports, args, result["games"], interrupted, names)

@@ -1,5 +1,12 @@
-"""What the house-rule lab's commands (simulate, compare) share: their options, the checks
-of those options before any game is played, the progress bar, and printing the result."""
+"""What the house-rule lab's commands (simulate, compare, tournament) share: their options,
+the rule sets through the cache of compiled rule sets, the checks of those options before
+any game is played, the progress bar, and printing the result.
+
+A lab command loads each rule set once: :func:`variant_spec` reads it through
+:func:`~machikoro.rules.loader.cached_ruleset`, from the cache on disk while the command
+runs (:func:`disk_cache`, unless ``--no-cache``), under the same key as the games'
+:func:`~machikoro.lab.runs.run_chunk` asks for it, so the games played in this process
+and in forked workers find it compiled, and other workers read it from the cache."""
 
 from __future__ import annotations
 
@@ -7,16 +14,19 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ..agents.registry import agent_factory, agent_names
 from ..errors import DataError
 from ..lab.plots import plot_simulation, require_matplotlib
 from ..lab.seats import POOL, SEATINGS, default_seating, members
-from ..rules.loader import load_ruleset
+from ..rules.loader import cached_ruleset, use_disk_cache
 from ..rules.ruleset import RuleSet
 from .arguments import (
     UsageError,
+    add_cache,
     did_you_mean,
     existing_variant,
     file_name,
@@ -60,6 +70,20 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--plot", type=file_name, default=None, metavar="FILE.png",
                         help="draw the results (needs matplotlib: pip install '.[plot]')")
+    add_cache(parser)
+
+
+@contextmanager
+def disk_cache(no_cache: bool) -> Iterator[None]:
+    """While a lab command runs, its rule sets (:func:`variant_spec`, and the games'
+    :func:`~machikoro.lab.runs.run_chunk`) come from the cache of compiled rule sets on
+    disk, unless ``no_cache`` (``--no-cache``: compiled from the files, once per process);
+    afterwards this process reads rule sets from the files again."""
+    use_disk_cache(not no_cache)
+    try:
+        yield
+    finally:
+        use_disk_cache(False)
 
 
 def agents_for(text: str, players: int, rules: RuleSet) -> tuple:
@@ -107,8 +131,10 @@ def seating(choice: str | None, slots: tuple) -> str:
 def variant_spec(given: str | list | None, option: str = "--variant"
                  ) -> tuple[str | tuple | None, RuleSet]:
     """A variant argument (one, ``A+B``, or a list from repeated ``--variant``, stacked in
-    order) resolved to absolute path texts (None for base; a tuple when stacked) and its
-    rules. Raises :class:`LabUsageError` (naming ``option``) for a name that is no file,
+    order) resolved to absolute path texts (None for base; a tuple when stacked: a
+    :class:`~machikoro.lab.runs.RunSpec`'s ``variant``) and its rules, loaded by
+    :func:`~machikoro.rules.loader.cached_ruleset` under that same spec, as the games load
+    it. Raises :class:`LabUsageError` (naming ``option``) for a name that is no file,
     folder or bundled variant, and DataError for a variant with problems."""
     if isinstance(given, str) and "+" in given and not Path(given).exists():
         given = given.split("+")
@@ -116,14 +142,13 @@ def variant_spec(given: str | list | None, option: str = "--variant"
         given = given[0]
     if isinstance(given, list):
         resolved = [_existing(v, option) for v in given]
-        rules = load_ruleset(resolved)
-        return tuple(str(Path(v).resolve()) if v not in (None, "base") else "base"
-                     for v in resolved), rules
-    resolved = _existing(given, option) if given is not None else None
-    rules = load_ruleset(resolved)
-    if resolved is None or str(resolved) == "base":
-        return None, rules
-    return str(Path(resolved).resolve()), rules
+        spec = tuple(str(Path(v).resolve()) if v not in (None, "base") else "base"
+                     for v in resolved)
+    else:
+        resolved = _existing(given, option) if given is not None else None
+        spec = None if resolved is None or str(resolved) == "base" else \
+            str(Path(resolved).resolve())
+    return spec, cached_ruleset(spec)
 
 
 def _existing(value: str, option: str):
@@ -212,8 +237,24 @@ def write_plot(command: str, reports: list[dict], path: str, labels=None) -> boo
 
 
 def progress(total: int, label: str):
-    """A tqdm progress bar on stderr, silent when stderr is not a terminal."""
+    """A tqdm progress bar on stderr when stderr is a terminal; else :class:`NoBar` (tqdm is
+    not even imported: it costs start-up time and would draw nothing)."""
+    if not sys.stderr.isatty():
+        return NoBar()
     from tqdm import tqdm
 
-    return tqdm(total=total, unit="game", desc=label, file=sys.stderr, leave=False,
-                disable=not sys.stderr.isatty())
+    return tqdm(total=total, unit="game", desc=label, file=sys.stderr, leave=False)
+
+
+class NoBar:
+    """A progress bar that shows nothing: what :func:`progress` gives without a terminal
+    (a context manager with ``update(n)``, as tqdm's bar)."""
+
+    def __enter__(self) -> NoBar:  # noqa: PYI034 - a plain class, no subclasses
+        return self
+
+    def __exit__(self, *exc) -> None:
+        return None
+
+    def update(self, n: int = 1) -> None:
+        """Count ``n`` more games: nothing to show."""

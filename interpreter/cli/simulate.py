@@ -18,6 +18,7 @@ from .lab_options import (
     capped_workers,
     check_players,
     check_plot,
+    disk_cache,
     finish,
     progress,
     seating,
@@ -38,7 +39,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args) -> int:
-    """Run ``machikoro simulate``; returns the exit code."""
+    """Run ``machikoro simulate``; returns the exit code. Its rule sets come from the cache of
+    compiled rule sets on disk, unless ``--no-cache`` (:func:`.lab_options.disk_cache`)."""
+    with disk_cache(args.no_cache):
+        return _run(args)
+
+
+def _run(args) -> int:
     try:
         variant, rules = variant_spec(args.variant)
         check_players(args.players, rules)

@@ -11,8 +11,7 @@ import json
 import sys
 from pathlib import Path
 
-from ..agents.registry import agent_factory
-from ..agents.strategy_files import bundled_strategies, find_strategy
+from ..agents.registry import AGENTS, agent_factory
 from ..errors import DataError
 from ..lab import tournament
 from ..lab.executors import Executor
@@ -20,7 +19,14 @@ from ..lab.plots import plot_tournament
 from ..lab.simulation import short_name
 from ..rules.ruleset import RuleSet
 from .arguments import positive, warn_unwinnable
-from .lab_options import LabUsageError, add_run_options, check_plot, progress, variant_spec
+from .lab_options import (
+    LabUsageError,
+    add_run_options,
+    check_plot,
+    disk_cache,
+    progress,
+    variant_spec,
+)
 
 HELP = "every strategy against every other at 2, 3 and 4 players, seats rotated"
 
@@ -57,6 +63,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _fingerprint(name: str) -> str:
+    """A digest of the strategy file ``name`` stands for; "" for a built-in agent (whose
+    check imports no strategy reader, nor the effect language's parser with it)."""
+    if name.partition(":")[0] in AGENTS:
+        return ""
+    from ..agents.strategy_files import find_strategy
+
     path = find_strategy(name)
     if path is None:
         return ""
@@ -66,7 +78,12 @@ def _fingerprint(name: str) -> str:
 def _strategies(args, rules: RuleSet) -> tuple:
     """The tournament's strategies, checked (file paths made absolute). Raises
     :class:`LabUsageError`, or :class:`~machikoro.errors.DataError` for a bad file."""
-    names = args.strategies or bundled_strategies()
+    if args.strategies:
+        names = args.strategies
+    else:
+        from ..agents.strategy_files import bundled_strategies
+
+        names = bundled_strategies()
     resolved = []
     for name in names:
         try:
@@ -125,7 +142,13 @@ def _open_results(path: str, spec: tournament.TournamentSpec):
 
 
 def run(args) -> int:
-    """Run ``machikoro tournament``; returns the exit code."""
+    """Run ``machikoro tournament``; returns the exit code. Its rule sets come from the cache of
+    compiled rule sets on disk, unless ``--no-cache`` (:func:`.lab_options.disk_cache`)."""
+    with disk_cache(args.no_cache):
+        return _run(args)
+
+
+def _run(args) -> int:
     out = None
     try:
         spec, _ = _spec(args)

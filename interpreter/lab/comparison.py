@@ -140,8 +140,36 @@ def _fmt_diff(d: dict, scale: float = 100.0, unit: str = "") -> str:
     return f"{scale * d['diff']:+.2f}{unit} [{scale * lo:+.2f}, {scale * hi:+.2f}]"
 
 
+STARTED = "start"
+"""The cell of a card every player starts with and no one built, beside rule sets where it
+is built (``-``: a rule set without the card)."""
+
+
+def card_table(reports: list[dict], labels: list[str]) -> list[dict]:
+    """The cards of every compared rule set side by side, each once, in the order of the
+    first report that has it: ``id``, ``kind`` and, by rule-set label, ``start`` (copies
+    every player starts with) and ``built_per_game`` (builds during the games, the
+    starting copies not counted), both None for a rule set without the card;
+    ``built_per_game`` is None too where every player starts with the card at its limit
+    and no one built it (:func:`~machikoro.lab.simulation.held_from_start`)."""
+    table: dict = {}
+    for rep in reports:
+        for c in rep["cards"]:
+            table.setdefault(c["id"], {"id": c["id"], "kind": c["kind"]})
+    for card in table.values():
+        card["start"], card["built_per_game"] = {}, {}
+    for rep, name in zip(reports, labels):
+        own = {c["id"]: c for c in rep["cards"]}
+        for card_id, card in table.items():
+            c = own.get(card_id)
+            card["start"][name] = None if c is None else c["start"]
+            card["built_per_game"][name] = None if c is None else c["built_per_game"]
+    return list(table.values())
+
+
 def render(result: dict) -> str:
-    """The readable side-by-side text of a comparison."""
+    """The readable side-by-side text of a comparison (its ``cards`` as
+    :func:`card_table` gives them: ``-`` for a rule set without the card)."""
     reports = result["reports"]
     labels = result["rulesets"]
     width = max(14, *(len(label) for label in labels))
@@ -181,18 +209,17 @@ def render(result: dict) -> str:
             lines.append(f"  {a['agent'] + ' win rate':<{pad}}{_fmt_diff(a, unit=' pts')}")
         lines.append(f"  {'turns per game':<{pad}}{_fmt_diff(d['turns'], 1.0)}")
         lines.append(f"  {'rounds per game':<{pad}}{_fmt_diff(d['rounds'], 1.0)}")
-    cards = {c["id"]: [] for c in reports[0]["cards"]}
-    for r in reports:
-        for c in r["cards"]:
-            cards.setdefault(c["id"], []).append(c)
     lines += ["", f"{'built per game':<30}{head}"]
-    idle = []
-    for card_id, rows in cards.items():
-        if not any(c["built_per_game"] for c in rows):
-            idle.append(card_id)
+    idle, held = [], []
+    for card in result["cards"]:
+        values = [card["built_per_game"][name] for name in labels]
+        starts = [card["start"][name] for name in labels]
+        if not any(values):  # None (absent, or held from the start) or 0.0 everywhere
+            (idle if any(v is not None for v in values) else held).append(card["id"])
             continue
-        lines.append(f"  {card_id:<28}" + "".join(f"{c['built_per_game']:>{width + 2}.2f}"
-                                                   for c in rows))
-    if idle:
-        lines.append(f"  never built: {', '.join(idle)}")
+        cells = ["-" if s is None else STARTED if v is None else f"{v:.2f}"
+                 for v, s in zip(values, starts)]
+        lines.append(f"  {card['id']:<28}" + "".join(f"{c:>{width + 2}}" for c in cells))
+    lines += simulation.wrapped("never built", idle)
+    lines += simulation.wrapped(simulation.STARTING_NOTE, held)
     return "\n".join(lines)

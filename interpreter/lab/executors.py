@@ -2,6 +2,12 @@
 
 Results come back in job order; only a few jobs are in flight at a time, so memory stays
 flat and Ctrl-C can stop the workers at once.
+
+A worker loads a rule set once (:func:`~machikoro.rules.loader.cached_ruleset`, in
+:func:`~machikoro.lab.runs.run_chunk`): a forked worker finds the parent's compiled copy in
+memory, and a worker started afresh (spawn, Ray) is given the parent's setting of the cache
+on disk (:func:`~machikoro.rules.loader.disk_cache_setting`), so it reads the copy the
+parent stored there instead of compiling the files again.
 """
 
 from __future__ import annotations
@@ -11,17 +17,32 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from ..records import Record, field
+from ..rules.loader import disk_cache_setting, use_disk_cache
 from .runs import RunSpec, run_chunk
 
 
-def _ignore_interrupts() -> None:
-    # workers leave Ctrl-C to the main process, which stops them and reports
+def _start_worker(cache: tuple) -> None:
+    """A pool worker's start: Ctrl-C is left to the main process (which stops the workers
+    and reports), and the rule sets come through the parent's cache ``setting``."""
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _use_cache(cache)
+
+
+def _use_cache(setting: tuple) -> None:
+    # only when it differs: setting it clears the compiled copies a forked worker inherited
+    if disk_cache_setting() != setting:
+        use_disk_cache(*setting)
 
 
 def _star(job: tuple) -> tuple:
+    return run_chunk(*job)
+
+
+def _ray_job(job: tuple, cache: tuple) -> tuple:
+    """A job on a Ray worker, through the driver's cache ``setting``."""
+    _use_cache(cache)
     return run_chunk(*job)
 
 
@@ -33,9 +54,11 @@ class Executor(Record, frozen=False):
     kind: str = "local"
     workers: int = 1
     _pool: Any = field(default=None, repr=False)
+    _cache: tuple = field(default=(False, None), repr=False)
     _futures: list = field(default_factory=list, repr=False)
 
     def __enter__(self) -> Executor:  # noqa: PYI034 - a plain class, no subclasses
+        self._cache = disk_cache_setting()  # what the workers load rule sets through
         if self.kind == "ray":
             try:
                 import ray
@@ -47,13 +70,14 @@ class Executor(Record, frozen=False):
                 ray.init(ignore_reinit_error=True, log_to_driver=False,
                          include_dashboard=False, logging_level="ERROR",
                          configure_logging=True)
-            self._pool = ray.remote(_star)
+            self._pool = ray.remote(_ray_job)
         elif self.workers > 1:
             import multiprocessing
 
             context = multiprocessing.get_context("fork" if hasattr(__import__("os"), "fork")
                                                   else "spawn")
-            self._pool = context.Pool(self.workers, initializer=_ignore_interrupts)
+            self._pool = context.Pool(self.workers, initializer=_start_worker,
+                                      initargs=(disk_cache_setting(),))
         return self
 
     def abort(self) -> None:
@@ -113,7 +137,7 @@ class Executor(Record, frozen=False):
         window = max(4, 2 * int(ray.cluster_resources().get("CPU", 1)))
         self._futures = []
         for job in jobs:
-            self._futures.append(self._pool.remote(job))
+            self._futures.append(self._pool.remote(job, self._cache))
             if len(self._futures) >= window:
                 yield ray.get(self._futures.pop(0))
         while self._futures:

@@ -98,16 +98,31 @@ def agent_rates(summary: Summary) -> list[dict]:
     return out
 
 
+def held_from_start(rules: RuleSet, index: int) -> bool:
+    """Whether every player starts with card ``index`` of ``rules`` at its limit (a landmark
+    of the setup, such as Harbor's City Hall): no player can build it during the game
+    unless a copy is lost first."""
+    return rules.start_town[index] >= rules.limit[index]
+
+
 def _cards(summary: Summary, rules: RuleSet) -> list[dict]:
+    """Per card of ``rules``, in the rule set's order: its builds during the games.
+
+    A build is a copy bought during a game (``Game.builds``): the copies every player
+    starts with (``start``, per player) are not builds. ``built_per_game`` and ``built_by``
+    are None for a card :func:`held_from_start` that no one built: there was nothing to
+    build, and 0.00 would read as a card nobody wanted."""
     games = max(summary.games, 1)
     player_games = games * summary.players
     cards = []
-    for card in rules.cards:
+    for i, card in enumerate(rules.cards):
         builders = summary.builders[card.id]
         lo, hi = wilson(summary.builder_wins[card.id], builders)
+        idle = held_from_start(rules, i) and not summary.built[card.id]
         cards.append({
-            "id": card.id, "kind": card.kind, "built_per_game": summary.built[card.id] / games,
-            "built_by": builders / player_games,
+            "id": card.id, "kind": card.kind, "start": rules.start_town[i],
+            "built_per_game": None if idle else summary.built[card.id] / games,
+            "built_by": None if idle else builders / player_games,
             "mean_first_turn": (summary.first_turn_sum[card.id] / builders) if builders
             else None,
             "builder_win_rate": (summary.builder_wins[card.id] / builders) if builders
@@ -168,6 +183,23 @@ def _ci(ci) -> str:
     return "-" if ci is None else f"[{100 * ci[0]:4.1f}, {100 * ci[1]:4.1f}]"
 
 
+STARTING_NOTE = "every player starts with (not built during the game)"
+"""The note that lists the cards :func:`held_from_start` and never built, in the text of
+simulate and compare (starting copies are not builds)."""
+
+
+def wrapped(label: str, names: list[str], width: int = 100) -> list[str]:
+    """``  label: a, b, c`` as lines of at most ``width`` characters (the names continued
+    under the first one); no line when ``names`` is empty."""
+    if not names:
+        return []
+    import textwrap
+
+    head = f"  {label}: "
+    return textwrap.wrap(", ".join(names), width, initial_indent=head,
+                         subsequent_indent=" " * len(head), break_on_hyphens=False)
+
+
 def render(rep: dict, rules: RuleSet) -> str:
     """The readable text of a report."""
     lines = [(f"{rep['ruleset']}: {rep['games']} games, {rep['players']} players "
@@ -188,11 +220,16 @@ def render(rep: dict, rules: RuleSet) -> str:
                  f"({_pct(rep['capped']['rate']).strip()})")
     lines += ["", ("Cards                        built/game  built by  first turn  "
                    "builders' win rate  95% CI")]
+    held = []
     for c in rep["cards"]:
+        if c["built_per_game"] is None:  # every player holds it from the start
+            held.append(c["id"])
+            continue
         first = "-" if c["mean_first_turn"] is None else f"{c['mean_first_turn']:6.1f}"
         lines.append(f"  {c['id']:<28} {c['built_per_game']:8.2f}  {_pct(c['built_by'])}  "
                      f"{first:>10}  {_pct(c['builder_win_rate']):>18}  "
                      f"{_ci(c['builder_ci95'])}")
+    lines += wrapped(STARTING_NOTE, held)
     ranks = len(rep["landmarks"])
     head = "  ".join(f"{k + 1:>5}." for k in range(ranks))
     lines += ["", f"Landmark order     mean rank  {head}   (share completed as 1st, 2nd, ...)"]

@@ -1,23 +1,36 @@
 """Statistics of the lab: Wilson intervals of proportions, percentiles of histograms, and
-running paired differences with Student's t intervals."""
+running paired differences with Student's t intervals.
+
+The Wilson interval is the standard library's arithmetic (the normal quantile of
+:class:`statistics.NormalDist`); only Student's t quantile needs SciPy, imported by
+:meth:`Paired.interval` when it has two differences or more: importing ``scipy.stats`` costs
+about 0.5 s of CPU time, more than a lab command's whole start-up (bench/startup.py)."""
 
 from __future__ import annotations
 
 import math
 from collections import Counter
+from statistics import NormalDist
 
 import numpy as np
 
 
 def wilson(successes: int, trials: int, level: float = 0.95) -> tuple[float, float]:
-    """The Wilson score interval of a proportion (scipy's ``binomtest``); (0, 1) for no
-    trials."""
+    """The two-sided Wilson score interval ``(low, high)`` of a proportion of ``successes``
+    in ``trials`` at confidence ``level``, without continuity correction: SciPy's
+    ``binomtest(successes, trials).proportion_ci(level, method="wilson")``, the same
+    formula in the same order (Newcombe 1998), its low end 0 at no success and its high end
+    1 when every trial succeeds; (0, 1) for no trials."""
     if trials <= 0:
         return (0.0, 1.0)
-    from scipy.stats import binomtest
-
-    ci = binomtest(successes, trials).proportion_ci(confidence_level=level, method="wilson")
-    return (float(ci.low), float(ci.high))
+    n, p = trials, successes / trials
+    z = NormalDist().inv_cdf(0.5 + 0.5 * level)
+    denom = 2 * (n + z**2)
+    center = (2 * n * p + z**2) / denom
+    delta = z / denom * math.sqrt(4 * n * p * (1 - p) + z**2)
+    low = 0.0 if successes == 0 else center - delta
+    high = 1.0 if successes == trials else center + delta
+    return (low, high)
 
 
 def histogram_stats(hist: Counter) -> dict:
@@ -59,16 +72,17 @@ class Paired:
         self.squares += d * d
 
     def interval(self) -> dict:
-        """Mean difference and its 95% interval (t distribution); a zero-width interval
-        when every pair has the same difference."""
-        from scipy.stats import t
-
+        """Mean difference and its 95% interval (Student's t with n - 1 degrees of freedom;
+        no interval below two differences); a zero-width interval when every pair has the
+        same difference. SciPy (its t quantile) is imported here, from two differences on."""
         n = self.n
         if n == 0:
             return {"diff": None, "ci95": None, "half_width": math.inf}
         mean = self.total / n
         if n < 2:
             return {"diff": mean, "ci95": None, "half_width": math.inf}
+        from scipy.special import stdtrit  # what scipy.stats.t.ppf computes, lighter
+
         var = max(0.0, (self.squares - n * mean * mean) / (n - 1))
-        half = float(t.ppf(0.975, n - 1)) * math.sqrt(var / n)
+        half = float(stdtrit(n - 1, 0.975)) * math.sqrt(var / n)
         return {"diff": mean, "ci95": [mean - half, mean + half], "half_width": half}

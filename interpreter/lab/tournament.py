@@ -19,7 +19,6 @@ from typing import IO
 
 import numpy as np
 
-from ..data.json_text import load_json
 from ..records import Record, as_dict, field
 from .executors import Executor
 from .runs import Interrupted, RunSpec, chunks, deferred_interrupts
@@ -305,6 +304,8 @@ def read_results(text: str, spec: TournamentSpec) -> tuple[dict, int]:
     TableCounts}``) and the length of its well-formed part: a last line cut short (a run
     killed while writing) and anything after it are left out. Raises
     :class:`ResultsMismatch` when the file's first line names another tournament."""
+    from ..data.json_text import load_json  # with the YAML reader: only to resume a run
+
     lines = text.splitlines(keepends=True)
     if not lines:
         return {}, 0

@@ -168,6 +168,12 @@ def use_disk_cache(on: bool = True, directory: Path | None = None) -> None:
     _cached.cache_clear()
 
 
+def disk_cache_setting() -> tuple[bool, Path | None]:
+    """What :func:`use_disk_cache` last set, ``(on, directory)``: for a process that starts
+    workers to hand on (a worker calls ``use_disk_cache(*setting)``)."""
+    return _DISK["on"], _DISK["directory"]
+
+
 def load_cached(variant: Variant | list[Variant] = None,
                 directory: Path | None = None) -> RuleSet:
     """:func:`load_ruleset`, through a cache of compiled rule sets on disk
