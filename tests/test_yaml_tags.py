@@ -98,7 +98,8 @@ def test_a_tagged_node_is_refused_at_its_place_in_every_file_kind(tmp_path, monk
     name = f"set/{file.name}"
     where = re.compile(rf"^\s*{re.escape(name)}:{line}:{column}: "
                        rf"{re.escape(key + ': ') if key else ''}YAML tag '{re.escape(tag)}' "
-                       r"is not allowed on (a mapping|a list|a value): remove it", re.M)
+                       r"is not allowed on (a mapping|a list|a value): remove it",
+                       re.MULTILINE)
 
     code, out, _ = cli(capsys, "validate", name)
     assert code == 1 and where.search(out), out
