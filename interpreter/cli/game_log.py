@@ -204,21 +204,26 @@ def _read_bytes(path: str) -> bytes:
     """The bytes of the log file (a regular file or a pipe), at most the limit."""
     try:
         status = os.stat(path)
-        if not (stat.S_ISREG(status.st_mode) or stat.S_ISFIFO(status.st_mode)):
-            raise LogError(path, 1, "cannot read the log: not a regular file (a folder, a "
-                                    "device or a socket)")
-        if status.st_size > MAX_LOG_BYTES:
-            raise LogError(path, 1, f"the log is {status.st_size:,} bytes; the limit is "
-                                    f"{MAX_LOG_BYTES:,}")
+    except (OSError, ValueError) as exc:  # ValueError: a NUL in the name
+        raise LogError(path, 1, f"cannot read the log: {_reason(exc)}") from None
+    if not (stat.S_ISREG(status.st_mode) or stat.S_ISFIFO(status.st_mode)):
+        raise LogError(path, 1, "cannot read the log: not a regular file (a folder, a "
+                                "device or a socket)")
+    if status.st_size > MAX_LOG_BYTES:
+        raise LogError(path, 1, f"the log is {status.st_size:,} bytes; the limit is "
+                                f"{MAX_LOG_BYTES:,}")
+    try:
         with open(path, "rb") as handle:  # at most the limit: a pipe has no size
             raw = handle.read(MAX_LOG_BYTES + 1)
     except OSError as exc:
-        raise LogError(path, 1, f"cannot read the log: {exc.strerror or exc}") from None
-    except ValueError as exc:  # a NUL in the name
-        raise LogError(path, 1, f"cannot read the log: {exc}") from None
+        raise LogError(path, 1, f"cannot read the log: {_reason(exc)}") from None
     if len(raw) > MAX_LOG_BYTES:
         raise LogError(path, 1, f"the log is over {MAX_LOG_BYTES:,} bytes, the limit")
     return raw
+
+
+def _reason(exc: Exception) -> str:
+    return getattr(exc, "strerror", None) or str(exc)
 
 
 def _text(path: str, raw: bytes) -> str:

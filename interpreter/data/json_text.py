@@ -123,13 +123,42 @@ def _longest_number(text: str) -> int:
 
 def _check(value: Any, text: str, strict: bool) -> None:
     """Raise :class:`JSONTextError` when ``value`` nests deeper than :data:`MAX_DEPTH`
-    lists and dicts, or (``strict``) holds what :func:`load_json` refuses; walked without
-    recursion, depth first, so the error is the first of the text."""
+    lists and dicts, or (``strict``) holds what :func:`load_json` refuses. A quick walk
+    (without recursion) looks; only when it finds something does :func:`_find` walk again
+    to say where."""
+    if strict and (_ESCAPED_SURROGATE.search(text) or _SURROGATE.search(text)):
+        _find(value, text)  # a surrogate pair is fine: only then is every string looked at
+        return
+    if not isinstance(value, (dict, list)):
+        if type(value) is _Refused:
+            _find(value, text)
+        return
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if type(item) is _Pairs:
+            _find(value, text)
+        for child in item.values() if isinstance(item, dict) else item:
+            if isinstance(child, (dict, list)):
+                if depth + 1 > MAX_DEPTH:
+                    if not strict:
+                        raise JSONTextError(f"nested deeper than {MAX_DEPTH} levels")
+                    _find(value, text)
+                stack.append((child, depth + 1))
+            elif type(child) is _Refused:
+                _find(value, text)
+
+
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _find(value: Any, text: str) -> None:
+    """Raise the :class:`JSONTextError` of the first thing :func:`_check` refuses in
+    ``value``, with its path and column (walked depth first, without recursion)."""
     stack: list = [(value, (), 1)]
     while stack:
         item, path, depth = stack.pop()
-        if strict:
-            _refuse(item, path, text)
+        _refuse(item, path, text)
         if isinstance(item, dict):
             children = list(item.items())
         elif isinstance(item, list):
@@ -139,8 +168,7 @@ def _check(value: Any, text: str, strict: bool) -> None:
         for key, child in reversed(children):
             if isinstance(child, (dict, list)) and depth + 1 > MAX_DEPTH:
                 raise JSONTextError(f"nested deeper than {MAX_DEPTH} levels",
-                                    column_of(text, path + (key,)) if strict else 1,
-                                    path + (key,))
+                                    column_of(text, path + (key,)), path + (key,))
             stack.append((child, path + (key,), depth + 1))
 
 

@@ -212,7 +212,10 @@ def _required(error, path: tuple, when: str) -> list[Finding]:
 
 def _unknown_fields(error, path: tuple, when: str) -> list[Finding]:
     allowed = _allowed(error.schema)
-    extras = [k for k in error.instance if k not in allowed] if isinstance(
+    patterns = error.schema.get("patternProperties", {}) if isinstance(error.schema,
+                                                                        dict) else {}
+    extras = [k for k in error.instance if k not in allowed
+              and not any(_compiled(p).search(k) for p in patterns)] if isinstance(
         error.instance, dict) else []
     out = []
     for extra in extras:
