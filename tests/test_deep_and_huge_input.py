@@ -181,8 +181,8 @@ def test_a_log_header_with_a_huge_seed_is_a_located_error(capsys, tmp_path):
     log, lines = _log(tmp_path, capsys)
     column = lines[0].index('"seed": 3') + len('"seed": ') + 1
     too_many = f"{log}:1:{column}: header.seed: a seed has at most 100 digits, not 200"
-    for seed, message in ((HUGE, f"{log}:1:{column}: seed: a number is too long (5,000 "
-                                 "digits)"), ("1" * 200, too_many)):
+    too_long = f"{log}:1:{column}: seed: a number is too long (5,000 digits)"
+    for seed, message in ((HUGE, too_long), ("1" * 200, too_many)):
         head = lines[0].replace('"seed": 3', f'"seed": {seed}')
         log.write_text("\n".join([head] + lines[1:]) + "\n", "utf-8")
         code, _, err = cli(capsys, "replay", log)
