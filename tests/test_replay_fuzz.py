@@ -57,7 +57,7 @@ HUGE = st.sampled_from(["x" * 5000, 10 ** 400, [0] * 3000, {"k" * 300: 1}, "é" 
 SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10, 10 ** 6),
                     st.floats(allow_nan=False, allow_infinity=False), st.sampled_from(
                         [0.0, -0.0, 1.0, "", "base", "P1", "bakery", "game", "end", "\x00",
-                         "\u001b[2J", "\ud800"[:0] + "../../etc/passwd"]),
+                         "\u001b[2J", "../../etc/passwd"]),
                     st.text(max_size=12))
 VALUES = st.one_of(SCALARS, HUGE, st.lists(SCALARS, max_size=3),
                    st.dictionaries(st.text(max_size=8), SCALARS, max_size=3))
@@ -81,9 +81,8 @@ def _get(value: Any, path: tuple) -> Any:
 
 
 @st.composite
-def structural(draw, lines: list[dict]) -> tuple[list[dict], bool]:
-    """One change of the log's structure; returns the lines and whether an event changed
-    (a log whose events changed can never match)."""
+def structural(draw, lines: list[dict]) -> list:
+    """The lines with one change of the log's structure."""
     op = draw(st.sampled_from(["swap", "remove", "add", "huge", "drop", "repeat", "move"]))
     number = draw(st.integers(0, len(lines) - 1))
     if op in ("drop", "repeat", "move"):
@@ -95,12 +94,14 @@ def structural(draw, lines: list[dict]) -> tuple[list[dict], bool]:
         else:
             del lines[number]
             lines.insert(draw(st.integers(0, len(lines))), line)
-        return lines, False
+        return lines
     target = lines[number]
     paths = list(_paths(target))
     if op in ("remove", "add"):
         holders = [p for p in paths if isinstance(_get(target, p), dict) and
                    (op == "add" or _get(target, p))]
+        if not holders:  # a line already made a number or a list
+            return lines
         path = draw(st.sampled_from(holders))
         holder = _get(target, path)
         if op == "remove":
@@ -115,9 +116,7 @@ def structural(draw, lines: list[dict]) -> tuple[list[dict], bool]:
             _get(target, path[:-1])[path[-1]] = new
         else:
             lines[number] = new
-    is_event = 0 < number < len(lines) - 1 and isinstance(lines[number], dict)
-    return lines, is_event and difference(lines[number], target) is None and op != "remove" \
-        and op != "add" and path != () or (is_event and op in ("remove", "add"))
+    return lines
 
 
 @st.composite
@@ -171,15 +170,19 @@ def _replay(capsys, log: Path) -> tuple[int, str]:
 @given(name=st.sampled_from(sorted(SOURCES)), data=st.data())
 def test_a_structurally_mutated_log_is_replayed_or_refused_with_a_location(capsys, name,
                                                                              data):
-    lines = [json.loads(line) for line in source(name).splitlines()]
+    original = [json.loads(line) for line in source(name).splitlines()]
+    lines = json.loads(json.dumps(original))
     for _ in range(data.draw(st.integers(1, 2))):
-        lines, changed = data.draw(structural(lines))
+        lines = data.draw(structural(lines))
+    # past the header (whose version, agents and file paths only inform), any change
+    # makes another game or another record of it
+    changed = difference(original[1:], lines[1:]) is not None
     log = FOLDER / "mutant.jsonl"
     log.write_text("".join(json.dumps(line, ensure_ascii=False) + "\n" for line in lines),
                    "utf-8", errors="surrogatepass")
     code, _ = _replay(capsys, log)
     if changed:
-        assert code == 1, "a log with a changed event matched"
+        assert code == 1, "a log with changed events or answers matched"
 
 
 @FUZZ
@@ -204,7 +207,8 @@ def test_a_changed_event_value_never_matches(capsys, name, data):
     key = data.draw(st.sampled_from(sorted(k for k in event if k != "type")))
     old = event[key]
     new = data.draw(st.one_of(VALUES, st.sampled_from([
-        False if old == 0 else True, float(old) if isinstance(old, int) else 0, -0.0, 0.0,
+        bool(old) if isinstance(old, int) else True, float(old) if isinstance(old, int) else 0,
+        -0.0, 0.0,
         None, [old], str(old)])).filter(lambda v: difference(old, v) is not None))
     event[key] = new
     log = FOLDER / "edited.jsonl"
