@@ -13,9 +13,11 @@ explores further with fresh examples each run.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import re
+import shutil
 import tempfile
 from functools import cache
 from pathlib import Path
@@ -41,7 +43,8 @@ SOURCES = {
     "three players": ["--seed", "7", "--players", "3", "--agents", "greedy", "--max-turns",
                       "9"],
 }
-FOLDER = Path(tempfile.mkdtemp(prefix="machikoro-replay-fuzz-"))
+FOLDER = Path(tempfile.mkdtemp(prefix="machikoro-replay-fuzz-"))  # this run's own
+atexit.register(shutil.rmtree, FOLDER, True)
 
 
 @cache
