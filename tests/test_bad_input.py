@@ -246,8 +246,8 @@ def test_a_bool_tag_on_text_says_which_field_and_tag(capsys, here):
     card = (data_dir("cards") / "cafe.yaml").read_text("utf-8").replace(
         "name: Cafe", "name: !!bool Cafe")
     write("cafe.yaml", card)
-    refused(capsys, "cafe.yaml:", "name: cannot read 'Cafe' as !!bool: remove the tag",
-            "cafe.yaml")
+    refused(capsys, "cafe.yaml:4:7:", "name: YAML tag '!!bool' is not allowed on a value: "
+            "remove it", "cafe.yaml")
 
 
 @pytest.fixture

@@ -123,7 +123,9 @@ def test_a_deeply_nested_log_line_is_a_located_error(capsys, tmp_path):
     assert code == 1 and err.startswith(f"{log}:2:1: nested deeper than 64 levels")
     lines[1] = '{"type": "x", "a": ' + "[" * 70 + "]" * 70 + "}"  # within Python's stack
     log.write_text("\n".join(lines) + "\n", "utf-8")
-    assert cli(capsys, "replay", log)[2].startswith(f"{log}:2:1: nested deeper than 64")
+    err = cli(capsys, "replay", log)[2]  # at the list that passes the limit, named
+    assert err.startswith(f"{log}:2:{19 + 64}: a[0][0][0]"), err  # the 64th '['
+    assert err.endswith("...: nested deeper than 64 levels\n") and len(err) < 250, err
 
 
 def test_a_deeply_nested_results_file_is_refused_or_cut_not_a_crash(capsys, tmp_path):
@@ -177,9 +179,10 @@ def test_the_api_refuses_a_huge_seed_like_any_bad_seed(seed):
 
 def test_a_log_header_with_a_huge_seed_is_a_located_error(capsys, tmp_path):
     log, lines = _log(tmp_path, capsys)
-    too_many = f"{log}:1:1: header: seed must be a whole number >= 0 of at most 100 digits"
-    for seed, message in ((HUGE, f"{log}:1:1: a number is too long (5,000 digits)"),
-                          ("1" * 200, too_many)):
+    column = lines[0].index('"seed": 3') + len('"seed": ') + 1
+    too_many = f"{log}:1:{column}: header.seed: a seed has at most 100 digits, not 200"
+    too_long = f"{log}:1:{column}: seed: a number is too long (5,000 digits)"
+    for seed, message in ((HUGE, too_long), ("1" * 200, too_many)):
         head = lines[0].replace('"seed": 3', f'"seed": {seed}')
         log.write_text("\n".join([head] + lines[1:]) + "\n", "utf-8")
         code, _, err = cli(capsys, "replay", log)
@@ -210,7 +213,9 @@ def test_a_log_naming_a_file_that_is_no_variant_does_not_quote_it(capsys, tmp_pa
     log.write_text("\n".join([json.dumps(head)] + lines[1:]) + "\n", "utf-8")
     code, out, err = cli(capsys, "replay", log)
     assert code == 1
-    assert err.startswith(f"{log}:1:1: header.variant_path: {secret} is not a variant")
+    field = "variant_path[0]" if stacked else "variant_path"
+    column = 1 + json.dumps(head).index(json.dumps(str(secret)))
+    assert err.startswith(f"{log}:1:{column}: header.{field}: {secret} is not a variant"), err
     assert "secret" not in (out + err).replace(str(secret), "")
 
 

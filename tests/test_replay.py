@@ -28,6 +28,10 @@ def _lines(log: Path) -> list[dict]:
     return [json.loads(line) for line in log.read_text("utf-8").splitlines()]
 
 
+def _text_lines(log: Path) -> list[str]:
+    return log.read_text("utf-8").splitlines()
+
+
 def _write(log: Path, lines: list[dict]) -> None:
     log.write_text("".join(json.dumps(e) + "\n" for e in lines), "utf-8")
 
@@ -73,7 +77,10 @@ def test_the_first_different_event_is_named_with_its_line(tmp_path, capsys):
     capsys.readouterr()
     assert main(["replay", str(log)]) == 1
     err = capsys.readouterr().err
-    assert err.startswith(f"{log}:{at + 1}:1: event {at} (income): differs")
+    column = 1 + _text_lines(log)[at].index('"coins": ') + len('"coins": ')
+    assert err.startswith(f"{log}:{at + 1}:{column}: event {at} (income).coins: differs: "
+                          f"the log has {lines[at]['coins']}, the replay gives "
+                          f"{lines[at]['coins'] - 1}")
     assert "Traceback" not in err
 
 
@@ -83,7 +90,10 @@ def test_an_answer_that_is_no_option_is_named(tmp_path, capsys):
     lines[-1]["answers"][0] = "no_such_card"
     _write(log, lines)
     assert main(["replay", str(log)]) == 1
-    assert "answers: the logged answer 'no_such_card'" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    column = 1 + _text_lines(log)[-1].index('"no_such_card"')
+    assert err.startswith(f"{log}:{len(lines)}:{column}: end.answers[0]: the logged answer "
+                          '"no_such_card" is not an option')
 
 
 def test_a_changed_rule_set_file_is_refused(tmp_path, capsys):

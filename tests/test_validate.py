@@ -179,7 +179,8 @@ CARD_CASES = [
     ("duplicate key", CARD + "cost: 3\n", "10:1", "duplicate key 'cost'"),
     ("two documents", CARD + "---\nid: x\n", "10:1", "a file holds one YAML document"),
     ("NUL character", "id: inn\nname: I\x00n\n", "2:8", "U+0000 is not allowed"),
-    ("unknown tag", "id: !!python/name:os.system x\n", "1:5", "cannot read this value"),
+    ("unknown tag", "id: !!python/name:os.system x\n", "1:5",
+     "id: YAML tag '!!python/name:os.system' is not allowed"),
 ]
 
 

@@ -154,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     # with the command, not the module: --help never imports the option types' modules
     from .arguments import UsageError
 
+    stdout = sys.stdout
+    sys.stdout = _StandardOutput(stdout)
     try:
         code = command_module(args.command).run(args)
         sys.stdout.flush()  # a full disk behind stdout shows here, not at exit
@@ -182,6 +184,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"machikoro {args.command}: internal error: {type(exc).__name__}: {exc} "
               "(set MACHIKORO_DEBUG=1 for details)", file=sys.stderr)
         return 1
+    finally:
+        if isinstance(sys.stdout, _StandardOutput):
+            sys.stdout = stdout
 
 
 GC_ALLOCATIONS = 20_000
@@ -236,13 +241,54 @@ def _silence_stdout() -> None:
         pass
 
 
+class StandardOutputError(OSError):
+    """Writing or flushing standard output failed (a full disk behind ``>``, ``/dev/full``):
+    the OSError of the stream, marked so that the message blames standard output and no
+    file, and never the other way round."""
+
+
+class _StandardOutput:
+    """Standard output while a command runs: the stream itself, except that an OSError
+    raised by a write or a flush becomes a :class:`StandardOutputError` (a broken pipe stays
+    itself: ``| head`` is no failure). Only an error so marked is reported as standard
+    output's; an error from an output file names that file (the command's own writers say
+    which), and any other is reported with its reason alone."""
+
+    __slots__ = ("_stream",)
+
+    def __init__(self, stream):
+        self._stream = stream
+
+    def write(self, text: str):
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise StandardOutputError(exc.errno, exc.strerror or str(exc)) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            raise StandardOutputError(exc.errno, exc.strerror or str(exc)) from None
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
 def _os_error(command: str, exc: OSError) -> int:
-    """Exit 1 with what failed: the file named, or else the output (an error without a file
-    name comes from writing standard output: a full disk behind ``>``)."""
+    """Exit 1 with what failed: standard output (:class:`StandardOutputError`), else the
+    file the error names, else the reason alone (an error of no file and not of the
+    output: blaming standard output for it would send the reader to the wrong place)."""
     what = exc.strerror or str(exc)
-    if exc.filename is None:
+    if isinstance(exc, StandardOutputError):
         _silence_stdout()
         print(f"machikoro {command}: cannot write standard output: {what}", file=sys.stderr)
-    else:
+    elif exc.filename is not None:
         print(f"machikoro {command}: {what}: {exc.filename}", file=sys.stderr)
+    else:
+        print(f"machikoro {command}: {what}", file=sys.stderr)
     return 1

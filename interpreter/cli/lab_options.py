@@ -212,11 +212,12 @@ def check_plot(path: str | None) -> None:
 def finish(command: str, result: dict, text: str, reports: list[dict], args,
            games: int, interrupted: bool, labels=None) -> int:
     """Print a lab command's result (JSON or ``text``), draw its plot, and return the exit
-    code: 130 after Ctrl-C, 2 when the plot cannot be written, else 0."""
+    code: 130 after Ctrl-C, 1 when the plot cannot be written (a full disk: checked before
+    the games, the file name was good), else 0."""
     print(json.dumps(result, indent=2) if args.json else text)
     if args.plot and games:
         if not write_plot(command, reports, args.plot, labels):
-            return 2
+            return 1
         if not args.json:
             print(f"\nplot written to {args.plot}")
     if interrupted:

@@ -1,10 +1,11 @@
-"""Files written in whole lines (``play --log``, ``simulate --out``), that survive a full
-disk: a write that fails is cut back to the last whole line, writing stops, and the command
+"""Files written in whole lines (``play --log``, ``simulate --out``, ``tournament --out``),
+that survive a full disk: a write that fails is cut back to the last whole line, writing stops, and the command
 says which flag and file failed and how many lines the file holds."""
 
 from __future__ import annotations
 
 import io
+import os
 
 from .arguments import UsageError
 
@@ -18,19 +19,26 @@ class LineFile:
     :meth:`write` takes text; only complete lines (ending in ``\\n``) reach the file, in
     batches. When a write fails (disk full, file too large), the file is truncated back to
     its last complete line, ``error`` keeps the failure, ``lines`` stays the number of
-    whole lines the file holds, and later writes are dropped. Raises
+    whole lines the file holds, and later writes are dropped. With ``keep`` (a byte count,
+    at a line's end) the file is not emptied: it is cut to its first ``keep`` bytes (its
+    first ``lines`` lines) and written on after them. Raises
     :class:`~machikoro.cli.arguments.UsageError` when the file cannot be opened.
     """
 
-    def __init__(self, path: str, flag: str):
+    def __init__(self, path: str, flag: str, keep: int | None = None, lines: int = 0):
         self.path, self.flag = path, flag
         try:
-            self._raw = io.FileIO(path, "w")
+            if keep is None:
+                self._raw = io.FileIO(path, "w")
+            else:  # go on after the first ``keep`` bytes: a resumed results file
+                self._raw = io.FileIO(path, "a")
+                if os.fstat(self._raw.fileno()).st_size > keep:  # a device has no size
+                    self._raw.truncate(keep)
         except OSError as exc:
             raise UsageError(f"{flag}: cannot write {path}: {exc.strerror or exc}") from None
         self._pending = bytearray()
-        self._written = 0  # bytes of whole lines safely in the file
-        self.lines = 0
+        self._written = keep or 0  # bytes of whole lines safely in the file
+        self.lines = lines if keep else 0
         self.error: OSError | None = None
 
     def write(self, text: str) -> None:

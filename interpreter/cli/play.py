@@ -144,27 +144,29 @@ def run(args) -> int:
 
         header = game_log.header(rules, args.variant, seed, names, labels, args.max_turns)
     out = sys.stdout
-    if args.json:
-        out.write(_json_line(header))
-    else:
-        seats = ", ".join(f"{n} ({a})" for n, a in zip(names, labels))
-        out.write(f"{rules.name} - {players} players: {seats} - seed {seed}\n")
-    if log_file:
-        log_file.write(_json_line(header))
+    failed = None
     try:
-        _narrate(game, [a.choose for a in agents], args.json, log_file, out)
-    finally:
-        end = {"type": "end", "winner": game.winner, "turns": game.turn,
-               "answers": game.history}
-        failed = None
+        if args.json:
+            out.write(_json_line(header))
+        else:
+            seats = ", ".join(f"{n} ({a})" for n, a in zip(names, labels))
+            out.write(f"{rules.name} - {players} players: {seats} - seed {seed}\n")
         if log_file:
-            log_file.write(_json_line(end))
+            log_file.write(_json_line(header))
+        try:
+            _narrate(game, [a.choose for a in agents], args.json, log_file, out)
+        finally:
+            end = {"type": "end", "winner": game.winner, "turns": game.turn,
+                   "answers": game.history}
+            if log_file:
+                log_file.write(_json_line(end))
+        if args.json:
+            out.write(_json_line(end))
+        else:
+            _final_position(game, labels, args.max_turns, out)
+    finally:  # the log's failure is said even when standard output failed too
+        if log_file:
             failed = log_file.close()
-    if args.json:
-        out.write(_json_line(end))
-    else:
-        _final_position(game, labels, args.max_turns, out)
-    if failed is not None:  # the game is on screen; the log is short
-        print(f"machikoro play: {log_file.problem()}", file=sys.stderr)
-        return 1
-    return 0
+            if failed is not None:  # the game is on screen; the log is short
+                print(f"machikoro play: {log_file.problem()}", file=sys.stderr)
+    return 0 if failed is None else 1

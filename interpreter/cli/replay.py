@@ -1,29 +1,49 @@
 """``machikoro replay GAME.jsonl``: replay a ``play --log`` file from the log alone and
 check that every event comes out the same.
 
-The rule set is loaded from the header's variant (its recorded absolute path when it still
-exists, else the name as given) and every file it is made of must have the SHA-256 the
-header records. The game is replayed from the header's seed and the end line's answers;
-each event is compared with the logged one, in order. Exit 0 when all match, 1 at the first
-difference (``GAME.jsonl:LINE: event N (TYPE) differs: ...``), at a changed rule-set file,
-or for an unreadable log. ``--until N`` stops after turn N and prints the position then.
+The log is untrusted input (it may come from anyone): it is read and checked first
+(:func:`~machikoro.cli.game_log.read_log`: JSON within limits, the header and end line
+against ``schema/log.schema.json``). The rule set is loaded from the header's variant (its
+recorded absolute path when it still exists, else the name as given) and its files must be
+exactly the files the header lists, each with the SHA-256 recorded. The game is replayed
+from the header's seed and the end line's answers, each answer matched exactly (as a JSON
+value) with an option of its decision; each event is compared with the logged one, in
+order, exactly as JSON values (``0``, ``false``, ``0.0`` and ``-0.0`` all differ). Exit 0
+when all match, 1 at the first difference (``GAME.jsonl:LINE:COL: event N (TYPE).FIELD:
+the log has X, the replay gives Y``), a changed rule-set file, or an unreadable log.
+``--until N`` stops after turn N and prints the position then.
 """
 
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import sys
 from collections.abc import Mapping
 from pathlib import Path
 from typing import NamedTuple
 
 from ..data.bundled import resolve_variant
+from ..data.json_text import difference
 from ..data.yaml_reader import read_yaml
+from ..engine.chance import MAX_SEED_DIGITS
 from ..engine.game import Game
 from ..errors import DataError, MachikoroError
 from ..rules.loader import load_ruleset
 from .arguments import positive
-from .game_log import LogError, digest, package_version, read_log, rule_set_files
+from .game_log import (
+    GameLog,
+    LogError,
+    LogLine,
+    digest,
+    package_version,
+    read_log,
+    rule_set_files,
+    schema_problems,
+    shown,
+    shown_path,
+)
 
 HELP = "replay a game log (play --log) and check that every event matches"
 
@@ -36,22 +56,33 @@ def add_arguments(replay: argparse.ArgumentParser) -> None:
 
 
 def _plain(value):
-    """``value`` as the log holds it: mappings as dicts, tuples as lists, as in JSON."""
+    """``value`` as the log holds it: mappings as dicts, tuples as lists, through JSON (an
+    int subclass becomes an int, as ``play --log`` writes it)."""
+    return json.loads(json.dumps(_python(value)))
+
+
+def _python(value):
     if isinstance(value, Mapping):
-        return {str(k): _plain(v) for k, v in value.items()}
+        return {str(k): _python(v) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [_python(v) for v in value]
     return value
 
 
-def _variant(path: str, head: dict):
-    """The variant to load: the recorded absolute path if it exists, else the spec."""
-    recorded = head.get("variant_path")
-    if isinstance(recorded, list) and all(r == "base" or Path(r).exists() for r in recorded):
-        return recorded
-    if isinstance(recorded, str) and Path(recorded).exists():
-        return recorded
-    return head.get("variant")
+def _exists(path: str) -> bool:
+    """True when ``path`` exists; False for a name the system refuses (too long, a NUL)."""
+    return os.path.exists(path)
+
+
+def _variant(head: dict) -> tuple[object, str]:
+    """The variant to load and the header field it comes from: the recorded absolute path
+    if it exists, else the spec as given."""
+    recorded = head["variant_path"]
+    if isinstance(recorded, list) and all(r == "base" or _exists(r) for r in recorded):
+        return recorded, "variant_path"
+    if isinstance(recorded, str) and _exists(recorded):
+        return recorded, "variant_path"
+    return head["variant"], "variant"
 
 
 def _declares(file: Path, kinds: tuple[str, ...]) -> bool:
@@ -63,78 +94,132 @@ def _declares(file: Path, kinds: tuple[str, ...]) -> bool:
     return isinstance(data, dict) and data.get("kind") in kinds
 
 
-def _check_variant_source(path: str, variant) -> None:
+def _check_variant_source(log: GameLog, variant, field: str) -> None:
     """The rule set a log's header names must be the base set, a variant file, or a
-    rule-set or variant folder: the log may come from anyone, so another file (a text
-    file, ``/etc/passwd``) is refused as "not a variant" without quoting a line of it.
-    Raises :class:`LogError`; a missing file is left to the loader ("no such file")."""
-    for spec in variant if isinstance(variant, list) else [variant]:
+    rule-set or variant folder that exists: the log may come from anyone, so another file
+    (a text file, ``/etc/passwd``) is refused as "not a variant" without quoting a line of
+    it, and a name the system refuses (too long) is an error at the field. Raises
+    :class:`LogError`."""
+    specs = variant if isinstance(variant, list) else [variant]
+    for index, spec in enumerate(specs):
         if spec is None or spec == "base":
             continue
-        if not isinstance(spec, str):
-            raise LogError(path, 1, f"the rule set must be a variant's name or path, not "
-                                    f"{type(spec).__name__}", "header.variant")
-        target = Path(resolve_variant(spec))
+        where = (field, index) if isinstance(variant, list) else (field,)
         try:
-            files = sorted(target.glob("*.y*ml")) if target.is_dir() else [target]
+            target = Path(resolve_variant(spec))
             exists = target.exists()
-        except OSError:
-            files, exists = [], True
-        if exists and not any(f.is_file() and _declares(f, ("variant", "rules"))
-                              for f in files):
-            raise LogError(path, 1, f"{spec} is not a variant: neither a variant file "
-                                    "(kind: variant) nor a rule-set or variant folder",
-                           "header.variant_path")
+            files = (sorted(target.glob("*.y*ml")) if target.is_dir() else [target]) \
+                if exists else []
+        except (OSError, ValueError) as exc:
+            reason = getattr(exc, "strerror", None) or exc
+            raise log.error(log.header, where, f"cannot use {shown_path(spec)}: {reason}") \
+                from None
+        if not exists:
+            raise log.error(log.header, where, f"no such variant file, folder or bundled "
+                                               f"variant: {shown_path(spec)}")
+        if not any(f.is_file() and _declares(f, ("variant", "rules")) for f in files):
+            raise log.error(log.header, where, f"{shown_path(spec)} is not a variant: "
+                                               "neither a variant file (kind: variant) nor a "
+                                               "rule-set or variant folder")
 
 
-def _check_files(path: str, head: dict, variant) -> None:
-    """Every file the log's rule set was made of must be there with the same content."""
-    now = {digest(p) for p in rule_set_files(variant)}
-    for entry in head.get("files", []):
-        if entry.get("sha256") not in now:
-            raise LogError(path, 1, f"{entry.get('path')}: the rule-set file has changed "
-                                    f"since the log was written (sha256 {entry.get('sha256')})",
-                           "header.files")
+def _check_files(log: GameLog, variant) -> None:
+    """The rule set's files now must be exactly those the log lists, with the same
+    content: a file changed, gone or added since is an error at the log's entry."""
+    now = {digest(p): p for p in rule_set_files(variant)}
+    listed = log.header.value["files"]
+    for index, entry in enumerate(listed):
+        if entry["sha256"] not in now:
+            raise log.error(log.header, ("files", index, "sha256"),
+                            f"{shown_path(entry['path'])}: the rule-set file has changed "
+                            "since the log was written (or is gone)")
+    logged = {entry["sha256"] for entry in listed}
+    added = [p for d, p in now.items() if d not in logged]
+    if added:
+        raise log.error(log.header, ("files",), f"{shown_path(str(added[0]))}: the rule "
+                                                "set now also has this file, which the log "
+                                                "does not list: it has changed since")
 
 
-def _game(path: str, head: dict) -> Game:
-    variant = _variant(path, head)
-    _check_variant_source(path, variant)
+def _game(log: GameLog) -> Game:
+    head = log.header.value
+    variant, field = _variant(head)
+    _check_variant_source(log, variant, field)
     rules = load_ruleset(variant)
-    _check_files(path, head, variant)
+    _check_files(log, variant)
+    if head["ruleset"] != rules.name:
+        raise log.error(log.header, ("ruleset",), f"the log names the rule set "
+                                                  f"{shown(head['ruleset'])}, the files "
+                                                  f"load {shown(rules.name)}")
+    if len(str(head["seed"])) > MAX_SEED_DIGITS:
+        raise log.error(log.header, ("seed",), f"a seed has at most {MAX_SEED_DIGITS} "
+                                               f"digits, not {len(str(head['seed'])):,}")
     try:
         return Game(rules, list(head["players"]), seed=head["seed"],
-                    max_turns=head.get("max_turns"), record=True)
-    except (KeyError, TypeError, MachikoroError) as exc:
-        raise LogError(path, 1, str(exc), "header") from None
+                    max_turns=head["max_turns"], record=True)
+    except MachikoroError as exc:
+        raise log.error(log.header, ("players",), str(exc)) from None
 
 
-def _answer(game: Game, decision, value, path: str, line: int) -> None:
-    """Answer with the option whose JSON form is the logged ``value``."""
+def _answer(log: GameLog, game: Game, decision, index: int) -> None:
+    """Answer with the option whose JSON form is exactly the logged answer ``index``."""
+    value = log.end.value["answers"][index]
     for option in decision.options:
-        if _plain(option) == value:
+        plain = _python(option)
+        if plain == value and difference(value, _plain(option)) is None:
             game.answer(option, decision.player)
             return
-    raise LogError(path, line, f"the logged answer {value!r} is not an option of decision "
-                               f"{decision.name!r} of {game.names[decision.player]} "
-                               f"(options: {_plain(list(decision.options))})"[:400], "answers")
+    options = ", ".join(shown(_plain(o)) for o in list(decision.options)[:8])
+    more = ", ..." if len(decision.options) > 8 else ""
+    raise log.error(log.end, ("answers", index), f"the logged answer {shown(value)} is not "
+                                                 f"an option of decision "
+                                                 f"{shown(decision.name)} of "
+                                                 f"{game.names[decision.player]} (options: "
+                                                 f"{options}{more})")
 
 
-def _compare(game: Game, logged: list, seen: int, path: str, partial: bool = False) -> int:
+def _differs(log: GameLog, line: LogLine, replayed: dict) -> LogError:
+    """The error for a logged event that is not the replayed one: the event's own schema
+    problems when it has any, else the first field that differs, at its column."""
+    problems = schema_problems(log, line)
+    if problems:
+        return LogError.of(problems)
+    path = difference(line.value, replayed)
+    logged, other = line.value, replayed
+    for part in path:
+        logged = logged[part] if _has(logged, part) else _MISSING
+        other = other[part] if _has(other, part) else _MISSING
+    if logged is _MISSING:
+        message = f"differs: the log lacks it, the replay gives {shown(other)}"
+    elif other is _MISSING:
+        message = f"differs: the replay has no such field (the log has {shown(logged)})"
+    else:
+        message = f"differs: the log has {shown(logged)}, the replay gives {shown(other)}"
+    return log.error(line, path, message, key=other is _MISSING)
+
+
+_MISSING = object()
+
+
+def _has(value, part) -> bool:
+    if isinstance(value, dict):
+        return part in value
+    return isinstance(value, list) and isinstance(part, int) and part < len(value)
+
+
+def _compare(log: GameLog, game: Game, seen: int, partial: bool = False) -> int:
     """Check the game's new events against the log from ``seen`` on; return the count.
     With ``partial`` (an interrupted log), events past the log's last are not checked."""
-    events = game.events
+    events, logged = game.events, log.events
     stop = min(len(events), len(logged)) if partial else len(events)
     while seen < stop:
         replayed = _plain(events[seen])
-        line = seen + 2  # the header is line 1
         if seen >= len(logged):
-            raise LogError(path, line, f"not in the log: the replay gives {replayed}",
-                           f"event {seen + 1} ({replayed['type']})")
-        if replayed != logged[seen]:
-            raise LogError(path, line, f"differs: the log has {logged[seen]}, the replay "
-                                       f"gives {replayed}",
-                           f"event {seen + 1} ({logged[seen].get('type')})")
+            raise LogError(log.file, log.end.number, f"not in the log: the replay gives "
+                           f"event {seen + 1} ({replayed['type']}) before the end",
+                           f"event {seen + 1}")
+        if difference(logged[seen].value, replayed) is not None:
+            raise _differs(log, logged[seen], replayed)
         seen += 1
     return seen
 
@@ -153,45 +238,53 @@ class Replayed(NamedTuple):
 def replay(path: str, until: int | None = None) -> Replayed:
     """Replay the log at ``path`` and check every event (see the module text). A log whose
     answers run out while the game goes on (``play`` was interrupted) is replayed as far
-    as it goes. Raises :class:`LogError` at the first difference."""
-    head, logged, end = read_log(path)
-    game = _game(path, head)
-    answers = list(end.get("answers", []))
-    seen = 0
-    line_of_end = len(logged) + 2
+    as it goes. Raises :class:`LogError` (a :class:`~machikoro.errors.DataError`, located)
+    at the log's first problem or first difference, or DataError for a rule set with
+    problems."""
+    log = read_log(path)
+    game = _game(log)
+    end = log.end.value
+    answers = end["answers"]
+    used = seen = 0
     while True:
         decision = game.decision(stop_at_turn_end=until is not None)
-        if decision is not None and not answers and end.get("winner") is None:
-            seen = _compare(game, logged, seen, path, partial=True)
-            if seen == len(logged) and end.get("turns") == game.turn:
-                return Replayed(game, head, seen, False)  # the log stops here
-        seen = _compare(game, logged, seen, path)
+        if decision is not None and used == len(answers) and end["winner"] is None:
+            seen = _compare(log, game, seen, partial=True)
+            if seen == len(log.events) and end["turns"] == game.turn:
+                return Replayed(game, log.header.value, seen, False)  # the log stops here
+        seen = _compare(log, game, seen)
         if until is not None and game.turn >= until:
-            return Replayed(game, head, seen, game.over)
+            return Replayed(game, log.header.value, seen, game.over)
         if decision is None:
             if until is not None and not game.over:
                 continue  # between turns: go on to the next one
             break
-        if not answers:
-            raise LogError(path, line_of_end, f"the log's answers end before decision "
-                                              f"{decision.name!r} of turn {game.turn + 1}",
-                           "answers")
-        _answer(game, decision, answers.pop(0), path, line_of_end)
-    _check_end(path, logged, end, game, seen, answers)
-    return Replayed(game, head, seen, True)
+        if used == len(answers):
+            raise log.error(log.end, ("answers",), f"the log's answers end before decision "
+                                                   f"{shown(decision.name)} of turn "
+                                                   f"{game.turn + 1}")
+        _answer(log, game, decision, used)
+        used += 1
+    _check_end(log, game, seen, used)
+    return Replayed(game, log.header.value, seen, True)
 
 
-def _check_end(path: str, logged: list, end: dict, game: Game, seen: int,
-               answers: list) -> None:
-    line_of_end = len(logged) + 2
-    if seen != len(logged):
-        raise LogError(path, seen + 2, "never happens in the replay",
-                       f"event {seen + 1} ({logged[seen].get('type')})")
-    if answers or end.get("winner") != game.winner or end.get("turns") != game.turn:
-        raise LogError(path, line_of_end, f"the end differs: the log has winner "
-                       f"{end.get('winner')} after {end.get('turns')} turns with "
-                       f"{len(answers)} answer(s) left; the replay ends with winner "
-                       f"{game.winner} after {game.turn} turns", "end")
+def _check_end(log: GameLog, game: Game, seen: int, used: int) -> None:
+    end = log.end.value
+    if seen != len(log.events):
+        line = log.events[seen]
+        problems = schema_problems(log, line)
+        if problems:
+            raise LogError.of(problems)
+        raise LogError(log.file, line.number, "never happens in the replay: the game ends "
+                       f"after event {seen}", line.role)
+    if used != len(end["answers"]):
+        raise log.error(log.end, ("answers", used), f"{len(end['answers']) - used} answer(s) "
+                                                    f"left when the replayed game ends")
+    for field, replayed in (("winner", game.winner), ("turns", game.turn)):
+        if difference(end[field], replayed) is not None:
+            raise log.error(log.end, (field,), f"the end differs: the log has {shown(end[field])}, "
+                                               f"the replay ends with {shown(replayed)}")
 
 
 def _position(game: Game, out) -> None:
@@ -208,8 +301,8 @@ def run(args) -> int:
     """Replay and check the log; print what was checked (and the position for --until)."""
     game, head, seen, complete = replay(args.log, args.until)
     out = sys.stdout
-    if head.get("version") not in (None, package_version()):
-        out.write(f"note: the log was written by machikoro {head.get('version')}, this is "
+    if head["version"] != package_version():
+        out.write(f"note: the log was written by machikoro {head['version']}, this is "
                   f"{package_version()}\n")
     if not complete and (args.until is None or game.turn < args.until):
         out.write(f"{args.log}: all {seen} events match the log, which stops in turn "
@@ -226,7 +319,7 @@ def run(args) -> int:
     result = (f"winner {game.names[game.winner]}" if game.winner is not None
               else "no winner (turn limit)")
     out.write(f"{args.log}: all {seen} events match the log; {result} after {game.turn} "
-              f"turns ({head.get('ruleset')}, seed {head.get('seed')})\n")
+              f"turns ({head['ruleset']}, seed {head['seed']})\n")
     if args.until is not None:  # the game ended by then: its final position
         out.write(f"Final position (the game ended in turn {game.turn}):\n")
         _position(game, out)

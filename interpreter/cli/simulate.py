@@ -77,8 +77,9 @@ def _run(args) -> int:
     rep = report(summary, rules, variant, args.seed, spec.seats)
     rep["interrupted"] = interrupted
     text = "" if args.json else render(rep, rules)
-    code = finish("simulate", rep, text, [rep], args, summary.games, interrupted)
-    if failed is not None:  # the statistics are on screen; the file is short
-        print(f"machikoro simulate: {out.problem('game')}", file=sys.stderr)
-        return code or 1
-    return code
+    try:
+        code = finish("simulate", rep, text, [rep], args, summary.games, interrupted)
+    finally:  # said even when standard output failed too
+        if failed is not None:  # the statistics are on screen; the file is short
+            print(f"machikoro simulate: {out.problem('game')}", file=sys.stderr)
+    return code or 1 if failed is not None else code

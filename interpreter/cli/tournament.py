@@ -18,7 +18,7 @@ from ..lab.executors import Executor
 from ..lab.plots import plot_tournament
 from ..lab.simulation import short_name
 from ..rules.ruleset import RuleSet
-from .arguments import positive, warn_unwinnable
+from .arguments import UsageError, positive, warn_unwinnable
 from .lab_options import (
     LabUsageError,
     add_run_options,
@@ -27,6 +27,7 @@ from .lab_options import (
     progress,
     variant_spec,
 )
+from .line_files import LineFile
 
 HELP = "every strategy against every other at 2, 3 and 4 players, seats rotated"
 
@@ -120,21 +121,24 @@ def _spec(args) -> tuple[tournament.TournamentSpec, RuleSet]:
         args.mirror, tuple(_fingerprint(n) for n in strategies)), rules
 
 
-def _open_results(path: str, spec: tournament.TournamentSpec):
-    """The results file, opened to append, and the counts it already holds (a new file
-    gets its header line). Raises :class:`LabUsageError`."""
+def _open_results(path: str, spec: tournament.TournamentSpec) -> tuple[LineFile, dict]:
+    """The results file, opened to go on after its well-formed lines (a last line cut short
+    by a killed run is dropped), and the counts it already holds (a new file gets its header
+    line). A write that fails later (a full disk) is kept by the :class:`LineFile`, which
+    names the file. Raises :class:`LabUsageError`."""
     file = Path(path)
     try:
         text = file.read_text("utf-8") if file.is_file() else ""
         counts, good = tournament.read_results(text, spec)
-        out = open(file, "a+", encoding="utf-8")  # noqa: SIM115 - open for the run
+        kept = text[:good]
+        out = LineFile(path, "--out", keep=len(kept.encode("utf-8")), lines=kept.count("\n"))
     except tournament.ResultsMismatch as exc:
         raise LabUsageError(f"--out: {path}: {exc}; give another file") from None
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or exc
         raise LabUsageError(f"--out: cannot use {path}: {reason}") from None
-    out.seek(good)
-    out.truncate()  # a last line cut short by a killed run
+    except UsageError as exc:
+        raise LabUsageError(str(exc)) from None
     if good == 0:
         out.write(tournament.header_line(spec))
         out.flush()
@@ -172,15 +176,21 @@ def _run(args) -> int:
         print(f"machikoro tournament: {exc}", file=sys.stderr)
         return 2
     finally:
-        if out is not None:
-            out.close()
+        failed = out.close() if out is not None else None
     rep = tournament.report(spec, counts)
     rep["resumed_games"] = resumed
     rep["interrupted"] = interrupted
-    return _finish(rep, args, interrupted)
+    try:
+        code = _finish(rep, args, interrupted)
+    finally:  # said even when standard output failed too
+        if failed is not None:  # the results are on screen; the file holds whole chunks
+            print(f"machikoro tournament: {out.problem()}", file=sys.stderr)
+    return code or 1 if failed is not None else code
 
 
 def _finish(rep: dict, args, interrupted: bool) -> int:
+    """Print the report and draw its plot; the exit code: 130 after Ctrl-C, 1 when the plot
+    cannot be written, else 0."""
     print(json.dumps(rep, indent=2) if args.json else tournament.render(rep))
     if args.plot and rep["games"]:
         try:
@@ -188,7 +198,7 @@ def _finish(rep: dict, args, interrupted: bool) -> int:
         except OSError as exc:
             print(f"machikoro tournament: --plot: cannot write {args.plot}: "
                   f"{exc.strerror or exc}", file=sys.stderr)
-            return 2
+            return 1
         if not args.json:
             print(f"\nplot written to {args.plot}")
     if interrupted:

@@ -30,6 +30,9 @@ from .bundled import data_dir
 from .documents import Document, json_path
 
 KINDS = ("card", "rules", "variant", "case", "strategy")
+SCHEMAS = (*KINDS, "log")
+"""Every bundled schema: one per YAML file kind, and ``log`` for a line of a game log
+(``play --log``, JSON lines), which ``replay`` checks."""
 MAX_PROBLEMS = 50
 ID_PATTERN = "^[a-z][a-z0-9_]*$"
 
@@ -37,7 +40,7 @@ ID_PATTERN = "^[a-z][a-z0-9_]*$"
 @cache
 def _registry() -> Registry:
     resources = []
-    for kind in KINDS:
+    for kind in SCHEMAS:
         schema = json.loads((data_dir("schema") / f"{kind}.schema.json").read_text("utf-8"))
         # without "$schema", a "$ref" into another file is checked by this module's
         # validator (jsonschema would pick its stock one by that key, without our rules)
@@ -104,7 +107,8 @@ _Validator = extend(
 
 @cache
 def validator(kind: str) -> Draft202012Validator:
-    """The cached validator of one file kind: ``card``, ``rules``, ``variant`` or ``case``."""
+    """The cached validator of one schema of :data:`SCHEMAS`: a file kind (``card``,
+    ``rules``, ``variant``, ``case``, ``strategy``) or ``log``."""
     schema = _registry().contents(f"{kind}.schema.json")
     return _Validator(schema, registry=_registry())
 
@@ -175,7 +179,7 @@ def _conditions() -> dict:
             for value in node:
                 walk(value)
 
-    for kind in KINDS:
+    for kind in SCHEMAS:
         walk(schema_of(kind))
     return out
 
@@ -208,7 +212,10 @@ def _required(error, path: tuple, when: str) -> list[Finding]:
 
 def _unknown_fields(error, path: tuple, when: str) -> list[Finding]:
     allowed = _allowed(error.schema)
-    extras = [k for k in error.instance if k not in allowed] if isinstance(
+    patterns = error.schema.get("patternProperties", {}) if isinstance(error.schema,
+                                                                        dict) else {}
+    extras = [k for k in error.instance if k not in allowed
+              and not any(_compiled(p).search(k) for p in patterns)] if isinstance(
         error.instance, dict) else []
     out = []
     for extra in extras:
@@ -443,6 +450,7 @@ def problems_of(doc: Document, found: list[Finding], base_path: tuple = ()) -> l
 
 __all__ = [
     "KINDS",
+    "SCHEMAS",
     "Finding",
     "Findings",
     "check",

@@ -7,6 +7,14 @@ so hostile input ends in a :class:`~machikoro.errors.DataError` rather than a ha
 nesting deeper than :data:`MAX_DEPTH` (checked while composing, before Python's recursion
 limit is near), lists longer than :data:`MAX_ITEMS`, integers too long to convert,
 non-UTF-8 bytes.
+
+Explicit YAML tags are refused, each at its place (``FILE:LINE:COL``): ``!!python/object``,
+``!foo`` or ``!!str`` on a mapping, a list or a scalar. Machikoro files hold plain data, and
+a tag either asks for something the safe loader will not build (a Python object), means
+nothing here (a local ``!foo``, which PyYAML's safe loader would silently drop on a mapping
+or a list) or restates what the plain value already says (``!!int 3``). Plain values keep
+their implicit meaning (``3`` a number, ``true`` a boolean, ``<<: *anchor`` a merge);
+text that looks like a number is quoted (``'3'``), not tagged.
 """
 
 from __future__ import annotations
@@ -80,7 +88,9 @@ except ImportError:  # pragma: no cover - PyYAML without libyaml
 class _Loader(Composer, _Parser, SafeConstructor, Resolver):
     """A safe loader (events from the parser, nodes from PyYAML's Python composer, values from
     its safe constructor) that refuses nesting deeper than :data:`MAX_DEPTH` while composing:
-    the composer recurses once per level, so a deep file would otherwise exhaust the stack."""
+    the composer recurses once per level, so a deep file would otherwise exhaust the stack.
+    It also notes every node written with an explicit tag (``tagged``), which the parser
+    alone can tell from a resolved one."""
 
     depth = 0
 
@@ -89,13 +99,19 @@ class _Loader(Composer, _Parser, SafeConstructor, Resolver):
         Composer.__init__(self)
         SafeConstructor.__init__(self)
         Resolver.__init__(self)
+        self.tagged: dict = {}  # every node written with an explicit tag: node -> the tag
 
     def compose_node(self, parent, index):
         self.depth += 1
         try:
+            event = self.peek_event()
             if self.depth > MAX_DEPTH + 1:
-                raise _TooDeep(self.peek_event().start_mark)
-            return super().compose_node(parent, index)
+                raise _TooDeep(event.start_mark)
+            node = super().compose_node(parent, index)
+            tag = getattr(event, "tag", None)  # None for an alias and an untagged node
+            if tag is not None:  # written in the file (a resolved tag is never seen here)
+                self.tagged[node] = tag
+            return node
         finally:
             self.depth -= 1
 
@@ -208,8 +224,9 @@ def parse_yaml(raw: bytes | str, name: str) -> Document:
                     "yaml")
     builder = _Builder(doc, loader)
     doc.data = builder.build(node, (), 0)
-    if builder.duplicates:
-        raise DataError(builder.duplicates)
+    if builder.duplicates or builder.tags:
+        found = builder.tags + builder.duplicates
+        raise DataError(sorted(found, key=lambda p: (p.line, p.column)))
     return doc
 
 
@@ -221,6 +238,7 @@ class _Builder:
         self.loader = loader
         self.count = 0
         self.duplicates: list[Problem] = []  # every duplicate key, reported together
+        self.tags: list[Problem] = []  # every explicit tag, reported together
 
     def _limit(self, node, message: str, code: str = "limits") -> DataError:
         return _fail(self.doc.file, message, code, node.start_mark.line + 1,
@@ -234,6 +252,12 @@ class _Builder:
         if depth > MAX_DEPTH:
             raise self._limit(node, f"nesting is too deep (the limit is {MAX_DEPTH} levels)")
         self.doc.marks.setdefault(path, (node.start_mark.line + 1, node.start_mark.column + 1))
+        if node in self.loader.tagged:
+            self._tagged(node, path)
+            if isinstance(node, yaml.ScalarNode):  # its text, for any later check to go on
+                self.doc.styles[path] = node.style or ""
+                self.doc.spans[path] = (node.start_mark.index, node.end_mark.index)
+                return node.value
         if isinstance(node, yaml.ScalarNode):
             value = self._scalar(node, path)
             if isinstance(value, str):
@@ -317,6 +341,22 @@ class _Builder:
         if isinstance(key, bool):
             return str(key).lower()
         return key if isinstance(key, str) else str(key)
+
+    def _tagged(self, node, path: PathKey) -> None:
+        """Record the explicit tag of ``node`` (at ``path``) as a problem: see the module."""
+        line, column = node.start_mark.line + 1, node.start_mark.column + 1
+        if any((p.line, p.column) == (line, column) for p in self.tags):
+            return  # the same node reached again through an alias
+        tag = self.loader.tagged[node].replace("tag:yaml.org,2002:", "!!")
+        tag = tag if len(tag) <= 40 else tag[:37] + "..."
+        what = {yaml.SequenceNode: "a list", yaml.MappingNode: "a mapping"}.get(type(node))
+        if path[-1:] == ("<key>",):
+            path, what = path[:-1], "a key"
+        hint = "" if what else "; quote text that must stay text"
+        self.tags.append(Problem(
+            self.doc.file, line, column, json_path(path), f"YAML tag '{tag}' is not allowed "
+            f"on {what or 'a value'}: remove it (machikoro files hold plain data{hint})",
+            "yaml", "error", self.doc.source(line)))
 
     def _duplicate(self, key: str, key_node) -> None:
         line, column = key_node.start_mark.line + 1, key_node.start_mark.column + 1
