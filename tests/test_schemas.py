@@ -64,3 +64,65 @@ def test_every_bundled_yaml_names_its_schema_for_editors():
             assert first.startswith("# yaml-language-server: $schema="), path
             target = (path.parent / first.split("=", 1)[1]).resolve()
             assert target.is_file(), f"{path}: {target} does not exist"
+
+
+# --------------------------------------------------------------------------- $id, $ref
+
+IDS = {  # a schema's $id is a name other tools keep: changing one is a breaking change
+    "card": "https://machikoro.invalid/schema/card.schema.json",
+    "rules": "https://machikoro.invalid/schema/rules.schema.json",
+    "variant": "https://machikoro.invalid/schema/variant.schema.json",
+    "case": "https://machikoro.invalid/schema/case.schema.json",
+    "strategy": "https://machikoro.invalid/schema/strategy.schema.json",
+}
+
+
+def test_every_schema_has_its_stable_absolute_id():
+    from machikoro.data import schema_files
+    from machikoro.data.schemas import KINDS
+
+    found = {kind: json.loads(schema_files.schema_path(kind).read_text("utf-8"))["$id"]
+             for kind in KINDS}
+    assert found == IDS
+    assert all(i == schema_files.ID_BASE + f"{k}.schema.json" for k, i in found.items())
+    made = {json.loads(schema_files.draft07_text(kind))["$id"] for kind in KINDS}
+    assert len(made | set(found.values())) == 2 * len(KINDS)  # unique, both drafts
+
+
+@pytest.fixture
+def offline(monkeypatch):
+    """No network: any attempt to connect or open a URL fails the test."""
+    import socket
+    import urllib.request
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"network used: {args}")
+
+    monkeypatch.setattr(socket.socket, "connect", refuse)
+    monkeypatch.setattr(urllib.request, "urlopen", refuse)
+
+
+def test_a_ref_to_another_schema_is_resolved_offline(offline, tmp_path):
+    """The variant schema's $refs into the card schema (an added card, a change) resolve
+    from the bundled files by $id: their errors are reported, nothing is fetched."""
+    from machikoro.data import schemas
+
+    # (the module's caches stay: the messages' "when kind is ..." texts are keyed by the
+    # identity of the loaded schemas; the next test shows the registry cannot fetch)
+    variant = {"kind": "variant", "name": "V", "extends": "base",
+               "cards": [{"id": "inn", "kind": "establishment"}],
+               "change": {"cafe": {"cots": 3}}}
+    found = [f.message for f in schemas.findings(variant, "variant")]
+    assert any("missing fields" in m and "'cost'" in m for m in found), found
+    assert "unknown field 'cots' - did you mean 'cost'?" in found
+
+
+def test_an_unknown_ref_is_an_error_not_a_download(offline):
+    from referencing.exceptions import Unresolvable
+
+    from machikoro.data import schemas
+
+    check = schemas._Validator({"$ref": "https://machikoro.invalid/schema/none.json"},
+                               registry=schemas._registry())
+    with pytest.raises(Unresolvable):
+        list(check.iter_errors({}))

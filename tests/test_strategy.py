@@ -27,7 +27,7 @@ RULES = load_ruleset()
 PUBLISHED = ("cheese-factory", "convenience-store", "one-die-spread", "bakery", "furniture-factory",
              "fruit-and-vegetable-market", "mine-blue-spread", "buy-nothing")
 BUNDLED = PUBLISHED + ("landmark-rush",)
-HEADER = "# yaml-language-server: $schema=../../schema/strategy.schema.json"
+HEADER = "# yaml-language-server: $schema=../../schema/draft-07/strategy.schema.json"
 
 
 def write(tmp_path: Path, text: str, name: str = "plan.yaml") -> Path:

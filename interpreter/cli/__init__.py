@@ -2,8 +2,8 @@
 
 One module per command (:mod:`.play`, :mod:`.replay`, :mod:`.validate`, :mod:`.scenario`,
 :mod:`.simulate`, :mod:`.compare`, :mod:`.tournament`, :mod:`.analyze`, :mod:`.cards`,
-:mod:`.listing`), each with ``HELP``, ``add_arguments(parser)`` and ``run(args) -> int``;
-a command's module is imported only when that command runs.
+:mod:`.schema`, :mod:`.listing`), each with ``HELP``, ``add_arguments(parser)`` and
+``run(args) -> int``; a command's module is imported only when that command runs.
 
 Exit codes: 0 success; 1 a problem with the data, a failed rule case, or a game error; 2 bad
 command usage (argparse's convention); 130 interrupted. Errors are printed as located
@@ -32,6 +32,8 @@ COMMANDS = {
                    "every strategy against every other at 2, 3 and 4 players, seats rotated"),
     "analyze": ("analyze", "exact numbers for each card, from the dice distribution"),
     "cards": ("cards", "print the card table of a rule set"),
+    "schema": ("schema",
+               "print, locate or write the JSON Schemas of the file kinds (for editors and CI)"),
     "list": ("listing", "list the bundled variants and strategies"),
 }
 """The commands, in the order ``--help`` lists them: each its module (in this package) and

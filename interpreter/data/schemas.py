@@ -38,15 +38,25 @@ ID_PATTERN = "^[a-z][a-z0-9_]*$"
 
 
 @cache
-def _registry() -> Registry:
-    resources = []
+def _schemas() -> dict[str, dict]:
+    """``{kind: its schema}``, read from the bundled files (see :data:`SCHEMAS`)."""
+    out = {}
     for kind in SCHEMAS:
         schema = json.loads((data_dir("schema") / f"{kind}.schema.json").read_text("utf-8"))
         # without "$schema", a "$ref" into another file is checked by this module's
         # validator (jsonschema would pick its stock one by that key, without our rules)
         schema.pop("$schema", None)
-        resources.append((schema["$id"], DRAFT202012.create_resource(schema)))
-    return Registry().with_resources(resources)
+        out[kind] = schema
+    return out
+
+
+@cache
+def _registry() -> Registry:
+    """The schemas by their ``$id`` (absolute URIs in one folder, docs/schemas.md), so a
+    ``$ref`` between them (``card.schema.json`` in the variant schema) is found here: the
+    registry has no way to fetch anything, so nothing is ever looked up on the network."""
+    return Registry().with_resources(
+        (schema["$id"], DRAFT202012.create_resource(schema)) for schema in _schemas().values())
 
 
 def _canonical(value: Any) -> str:
@@ -109,13 +119,12 @@ _Validator = extend(
 def validator(kind: str) -> Draft202012Validator:
     """The cached validator of one schema of :data:`SCHEMAS`: a file kind (``card``,
     ``rules``, ``variant``, ``case``, ``strategy``) or ``log``."""
-    schema = _registry().contents(f"{kind}.schema.json")
-    return _Validator(schema, registry=_registry())
+    return _Validator(_schemas()[kind], registry=_registry())
 
 
 def schema_of(kind: str) -> dict:
-    """The JSON Schema of one file kind, as a dict."""
-    return _registry().contents(f"{kind}.schema.json")
+    """The JSON Schema of one file kind, as a dict (without its ``$schema`` key)."""
+    return _schemas()[kind]
 
 
 _TYPE_WORDS = {
@@ -194,7 +203,9 @@ def _allowed(schema: dict) -> list[str]:
     ref = schema.get("$ref")
     if ref:
         try:
-            target = _registry().resolver().lookup(ref).contents
+            # the schemas' refs to each other are relative to their common folder
+            base = _schemas()["card"]["$id"]
+            target = _registry().resolver(base_uri=base).lookup(ref).contents
         except Exception:  # noqa: BLE001 - an unresolvable ref only loses the hint
             target = {}
         names += [n for n in target.get("properties", {}) if n not in names]
