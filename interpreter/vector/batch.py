@@ -22,6 +22,9 @@ import numpy as np
 
 from .rng import Streams
 
+_LOW32 = np.uint64(0xFFFFFFFF)
+_S32 = np.uint64(32)
+
 COINS = np.int32
 """The coins' dtype: a game's coins stay far below 2**31."""
 COPIES = np.int16
@@ -194,14 +197,26 @@ class Batch:
 
     def throw(self, g, count) -> np.ndarray:
         """Roll ``count`` dice (one count per game, or one for all) in each game: the
-        faces, a ``(len(g), max count)`` array padded with 0."""
+        faces, a ``(len(g), max count)`` array padded with 0. Two dice come from one
+        64-bit draw of the game's stream (its low and high 32 bits)."""
         counts = np.broadcast_to(np.asarray(count, dtype=np.int64), g.shape)
         width = int(counts.max(initial=0))
         faces = np.zeros((len(g), max(width, 1)), dtype=np.int64)
-        stream, sides = self.dice_stream, self.rules.dice_faces
-        for d in range(width):
+        stream, sides = self.dice_stream, np.uint64(self.rules.dice_faces)
+        for d in range(0, width, 2):
             rolling = counts > d
-            faces[rolling, d] = stream.below(g[rolling], sides) + 1
+            every = rolling.all()
+            bits = stream.bits(g if every else g[rolling])
+            low = (((bits & _LOW32) * sides) >> _S32).astype(np.int64) + 1
+            if every:
+                faces[:, d] = low
+            else:
+                faces[rolling, d] = low
+            if d + 1 < width:
+                high = (((bits >> _S32) * sides) >> _S32).astype(np.int64) + 1
+                second = counts[rolling] > d + 1
+                rows = np.flatnonzero(rolling)[second]
+                faces[rows, d + 1] = high[second]
         if self.dice_log is not None:
             self.dice_log.append((g.copy(), faces.copy(), counts.copy()))
         return faces
@@ -210,14 +225,19 @@ class Batch:
         """The turn's roll (or a reroll) of ``count`` dice in each game."""
         faces = self.throw(g, count)
         width = faces.shape[1]
-        self.dice[g] = 0
-        self.dice[g, :width] = faces
         counts = np.broadcast_to(np.asarray(count, dtype=np.int64), g.shape)
+        if width == self.dice.shape[1]:
+            self.dice[g] = faces
+        else:
+            self.dice[g] = 0
+            self.dice[g, :width] = faces
         self.ndice[g] = counts
         self.total[g] = faces.sum(axis=1)
-        first = faces[:, :1]
-        used = np.arange(width) < counts[:, None]
-        self.doubles[g] = (counts > 1) & ((faces == first) | ~used).all(axis=1)
+        if width == 2:
+            self.doubles[g] = (counts == 2) & (faces[:, 0] == faces[:, 1])
+        else:
+            used = np.arange(width) < counts[:, None]
+            self.doubles[g] = (counts > 1) & ((faces == faces[:, :1]) | ~used).all(axis=1)
 
     def reroll(self, g, card: int, count) -> None:
         """Roll again (the same number of dice, or ``count``); the new roll replaces the

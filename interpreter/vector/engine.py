@@ -126,9 +126,11 @@ class VectorGames(Batch):
         self.main = _Cursor(n, self._plan_owner)
         self.inserted = _Cursor(n, self._ins_owner_of)
         self.recorded = np.zeros(n, dtype=bool)  # copies counted: it waited in this walk
+        self._mixed = False  # the walk under way holds games that waited in it
         # the insertion cursor's arrays, under the names batch.activate sets
         self.ins_pos, self.ins_copy, self.ins_step = (self.inserted.pos, self.inserted.copy,
                                                       self.inserted.step)
+        self._phase_now = START
         self.pending = np.full(n, -1, dtype=np.int64)
         self.pending_player = np.full(n, -1, dtype=np.int64)
         self.pending_card = np.full(n, -1, dtype=np.int64)
@@ -333,6 +335,7 @@ class VectorGames(Batch):
                 new, old = fresh.pop(phase, _EMPTY), resume.pop(phase, _EMPTY)
                 if not len(new) and not len(old):
                     continue
+                self._phase_now = phase  # the phase of the games that wait now
                 for nxt, games in handlers[phase](phase, new, old).items():
                     if len(games):
                         fresh[nxt] = _cat([fresh.get(nxt, _EMPTY), games])
@@ -350,6 +353,7 @@ class VectorGames(Batch):
         if not len(games):
             return
         self.pending[games] = kind
+        self.phase[games] = self._phase_now
         self.pending_player[games] = player
         self.pending_card[games] = card
         self._waiting.setdefault(kind, []).append(
@@ -364,7 +368,6 @@ class VectorGames(Batch):
         self.extra_turn[games] = False
         if self.program.chooses_kind:
             self.bound[games] = -1
-        self.phase[games] = START
         if self.program.plans[HOOK_PLANS["before_roll"]]:
             return {BEFORE_ROLL: games}
         return {DICE: games}
@@ -372,7 +375,6 @@ class VectorGames(Batch):
     def _dice(self, phase, games, _resumed) -> dict:
         """The ``dice`` decision where the roller's cards offer a choice, else the
         count."""
-        self.phase[games] = DICE
         if not self.program.dice_cards:
             self.dice_count[games] = self.rules.dice_count
             return {ROLL: games}
@@ -400,7 +402,6 @@ class VectorGames(Batch):
             if again.any():
                 self.restart[resumed] = False
                 fresh, resumed = _cat([fresh, resumed[again]]), resumed[~again]
-        self.phase[fresh] = phase
         cards = self._hook_cards[pid]
         idle = _EMPTY
         if len(fresh):  # only the games whose roller owns a card with such a hook walk
@@ -435,12 +436,11 @@ class VectorGames(Batch):
 
     def _income(self, phase, fresh, resumed) -> dict:
         """The income step: each game walks the plan of its roll total."""
-        self.phase[fresh] = INCOME
         done = []
         totals = self.total[fresh]
         plans = self.program.plans
         if len(fresh):
-            order = np.argsort(totals, kind="stable")
+            order = np.argsort(totals.astype(np.int16), kind="stable")  # a radix sort
             values, starts = np.unique(totals[order], return_index=True)
             bounds = list(starts) + [len(order)]
             for k, total in enumerate(values.tolist()):
@@ -458,7 +458,6 @@ class VectorGames(Batch):
 
     def _build(self, phase, games, _resumed) -> dict:
         """The ``build`` decision, or the end of the turn when the rules allow no build."""
-        self.phase[games] = BUILD
         self.builds_left[games] = self.rules.builds_per_turn
         if self.rules.builds_per_turn <= 0:
             return {END: games}
@@ -513,13 +512,17 @@ class VectorGames(Batch):
         if self.builds is not None and len(g):
             self.builds.append((g.copy(), self.turn[g] + 1, seat.copy(), card.copy()))
         self.builds_left[g] -= 1
-        won = p.landmark[card] & self.has_won(g, seat)
+        landmarks = p.landmark.take(card)
+        won = np.zeros(len(g), dtype=bool)
+        if landmarks.any():
+            won[landmarks] = self.has_won(g[landmarks], seat[landmarks])
         w = g[won]
         self.winner[w] = seat[won]
         self.phase[w] = OVER
         self.turn[w] += 1
-        going = games[(self.builds_left[games] <= 0) & (self.phase[games] != OVER)]
-        again = games[(self.builds_left[games] > 0) & (self.phase[games] != OVER)]
+        on = games if not len(w) else games[self.winner[games] < 0]
+        left = self.builds_left[on] > 0
+        going, again = on[~left], on[left]
         fresh.setdefault(END, []).append(going)
         fresh.setdefault(BUILD, []).append(again)
 
@@ -552,9 +555,9 @@ class VectorGames(Batch):
         copies = self.copies(games, owner, card).astype(np.int64)
         if pid < len(TRIGGERS):
             if not self.program.landmark_active_on_build_turn and self.nbuilt[games].any():
-                mine = self.built[games] == card
-                mine &= np.arange(mine.shape[1]) < self.nbuilt[games][:, None]
-                copies[mine.any(axis=1)] = 0
+                ours = self.built[games] == card
+                ours &= np.arange(ours.shape[1]) < self.nbuilt[games][:, None]
+                copies[ours.any(axis=1)] = 0
             return copies
         if self.program.blocking:
             copies = self.reopen(games, owner, card, copies)
@@ -565,10 +568,10 @@ class VectorGames(Batch):
         a game that has not waited in this walk yet (nothing could have changed its
         towns), else as recorded when it first waited (:meth:`_record`)."""
         entry, first, kept = self._item_info[pid][j]
-        recorded = self.recorded[games]
         if not first:
             return self.act_copies[games, entry]
-        if not recorded.any():
+        recorded = self.recorded[games] if self._mixed else None
+        if recorded is None or not recorded.any():
             copies = self._entry_copies(pid, entry, games)
             if kept:
                 self.act_copies[games, entry] = copies
@@ -609,11 +612,13 @@ class VectorGames(Batch):
         block_of = self._block_of[pid]
         running = fresh
         rpos = self.main.pos[resumed] if len(resumed) else _EMPTY
+        self._mixed = False  # no game of `running` has waited in this walk yet
         for j in range(len(items)):
             if len(resumed):
                 joining = resumed[rpos == j]
                 if len(joining):
                     running = _cat([running, joining])
+                    self._mixed = True
             if not len(running):
                 continue
             block = block_of.get(j)

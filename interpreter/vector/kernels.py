@@ -51,15 +51,23 @@ def _seat(b, g: np.ndarray, owner: np.ndarray, roller: bool) -> np.ndarray:
 
 def _count(b, g: np.ndarray, seat: np.ndarray, cards: tuple) -> np.ndarray:
     """Copies of ``cards`` in each game's town of ``seat`` (int64)."""
-    if len(cards) == 1:
-        return b.copies(g, seat, cards[0]).astype(np.int64)
+    if len(cards) <= 4:  # a take per card beats the town's row
+        cell = (g * b.players + seat) * b.cards
+        out = b.owned_flat.take(cell + cards[0]).astype(np.int64)
+        for card in cards[1:]:
+            out += b.owned_flat.take(cell + card)
+        return out
     return b.town(g, seat)[:, list(cards)].sum(axis=1, dtype=np.int64)
 
 
 def _any_built(b, g: np.ndarray, seat: np.ndarray, cards: tuple) -> np.ndarray:
     """How many of ``cards`` each game's ``seat`` has at least one of (int64)."""
-    if len(cards) == 1:
-        return (b.copies(g, seat, cards[0]) > 0).astype(np.int64)
+    if len(cards) <= 4:
+        cell = (g * b.players + seat) * b.cards
+        out = (b.owned_flat.take(cell + cards[0]) > 0).astype(np.int64)
+        for card in cards[1:]:
+            out += b.owned_flat.take(cell + card) > 0
+        return out
     return (b.town(g, seat)[:, list(cards)] > 0).sum(axis=1, dtype=np.int64)
 
 
@@ -328,7 +336,9 @@ def _boost(rules, card: int):
 def _times(per, copies):
     """``per * copies`` when ``per`` (coins for one copy) is more than nothing, else 0
     (an action moves nothing then)."""
-    return np.where(np.asarray(per) > 0, per * copies, 0)
+    if type(per) is int:
+        return per * copies if per > 0 else 0
+    return np.where(per > 0, per * copies, 0)
 
 
 # --------------------------------------------------------------------------- plain actions

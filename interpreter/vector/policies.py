@@ -65,10 +65,10 @@ class SeatPolicies:
             return options
         who = self.seats[waiting, batch.pending_player[waiting]]
         for k, policy in enumerate(self.policies):
-            mine = who == k
-            if mine.any():
+            ours = who == k
+            if ours.any():
                 answer = policy(batch)
-                options[waiting[mine]] = answer[waiting[mine]]
+                options[waiting[ours]] = answer[waiting[ours]]
         return options
 
 

@@ -44,10 +44,9 @@ class Streams:
 
     def bits(self, index: np.ndarray) -> np.ndarray:
         """The next 64 random bits of each stream in ``index`` (``uint64``)."""
-        k = self.counters[index]
+        k = self.counters.take(index)
         self.counters[index] = k + np.uint64(1)
-        with np.errstate(over="ignore"):
-            return mix(self.keys[index] + k * GOLDEN)
+        return mix(self.keys.take(index) + k * GOLDEN)
 
     def uniform(self, index: np.ndarray) -> np.ndarray:
         """The next number in [0, 1) of each stream in ``index`` (``float64``, 53 bits)."""
