@@ -120,6 +120,7 @@ class VectorGames(Batch):
         self.order_state = np.zeros(n, dtype=np.int64)  # 0 unchecked, 1 plan order, 2 own
         self.exec_order = np.zeros((n, width), dtype=np.int64)
         self.restart = np.zeros(n, dtype=bool)
+        self.cur_cell = np.arange(n, dtype=np.int64) * program.players  # current's row
         self.ins_card = np.full(n, -1, dtype=np.int64)
         self.ins_owner = np.zeros(n, dtype=np.int64)
         self.ins_copies = np.zeros(n, dtype=np.int64)
@@ -400,15 +401,21 @@ class VectorGames(Batch):
         if phase == AFTER_ROLL and len(resumed):  # a reroll starts the hooks again
             again = self.restart[resumed]
             if again.any():
-                self.restart[resumed] = False
-                fresh, resumed = _cat([fresh, resumed[again]]), resumed[~again]
+                anew = resumed[again]
+                self.restart[anew] = False
+                self.main.copy[anew] = 0  # the walk starts over: its cursor at rest
+                self.main.step[anew] = 0
+                self.recorded[anew] = False
+                fresh, resumed = _cat([fresh, anew]), resumed[~again]
         cards = self._hook_cards[pid]
         idle = _EMPTY
-        if len(fresh):  # only the games whose roller owns a card with such a hook walk
-            if len(cards) == 1:
-                owns = self.copies(fresh, self.current.take(fresh), cards[0]) > 0
-            else:
-                owns = (self.town(fresh, self.current.take(fresh))[:, cards] > 0).any(axis=1)
+        if not len(cards):  # no card of the rule set has such a hook
+            idle, fresh = fresh, _EMPTY
+        elif len(fresh):  # only the games whose roller owns a card with such a hook walk
+            town = self.cur_cell.take(fresh) * self.cards
+            owns = self.owned_flat.take(town + cards[0]) > 0
+            for card in cards[1:]:
+                owns |= self.owned_flat.take(town + card) > 0
             idle, fresh = fresh[~owns], fresh[owns]
         done = self._walk(pid, fresh, resumed) if len(fresh) or len(resumed) else _EMPTY
         if len(idle):
@@ -427,7 +434,10 @@ class VectorGames(Batch):
         extra = self.extra_turn[games]
         self.extra_turns[games[extra]] += 1
         moving = games[~extra]
-        self.current[moving] = (self.current[moving] + 1) % self.players
+        seat = self.current.take(moving) + 1
+        seat[seat == self.players] = 0
+        self.current[moving] = seat
+        self.cur_cell[moving] = moving * self.players + seat
         if self.max_turns is not None:
             capped = self.turn[games] >= self.max_turns
             self.phase[games[capped]] = OVER
@@ -465,7 +475,7 @@ class VectorGames(Batch):
         if self.menu is None:
             self._wait(Program.BUILD, games, seat, self.build_mask(games))
             return {}
-        cell = games * self.players + seat
+        cell = self.cur_cell.take(games)
         coins = np.minimum(self.coins_flat.take(cell), self.program.max_cost)
         self._wait(Program.BUILD, games, seat, None,
                    bits=self.menu.reshape(-1).take(cell) & self.program.afford.take(coins))
@@ -592,6 +602,7 @@ class VectorGames(Batch):
         games = games[~self.recorded[games]]
         if not len(games) or pid < 0:
             return
+        self.plan[games] = pid
         for entry, first_item in enumerate(self._entry_first[pid]):
             if first_item > after:
                 self.act_copies[games, entry] = self._entry_copies(pid, entry, games)
@@ -600,14 +611,9 @@ class VectorGames(Batch):
     def _walk(self, pid: int, fresh, resumed) -> np.ndarray:
         """Walk plan ``pid``: ``fresh`` games from its start, ``resumed`` ones from where
         they waited; returns the games that walked to its end (the others wait at a
-        decision)."""
-        if len(fresh):
-            self.plan[fresh] = pid
-            self.main.pos[fresh] = 0
-            self.main.copy[fresh] = 0
-            self.main.step[fresh] = 0
-            self.order_state[fresh] = 0
-            self.recorded[fresh] = False
+        decision, with their cursor, ``plan`` and copies recorded)."""
+        # a fresh game's cursor is at rest (copy and step 0, no order, nothing recorded:
+        # every way out of an item, a block and a walk leaves it so)
         items = self.program.plans[pid]
         block_of = self._block_of[pid]
         running = fresh
@@ -640,6 +646,8 @@ class VectorGames(Batch):
                 running = _cat(parts)
             if j == block.stop - 1:
                 self.order_state[running] = 0
+        if self._mixed:  # games that waited in this walk: their copies are done with
+            self.recorded[running] = False
         return running
 
     def _item(self, item, j: int, pid: int, games, cur: _Cursor, copies_item: int = -1):
