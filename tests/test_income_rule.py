@@ -228,6 +228,24 @@ def test_a_copy_that_did_not_activate_leaves_before_one_that_did():
     assert (closed(game, 0, "winery"), closed(game, 1, "winery")) == (1, 0)
 
 
+def test_the_activated_copies_are_followed_through_the_moves_of_the_step():
+    game = position(MR, {})
+    winery, town_a, town_b = MR.index["winery"], game.owned[0], game.owned[1]
+
+    def after(a: int, b: int, moves: list) -> None:
+        town_a[winery], town_b[winery], game.income_moves = a, b, moves
+
+    after(1, 1, [(winery, 0, 1)])  # A had 2, both activated, gave one to B
+    assert game.activated_copies(0, winery, 2) == [(0, 1), (1, 1)]
+    assert game.activated_copies(0, winery, 1) == [(0, 1)]  # the other one left
+    after(0, 0, [(winery, 0, 1), (winery, 1, -1)])  # to B, then back to the market
+    assert game.activated_copies(0, winery, 1) == []
+    after(1, 0, [(winery, 1, 0)])  # received, then activated (an Exhibit Hall)
+    assert game.activated_copies(0, winery, 1) == [(0, 1)]
+    game.income_moves = None
+    assert game.activated_copies(0, winery, 1) == [(0, 1)]
+
+
 LANDMARK_CARDS = """cards:
   - {id: landmark_fund, kind: establishment, name: Landmark Fund, colour: green,
      icon: suitcase, cost: 9, activation: [4], supply: 6, effect: gain 1 per landmark}

@@ -129,7 +129,9 @@ class StateChanges:
         Without a move of ``kind`` in the step: all in ``owner``'s town. Else the step's
         moves are followed from the roll: when a copy leaves a town holding activated
         copies and others, one of the others leaves (as an open copy leaves before a closed
-        one); only when every copy there is an activated one does an activated one go."""
+        one); only when every copy there is an activated one does an activated one go.
+        Copies activated after they arrived in ``owner``'s town during the step (by an
+        Exhibit Hall) are taken to be there still."""
         moves = self.income_moves
         if moves is None:
             return [(owner, copies)]
@@ -143,6 +145,7 @@ class StateChanges:
                 count[other] -= 1
         tracked = [0] * self.n
         tracked[owner] = min(copies, max(count[owner], 0))
+        later = copies - tracked[owner]  # activated after they arrived (an Exhibit Hall)
         for seat, other in moved:
             if count[seat] <= tracked[seat]:  # only activated copies left there: one goes
                 tracked[seat] -= 1
@@ -151,6 +154,7 @@ class StateChanges:
             count[seat] -= 1
             if other >= 0:
                 count[other] += 1
+        tracked[owner] += later
         return [(seat, n) for seat, n in enumerate(tracked) if n > 0]
 
     def _move_copy(self, seat: int, kind: int, other: int) -> None:
