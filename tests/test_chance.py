@@ -255,7 +255,8 @@ def test_every_slot_is_shared_only_when_immutable_and_copied_otherwise(variant):
                     assert all(x is not y for x, y in zip(a, b) if isinstance(x, list)), slot
             elif not (isinstance(theirs, list) and theirs is not mine):  # copied anew
                 assert slot in Game._SHARED or slot in ("rng", "seed", "explicit_chance",
-                                                       "events", "_roll", "side_rolls"), slot
+                                                       "events", "_roll", "side_rolls",
+                                                       "income_moves"), slot
     assert set(Game._SHARED) <= set(Game.__slots__)
 
 

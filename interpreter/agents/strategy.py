@@ -136,6 +136,22 @@ def _available(game: Game, seat: int, index: int, cap: int) -> bool:
         game.supply[index] > 0 or rules.cards[index].is_landmark)
 
 
+class _TownsNow:
+    """``game`` as a player reads it at a decision of an income step that moved a card:
+    the strategy's conditions and values count the cards each player holds now (``owned``),
+    not the towns as they stood at the roll, which the roll's cards read
+    (:attr:`Game.towns_seen`). Everything else is the game's."""
+
+    __slots__ = ("game", "towns_seen")
+
+    def __init__(self, game: Game):
+        self.game = game
+        self.towns_seen = game.owned
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.game, name)
+
+
 class StrategyAgent:
     """Plays a :class:`Strategy`; remembers its phase through a game.
 
@@ -168,6 +184,9 @@ class StrategyAgent:
 
     def choose(self, game: Game, decision: Decision) -> Any:
         seat = decision.player
+        real = game
+        if game.towns_seen is not game.owned:  # a decision of an income step that moved
+            game = _TownsNow(game)  # a card: the player reads the towns as they are now
         phase = self._current_phase(game, seat)
         shape = shape_of(decision)
         if shape == "build":
@@ -184,7 +203,7 @@ class StrategyAgent:
                 answer = rule.answer(game, seat, decision, shape)
                 if answer is not PASS:
                     return answer
-        return self._greedy.choose(game, decision)
+        return self._greedy.choose(real, decision)
 
     def _current_phase(self, game: Game, seat: int) -> Phase:
         phases = self.strategy.phases

@@ -25,6 +25,8 @@ def lookahead(game: Game) -> Game:
     """A cheap copy of ``game`` to simulate on: no events, no history, and dice that show
     their mean (a side roll's expected total); the real game's dice are never drawn."""
     copy = game.clone(light=True)
+    # a roll to come, from the towns as they are now (not an income step's towns at its roll)
+    copy.towns_seen, copy.income_moves = copy.owned, None
     copy._roll = _average_dice(game.rules.dice_faces)
     copy.explicit_chance = False  # every roll here is the mean: never a chance step
     if copy.side_rolls:

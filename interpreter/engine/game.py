@@ -120,6 +120,11 @@ class Game(TurnPhases, StateChanges, MarketState):
     (faces of the current roll), ``total`` (the roll total), ``winner`` (seat or None),
     ``over``, ``history`` (every answer given, in order) and ``builds`` (every build, in
     order: ``(turn, seat, card id)``, turns numbered from 1; a pass is not a build).
+    ``towns_seen`` is what the effects' amounts and conditions read: ``owned`` itself,
+    except in an income step that changed a town under the rule ``income.towns: at_roll``,
+    where it is a copy of the towns as they stood at the roll; ``income_moves`` the
+    moves of cards in such a step, or None
+    (:meth:`~machikoro.engine.state_changes.StateChanges.towns_changing`).
     """
 
     __slots__ = (
@@ -145,6 +150,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         "extra_turn",
         "extra_turns",
         "history",
+        "income_moves",
         "marks",
         "max_turns",
         "n",
@@ -163,6 +169,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         "side_rolls",
         "supply",
         "total",
+        "towns_seen",
         "turn",
         "winner",
     )
@@ -185,6 +192,8 @@ class Game(TurnPhases, StateChanges, MarketState):
         self.n = n
         self.coins = rules.starting_coins(n)
         self.owned = [list(rules.start_town) for _ in range(n)]
+        self.towns_seen = self.owned  # the towns effects read (StateChanges.towns_changing)
+        self.income_moves: list | None = None
         self.marks = [[[0] * len(rules.ids) for _ in range(n)] for _ in rules.markers]
         self.side_rolls = {} if rules.side_roll_cards else None
         self.bound = None
@@ -303,6 +312,10 @@ class Game(TurnPhases, StateChanges, MarketState):
             seed, None, self.bound, self.qins, self._dispatch, self._plans)
         new.coins = list(self.coins)
         new.owned = [list(t) for t in self.owned]
+        # in an income step that changed a town: the towns as they stood at the roll
+        new.towns_seen = new.owned if self.towns_seen is self.owned else \
+            [list(t) for t in self.towns_seen]
+        new.income_moves = None if self.income_moves is None else list(self.income_moves)
         new.supply = list(self.supply)
         new.marks = [[list(row) for row in table] for table in self.marks]
         new.decks = [None if deck is None else list(deck) for deck in self.decks]

@@ -76,15 +76,32 @@ class MarketState:
                 self._log({"type": "reveal", "card": self.rules.ids[card], "row": r,
                            "copies": supply[card]})
 
+    def return_activated(self, owner: int, card: int, copies: int) -> None:
+        """The ``copies`` copies of ``owner``'s ``card`` that activated go back to the
+        market (``return this card to the market``), from the town where each is now
+        (:meth:`~machikoro.engine.state_changes.StateChanges.activated_copies`)."""
+        if self.income_moves is None:
+            self.return_to_market(owner, card, copies, card)
+            return
+        for seat, n in self.activated_copies(owner, card, copies):
+            self.return_to_market(seat, card, n, card)
+
     def return_to_market(self, seat: int, kind: int, copies: int, card: int) -> None:
         """``copies`` of ``seat``'s ``kind`` go back to the market: onto its face-up pile,
-        or, in a row with a deck where the kind is not face up, under that deck."""
-        copies = min(copies, self.owned[seat][kind])
+        or, in a row with a deck where the kind is not face up, under that deck; they leave
+        their markers, and the coins on them go to the bank
+        (:meth:`~machikoro.engine.state_changes.StateChanges._unmark_moved`). The other
+        cards of the same roll still see them in the town
+        (:meth:`~machikoro.engine.state_changes.StateChanges.towns_changing`)."""
+        before = self.owned[seat][kind]
+        copies = min(copies, before)
         if copies <= 0:
             return
+        for _ in range(copies):
+            self.towns_changing(kind, seat, -1)
         self.owned[seat][kind] -= copies
         self._menus = [None] * self.n
-        self._unmark_moved(seat, kind)
+        self._unmark_moved(seat, kind, before)
         r = self.rules.row_of[kind]
         if r < 0 or self.decks[r] is None or self.supply[kind]:
             self.supply[kind] += copies

@@ -388,12 +388,14 @@ class View:
     roll (``current``: the roller, ``dice``, ``total``), the coins of the moment and
     possibly changed towns (``owned``). Anything else is read from the game itself."""
 
-    __slots__ = ("built_this_turn", "coins", "current", "dice", "game", "owned", "total")
+    __slots__ = ("built_this_turn", "coins", "current", "dice", "game", "owned", "total",
+                 "towns_seen")
 
     def __init__(self, game: Game, roller: int, dice: tuple, total: int, coins: list,
                  built: list, owned: list | None = None):
         self.game = game
         self.owned = game.owned if owned is None else owned
+        self.towns_seen = self.owned  # what the conditions read: a roll to come, from now
         self.coins, self.built_this_turn = coins, built
         self.current, self.dice, self.total = roller, dice, total
 

@@ -10,7 +10,10 @@
    has; the roller's own cards resolve before the other owners' of the same order; a copy
    closed for renovation gives nothing and reopens instead; when cards of a colour whose
    owner chooses the order (the rules: 紫が複数種類あれば、自分の都合のよい順で処理できます)
-   activate together and their order can change the result, the ``order`` decision;
+   activate together and their order can change the result, the ``order`` decision; the
+   income is that of the towns as they stood at the roll (rules ``income.towns``): a card
+   that moves during the step changes nothing the roll's other cards see
+   (:mod:`machikoro.engine.state_changes`);
 4. ``before build`` hooks; the ``build`` decision (one card or none); a player who has
    built every victory landmark wins at once;
 5. ``at end of turn`` hooks (an extra turn on doubles); the next player, or the same one
@@ -211,9 +214,8 @@ class TurnPhases:
             if town[card]:  # the roller has an ``after roll`` hook: the phases one by one
                 self._after_roll()
                 return
-        self._queue_income()
+        self._queue_income()  # (phase INCOME from here)
         if self.queue:
-            self.phase = INCOME
             self._run_queue()
         elif hooks["before_build"]:
             self._before_build()
@@ -233,8 +235,7 @@ class TurnPhases:
         """The income step (after the ``after roll`` hooks): :meth:`_queue_income`."""
         if self.explicit_chance and self.side_rolls is not None and self._side_roll_step():
             return  # a side roll waits for its outcome
-        self._queue_income()
-        self.phase = INCOME
+        self._queue_income()  # (phase INCOME from here)
         if self.queue:
             self._run_queue()
         else:
@@ -242,6 +243,8 @@ class TurnPhases:
 
     def _before_build(self) -> None:
         """The ``before build`` hooks, then the build step."""
+        if self.income_moves is not None:  # (the income step ends here or in _start_build)
+            self._income_done()
         if self._dispatch.hook_cards["before_build"]:
             self._queue_hooks("before_build")
             self.phase = BEFORE_BUILD
@@ -250,8 +253,16 @@ class TurnPhases:
                 return
         self._start_build()
 
+    def _income_done(self) -> None:
+        """The income step that moved a card is over: what happens next reads the towns
+        as they are (``towns_seen`` is ``owned`` again) and follows no copy."""
+        self.income_moves = None
+        self.towns_seen = self.owned
+
     def _start_build(self) -> None:
         """The ``build`` decision, or the end of the turn when the rules allow no build."""
+        if self.income_moves is not None:  # the income step is over
+            self._income_done()
         self.builds_left = self.rules.builds_per_turn
         if self.builds_left > 0:
             self.phase = BUILD
@@ -333,7 +344,10 @@ class TurnPhases:
         ``run_now=False`` nothing runs: every item is queued (look-ahead reads the queue).
         The income plan of the roll (:meth:`Dispatch.income_plans`) gives the order; a roll
         where an owner may order some cards walks the groups (:meth:`_queue_income_groups`).
+        The cards the roll activates, and their copies, are those of the towns as they stood
+        at the roll: every item is made here, before any queued decision is answered.
         """
+        self.phase = INCOME  # (a card moved from here on changes nothing the roll sees)
         plan = self._plans[self.current].get(self.total, ())
         if plan is None or not run_now:
             self._queue_income_groups(run_now)
@@ -422,7 +436,7 @@ class TurnPhases:
         kind, per = plain
         boosts = self.rules.boosts[card]
         if boosts:
-            town = self.owned[owner]
+            town = self.towns_seen[owner]
             for source, more in boosts:
                 if town[source]:
                     per += more

@@ -3,12 +3,21 @@
 :class:`StateChanges` is a part of :class:`~machikoro.engine.game.Game`: the compiled
 actions of the effect language (:mod:`machikoro.language.actions`) call these methods, and
 each records its event when the game keeps events.
+
+One roll's income is that of the towns as they stood at the roll (the rules file's
+``income.towns: at_roll``, the default): the first change to a town during the income step
+(:meth:`StateChanges.towns_changing`: a card given, swapped or returned to the market, a
+landmark unbuilt) keeps a copy of the towns before it in ``towns_seen``, which the effects'
+amounts and conditions read (``owned`` itself at any other time), so what a card of the
+roll sees never depends on which card resolved first. A card that moves keeps its state:
+closed copies stay closed, and the coins on a card go with it (:meth:`_move_copy`); the
+copies an activation closes are closed where they are now (:meth:`activated_copies`).
 """
 
 from __future__ import annotations
 
 from .chance import ChanceStep
-from .phases import side_roll_item
+from .phases import INCOME, side_roll_item
 
 
 class StateChanges:
@@ -21,7 +30,7 @@ class StateChanges:
         boosts = self.rules.boosts[card]
         if not boosts:
             return 0
-        town = self.owned[owner]
+        town = self.towns_seen[owner]
         return sum(n for source, n in boosts if town[source])
 
     def gain(self, seat: int, coins: int, card: int) -> None:
@@ -92,16 +101,81 @@ class StateChanges:
 
     # ------------------------------------------------------------------ cards moving
 
+    def towns_changing(self, kind: int, seat: int, other: int) -> None:
+        """A copy of ``kind`` is about to leave ``seat``'s town for ``other``'s (-1: the
+        market, or nowhere for a landmark unbuilt). In the income step the first change
+        keeps the towns as they stood at the roll in ``towns_seen`` when the rules say
+        ``income.towns: at_roll`` (a copy made only then, and only on a roll total where a
+        card resolving after the change may count the towns: :attr:`RuleSet.towns_kept`),
+        and the moves are logged in ``income_moves`` (:meth:`activated_copies` follows
+        them). Both are dropped when the income step ends
+        (:meth:`~machikoro.engine.phases.TurnPhases._income_done`)."""
+        if self.phase != INCOME:
+            return
+        moves = self.income_moves
+        if moves is None:
+            rules = self.rules
+            keep = self.total in rules.towns_kept
+            if not keep and not rules.follows_copies:
+                return  # nothing of this roll reads what the move changes
+            moves = self.income_moves = []
+            if keep:
+                self.towns_seen = [list(town) for town in self.owned]
+        moves.append((kind, seat, other))
+
+    def activated_copies(self, owner: int, kind: int, copies: int) -> list[tuple[int, int]]:
+        """Where ``copies`` copies of ``owner``'s ``kind`` that activated in this income
+        step are now, as ``[(seat, copies)]`` (copies back in the market are not listed).
+        Without a move of ``kind`` in the step: all in ``owner``'s town. Else the step's
+        moves are followed from the roll: when a copy leaves a town holding activated
+        copies and others, one of the others leaves (as an open copy leaves before a closed
+        one); only when every copy there is an activated one does an activated one go.
+        Copies activated after they arrived in ``owner``'s town during the step (by an
+        Exhibit Hall) are taken to be there still."""
+        moves = self.income_moves
+        if moves is None:
+            return [(owner, copies)]
+        moved = [(seat, other) for card, seat, other in moves if card == kind]
+        if not moved:
+            return [(owner, copies)]
+        count = [town[kind] for town in self.owned]
+        for seat, other in moved:  # back to the copies each town held at the roll
+            count[seat] += 1
+            if other >= 0:
+                count[other] -= 1
+        tracked = [0] * self.n
+        tracked[owner] = min(copies, max(count[owner], 0))
+        later = copies - tracked[owner]  # activated after they arrived (an Exhibit Hall)
+        for seat, other in moved:
+            if count[seat] <= tracked[seat]:  # only activated copies left there: one goes
+                tracked[seat] -= 1
+                if other >= 0:
+                    tracked[other] += 1
+            count[seat] -= 1
+            if other >= 0:
+                count[other] += 1
+        tracked[owner] += later
+        return [(seat, n) for seat, n in enumerate(tracked) if n > 0]
+
     def _move_copy(self, seat: int, kind: int, other: int) -> None:
-        """One copy of ``kind`` goes from ``seat``'s town to ``other``'s: an unmarked copy
-        when there is one, else a marked one, which keeps its marker (a closed card stays
-        closed with its new owner)."""
+        """One copy of ``kind`` goes from ``seat``'s town to ``other``'s, with its state:
+        an unmarked copy when there is one, else a marked one, which keeps its marker (a
+        closed card stays closed with its new owner); the coins stored on the kind are
+        shared by its copies, and the copy takes its share (all of them when it is the
+        only copy; rounded down)."""
+        self.towns_changing(kind, seat, other)
         owned = self.owned
         for marker in self.rules.blocking_markers:
             table = self.marks[marker]
             if table[seat][kind] >= owned[seat][kind]:  # every copy marked: one moves
                 table[seat][kind] -= 1
                 table[other][kind] += 1
+        for marker in self.rules.coin_markers:
+            table = self.marks[marker]
+            share = table[seat][kind] // owned[seat][kind] if owned[seat][kind] > 0 else 0
+            if share:
+                table[seat][kind] -= share
+                table[other][kind] += share
         owned[seat][kind] -= 1
         owned[other][kind] += 1
         # only ``kind``'s place on the two menus can change: under the limit again for
@@ -121,7 +195,9 @@ class StateChanges:
                        "card": ids[card]})
 
     def unbuild(self, seat: int, landmark: int, card: int) -> None:
-        """``seat``'s built ``landmark`` goes back to unbuilt (Demolition Company)."""
+        """``seat``'s built ``landmark`` goes back to unbuilt (Demolition Company); the
+        other cards of the same roll still see it built (:meth:`towns_changing`)."""
+        self.towns_changing(landmark, seat, -1)
         self.owned[seat][landmark] = 0
         self._menus[seat] = None
         ids = self.rules.ids
@@ -167,6 +243,17 @@ class StateChanges:
             self._log({"type": "mark", "player": seat, "marker": self.rules.markers[marker][0],
                        "target": ids[kind], "copies": marked, "card": ids[card]})
 
+    def mark_activated(self, marker: int, owner: int, card: int, copies: int) -> None:
+        """Put marker ``marker`` on the ``copies`` copies of ``owner``'s ``card`` that
+        activated (``mark this card closed``), wherever they are now: a copy given away or
+        swapped in this income step after it activated is closed in its new town; one back
+        in the market is not (:meth:`activated_copies`)."""
+        if self.income_moves is None:
+            self.mark(marker, owner, card, copies, card)
+            return
+        for seat, n in self.activated_copies(owner, card, copies):
+            self.mark(marker, seat, card, n, card)
+
     def _reopen(self, seat: int, kind: int, copies: int) -> int:
         """The copies of ``seat``'s ``kind`` that activate now: the marked (closed) ones
         lose their marker instead and give nothing."""
@@ -181,12 +268,19 @@ class StateChanges:
                                "copies": closed, "marker": self.rules.markers[marker][0]})
         return max(copies, 0)
 
-    def _unmark_moved(self, seat: int, kind: int) -> None:
-        """Copies that left ``seat``'s town for the market leave their markers: the closed
-        copies are at most the copies left (the unmarked ones leave first)."""
+    def _unmark_moved(self, seat: int, kind: int, before: int) -> None:
+        """Copies that left ``seat``'s town for the market (``before``: the copies it held)
+        leave their markers: the closed copies are at most the copies left (the unmarked
+        ones leave first), and the coins stored on the copies that left go to the bank
+        (each copy holds an even share of the kind's coins, rounded down)."""
+        left = self.owned[seat][kind]
         for marker in self.rules.blocking_markers:
             row = self.marks[marker][seat]
-            row[kind] = min(row[kind], self.owned[seat][kind])
+            row[kind] = min(row[kind], left)
+        for marker in self.rules.coin_markers:
+            row = self.marks[marker][seat]
+            if row[kind] and before > left:
+                row[kind] = row[kind] - row[kind] // before * (before - left) if left else 0
 
     def store_coins(self, marker: int, seat: int, kind: int, coins: int) -> None:
         """``seat`` moves ``coins`` of its own onto its ``kind`` (Tech Startup)."""

@@ -16,6 +16,10 @@ game state an action depends on and changes (``coins``, ``towns``, ``markers``,
 anything); the loader uses them to decide when the order of a player's cards can change
 the result (:mod:`machikoro.rules.tables`). ``source`` is who pays, for the check against a
 colour's ``income_from``.
+
+Amounts and conditions read the towns as the rules say the income sees them
+(``game.towns_seen``); what a choice offers and what an action changes are the towns as they
+are now (``game.owned``): a player gives what it holds.
 """
 
 from __future__ import annotations
@@ -420,29 +424,31 @@ class Activate(CardChoice, Record):
 
 class ReturnCard(Plain, Record):
     """``return this card to the market``: the owner's activated copies of this card go
-    back to the market (Exhibit Hall)."""
+    back to the market, from the town where each is now (Exhibit Hall)."""
 
     writes: ClassVar[frozenset] = frozenset({"towns", "market"})
 
     def run(self, game, card: int, owner: int, copies: int) -> None:
-        game.return_to_market(owner, card, copies, card)
+        game.return_activated(owner, card, copies)
 
 
 # --------------------------------------------------------------------------- markers
 
 
 class Mark(Plain, Record):
-    """``mark this card NAME`` (the activated copies) or ``mark every copy of it in every
-    town NAME`` (the kind chosen earlier in the clause): put marker NAME, declared in the
-    rules file (e.g. ``closed``), on those copies. ``marker`` is the marker's index."""
+    """``mark this card NAME`` (the activated copies, in the town where each is now: a
+    Winery given away after it activated closes in its new town) or ``mark every copy of it
+    in every town NAME`` (the kind chosen earlier in the clause, every copy there is now):
+    put marker NAME, declared in the rules file (e.g. ``closed``), on those copies.
+    ``marker`` is the marker's index."""
 
     marker: int
     chosen_kind: bool
     writes: ClassVar[frozenset] = frozenset({"markers"})
 
     def run(self, game, card: int, owner: int, copies: int):
-        if not self.chosen_kind:
-            game.mark(self.marker, owner, card, copies, card)
+        if not self.chosen_kind:  # the activated copies, wherever they are now
+            game.mark_activated(self.marker, owner, card, copies)
             return None
         if game.bound is None:
             return False

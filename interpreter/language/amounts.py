@@ -3,7 +3,8 @@
 Every amount has ``value(game, card, owner, payer) -> int``: coins for one copy of ``card``
 owned by ``owner``, paid by ``payer`` (the owner itself for bank income). ``reads`` names the
 parts of the game state the value depends on (for the purple-order check,
-:mod:`machikoro.rules.tables`).
+:mod:`machikoro.rules.tables`). Cards are counted in ``game.towns_seen``: in the income step,
+the towns as they stood at the roll (rules ``income.towns``); coins are read as they are.
 """
 
 from __future__ import annotations
@@ -38,8 +39,8 @@ class PerCard(Record):
 
     def value(self, game, card: int, owner: int, payer: int) -> int:
         if self.scope == "every_town":
-            return self.n * sum(town[i] for town in game.owned for i in self.cards)
-        town = game.owned[payer if self.scope == "payer" else owner]
+            return self.n * sum(town[i] for town in game.towns_seen for i in self.cards)
+        town = game.towns_seen[payer if self.scope == "payer" else owner]
         return self.n * sum(town[i] for i in self.cards)
 
 
@@ -56,8 +57,8 @@ class PerChosen(Record):
         if kind is None:
             return 0
         if self.scope == "every_town":
-            return self.n * sum(town[kind] for town in game.owned)
-        return self.n * game.owned[payer if self.scope == "payer" else owner][kind]
+            return self.n * sum(town[kind] for town in game.towns_seen)
+        return self.n * game.towns_seen[payer if self.scope == "payer" else owner][kind]
 
 
 class AllCoins(Record):
@@ -80,12 +81,17 @@ class HalfCoins(Record):
 
 class CardCoins(Record):
     """``the coins on this card``: the coins the owner has stored on this card (a marker
-    that holds coins; Tech Startup). ``marker`` is the marker's index in the rule set."""
+    that holds coins; Tech Startup). ``marker`` is the marker's index in the rule set. A
+    card that moved in this income step after it activated took its coins with it: they
+    are read where it is now (none once back in the market)."""
 
     marker: int
     reads: ClassVar[frozenset] = frozenset({"markers"})
 
     def value(self, game, card: int, owner: int, payer: int) -> int:
+        if game.income_moves is not None:
+            where = game.activated_copies(owner, card, 1)
+            return game.marks[self.marker][where[0][0]][card] if where else 0
         return game.marks[self.marker][owner][card]
 
 

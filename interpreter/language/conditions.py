@@ -2,6 +2,8 @@
 
 Every condition has ``test(game, owner) -> bool``; ``owner`` is the seat owning the card,
 and ``reads``: the parts of the game state it depends on (for the purple-order check).
+Towns are read in ``game.towns_seen``: in the income step, the towns as they stood at the
+roll (rules ``income.towns``); coins, the roll and the market are read as they are.
 :class:`Quantity` is the comparison with a number they share (``N``, ``N or more``...).
 """
 
@@ -65,7 +67,7 @@ class HasCard(Record):
     cards: tuple
 
     def test(self, game, owner: int) -> bool:
-        town = game.owned[game.current if self.roller else owner]
+        town = game.towns_seen[game.current if self.roller else owner]
         return any(town[i] for i in self.cards)
 
 
@@ -79,7 +81,7 @@ class HasLandmarks(Record):
     landmarks: tuple
 
     def test(self, game, owner: int) -> bool:
-        town = game.owned[game.current if self.roller else owner]
+        town = game.towns_seen[game.current if self.roller else owner]
         return self.quantity(sum(1 for i in self.landmarks if town[i]))
 
 
@@ -106,7 +108,7 @@ class HasCount(Record):
     cards: tuple
 
     def test(self, game, owner: int) -> bool:
-        town = game.owned[game.current if self.roller else owner]
+        town = game.towns_seen[game.current if self.roller else owner]
         return self.quantity(sum(town[i] for i in self.cards))
 
 

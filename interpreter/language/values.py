@@ -9,7 +9,8 @@ Examples: ``owner coins``, ``roller landmarks``, ``copies of bread or cup`` (the
 landmarks``, ``roll``, ``most coins of other players``, and ``+``, ``-``, ``*`` of them.
 
 Conditions compare two values (:class:`~machikoro.language.conditions.Compare`); a strategy
-ranks options by one (:class:`Ranking`).
+ranks options by one (:class:`Ranking`). Cards are counted in ``game.towns_seen`` (in the
+income step, the towns as they stood at the roll: rules ``income.towns``).
 """
 
 from __future__ import annotations
@@ -55,7 +56,7 @@ class LandmarksOf(Record):
     landmarks: tuple
 
     def value(self, game, owner: int, item=None) -> int:
-        town = game.owned[seat_of(self.who, game, owner, item)]
+        town = game.towns_seen[seat_of(self.who, game, owner, item)]
         return sum(1 for i in self.landmarks if town[i])
 
 
@@ -67,7 +68,7 @@ class CardsOf(Record):
     cards: tuple
 
     def value(self, game, owner: int, item=None) -> int:
-        town = game.owned[seat_of(self.who, game, owner, item)]
+        town = game.towns_seen[seat_of(self.who, game, owner, item)]
         return sum(town[i] for i in self.cards)
 
 
@@ -97,7 +98,7 @@ class MissingCost(Record):
     landmarks: tuple
 
     def value(self, game, owner: int, item=None) -> int:
-        town, cost = game.owned[owner], game.rules.cost
+        town, cost = game.towns_seen[owner], game.rules.cost
         return sum(cost[i] for i in self.landmarks if not town[i])
 
 

@@ -25,6 +25,10 @@ from .ruleset import Card, Colour, RuleSet
 DEFAULT_OPTIONS = {"landmark_active_on_build_turn": True, "reroll_same_dice": True}
 """The rules file's ``options`` when it leaves them out."""
 
+DEFAULT_INCOME_TOWNS = "at_roll"
+"""The rules file's ``income.towns`` when it leaves it out: one roll's income is that of the
+towns as they stood at the roll (the stated rule of the base set and its expansions)."""
+
 
 class _Sections:
     """Which top-level sections of the merged rules passed the schema."""
@@ -163,7 +167,8 @@ def _ruleset(raw: RawRuleSet, cards: list[Card], colours: dict, ids: tuple, inde
     rows, row_of = market
     markers = tuple((name, m["behaviour"]) for name, m in (rules.get("markers") or {}).items())
     by_roll = tables.by_roll(cards, colours)
-    conflicts = tables.conflicts(cards, colours)
+    towns_at_roll = (rules.get("income") or {}).get("towns", DEFAULT_INCOME_TOWNS) == "at_roll"
+    conflicts = tables.conflicts(cards, colours, towns_at_roll)
     return RuleSet(
         name=raw.name or rules.get("name", raw.source), cards=tuple(cards), colours=colours,
         min_players=rules["players"]["min"], max_players=rules["players"]["max"],
@@ -185,6 +190,10 @@ def _ruleset(raw: RawRuleSet, cards: list[Card], colours: dict, ids: tuple, inde
         markers=markers,
         blocking_markers=tuple(i for i, (_, b) in enumerate(markers)
                                if b == "blocks_next_activation"),
+        coin_markers=tuple(i for i, (_, b) in enumerate(markers) if b == "holds_coins"),
+        towns_at_roll=towns_at_roll,
+        towns_kept=tables.towns_kept(cards, colours, tables.boosts(cards), towns_at_roll),
+        follows_copies=tables.follows_copies(cards),
         activation=tables.activation(cards), side_roll_cards=tables.side_roll_cards(cards),
         market_rows=rows, row_of=row_of,
         retire_unbuildable=bool(rules.get("market", {}).get("retire_unbuildable")),

@@ -74,7 +74,16 @@ class RuleSet(Record, eq=False):
     ``blocking_markers`` the indices of those that block an activation; ``market_rows``
     the market's :class:`MarketRow` s; ``conflicts`` the pairs of cards whose order can change
     the result, and ``order_groups[total]`` per group of that roll the ``(card, mode)``
-    pairs the owner may have to order (:mod:`machikoro.rules.tables`).
+    pairs the owner may have to order (:mod:`machikoro.rules.tables`). ``coin_markers`` are
+    the indices of the markers that hold coins. ``towns_at_roll`` is the rules file's
+    ``income.towns``: True (``at_roll``, the default) when the amounts and conditions of
+    one roll's income read the towns as they stood at the roll, False (``at_resolution``)
+    when they read them as they are when each card resolves; ``towns_kept`` the roll
+    totals whose income step keeps a copy of the towns when a card moves (where a card
+    resolving after the move may count them), and ``follows_copies`` whether the income
+    step logs its moves (some activation acts on the activated copies where they are now;
+    :func:`~machikoro.rules.tables.towns_kept`, :func:`~machikoro.rules.tables.
+    follows_copies`).
     """
 
     name: str
@@ -109,6 +118,10 @@ class RuleSet(Record, eq=False):
     victory_count: int = 0
     markers: tuple = ()
     blocking_markers: tuple = ()
+    coin_markers: tuple = ()
+    towns_at_roll: bool = True
+    towns_kept: frozenset = frozenset()
+    follows_copies: bool = False
     activation: tuple = ()
     side_roll_cards: dict = field(default_factory=dict)
     market_rows: tuple = ()

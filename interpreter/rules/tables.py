@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..language.actions import AddToRoll, Boost, DiceChoice
-from ..language.amounts import SideRoll
+from ..language.actions import AddToRoll, Boost, DiceChoice, Mark, ReturnCard
+from ..language.amounts import CardCoins, SideRoll
 from ..language.clauses import TRIGGERS
 from .ruleset import Card, Colour
 
@@ -96,17 +96,34 @@ def side_roll_cards(cards: list[Card]) -> dict[int, int]:
 _EVERYTHING = frozenset({"*"})
 
 
-def _effects(card: Card) -> tuple[frozenset, frozenset]:
-    """What a card's activation reads and writes (its conditions, amounts and actions)."""
+_TOWNS = frozenset({"towns"})
+
+
+def _action_reads(action, towns_at_roll: bool) -> frozenset:
+    """What an action reads when it runs in the income step: with ``towns_at_roll`` its
+    amount reads the towns as they stood at the roll, which no card of the roll changes, so
+    only what the action itself reads counts (a choice of cards reads the towns now: an
+    action with an amount reads towns only through it)."""
+    reads = action.reads
+    if towns_at_roll and getattr(getattr(action, "action", action), "amount", None) is not None:
+        return reads - _TOWNS
+    return reads
+
+
+def _effects(card: Card, towns_at_roll: bool = False) -> tuple[frozenset, frozenset]:
+    """What a card's activation reads and writes (its conditions, amounts and actions);
+    with ``towns_at_roll`` (rules ``income.towns: at_roll``) the towns its conditions and
+    amounts read are those of the roll, which nothing of the roll changes: not a read."""
     reads: set = set()
     writes: set = set()
     for clause in card.clauses:
         if clause.trigger is not None or clause.static:
             continue
         for condition in clause.conditions:
-            reads |= getattr(condition, "reads", _EVERYTHING)
+            read = getattr(condition, "reads", _EVERYTHING)
+            reads |= read - _TOWNS if towns_at_roll else read
         for action in clause.steps:
-            reads |= action.reads
+            reads |= _action_reads(action, towns_at_roll)
             writes |= action.writes
     return frozenset(reads), frozenset(writes)
 
@@ -127,12 +144,15 @@ def _interfere(a: tuple, b: tuple) -> bool:
     return bool((wa & wb) - {"coins+"})
 
 
-def conflicts(cards: list[Card], colours: dict[str, Colour]) -> frozenset:
+def conflicts(cards: list[Card], colours: dict[str, Colour],
+              towns_at_roll: bool = False) -> frozenset:
     """The pairs ``frozenset({i, j})`` of cards of colours whose owner orders them
-    (``owner_orders``) whose order can change the result."""
+    (``owner_orders``) whose order can change the result; with ``towns_at_roll`` (the
+    income sees the towns as they stood at the roll) a card that moves cards and one that
+    counts them commute."""
     orderable = [i for i, c in enumerate(cards)
                  if c.colour in colours and colours[c.colour].owner_orders]
-    effects = {i: _effects(cards[i]) for i in orderable}
+    effects = {i: _effects(cards[i], towns_at_roll) for i in orderable}
     return frozenset(frozenset((i, j)) for i, j in combinations(orderable, 2)
                      if _interfere(effects[i], effects[j]))
 
@@ -152,6 +172,82 @@ def order_groups(table: dict[int, tuple], cards: list[Card], colours: dict[str, 
         if any(per_group):
             out[total] = tuple(per_group)
     return out
+
+
+def _chain(clause):
+    """A clause and the clauses of its ``then`` steps, in order."""
+    while clause is not None:
+        yield clause
+        clause = clause.rest
+
+
+def _activation_steps(card: Card):
+    """``(clause, action)`` for every step of a card's activation (``may X`` as X)."""
+    for clause in card.clauses:
+        if clause.trigger is None and not clause.static:
+            for step in _chain(clause):
+                yield step, getattr(step.action, "action", step.action)
+
+
+def _moves_cards(card: Card) -> bool:
+    """True when a card's activation may change a town (give, swap, return to the market,
+    unbuild, or anything: an activated card)."""
+    return any(action.writes & {"towns", "*"} for _, action in _activation_steps(card))
+
+
+def _counts_cards(card: Card, boosted: bool) -> bool:
+    """True when what a card's activation pays may depend on the towns: its conditions or
+    amounts read them, it gets a boost (from a card that may be unbuilt), or it activates
+    another card (which may)."""
+    if boosted:
+        return True
+    for clause, action in _activation_steps(card):
+        reads = set(getattr(getattr(action, "amount", None), "reads", ()))
+        for condition in clause.conditions:
+            reads |= getattr(condition, "reads", _EVERYTHING)
+        if reads & {"towns", "*"} or "*" in action.writes:
+            return True
+    return False
+
+
+def towns_kept(cards: list[Card], colours: dict[str, Colour], boosts: tuple,
+               towns_at_roll: bool) -> frozenset:
+    """The roll totals whose income step must keep the towns as they stood at the roll
+    when a card moves (rules ``income.towns: at_roll``): those where a card that may change
+    a town activates together with a card, resolving with it or after it (the same colour
+    order or a later one), whose payout may depend on the towns. On the other totals (and
+    the base set's every total: its Business Center swaps last, after every card that
+    counts) nothing of the roll reads the towns after a change: no copy is made."""
+    if not towns_at_roll:
+        return frozenset()
+    counting = [_counts_cards(card, bool(boosts[i])) for i, card in enumerate(cards)]
+    if not any(counting):
+        return frozenset()
+    moving = [_moves_cards(card) for card in cards]
+    everything = [any("*" in action.writes for _, action in _activation_steps(card))
+                  for card in cards]
+    kept = set()
+    for total in sorted({n for c in cards for n in c.activation}):
+        here = [(colours[c.colour].order, i) for i, c in enumerate(cards)
+                if total in c.activation and c.colour in colours]
+        movers = [order for order, i in here if moving[i]]
+        if any(everything[i] for _, i in here) or (movers and any(
+                counting[i] and order >= min(movers) for order, i in here)):
+            kept.add(total)
+    return frozenset(kept)
+
+
+def follows_copies(cards: list[Card]) -> bool:
+    """True when some activation acts on the activated copies themselves after a step
+    that may have moved them (``mark this card NAME``, ``return this card to the market``,
+    ``the coins on this card``): the income step then logs its moves."""
+    for card in cards:
+        for _, action in _activation_steps(card):
+            if (type(action) is Mark and not action.chosen_kind) or \
+                    type(action) is ReturnCard or \
+                    type(getattr(action, "amount", None)) is CardCoins:
+                return True
+    return False
 
 
 def roll_raises(cards: list[Card]) -> tuple:
