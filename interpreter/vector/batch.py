@@ -81,6 +81,13 @@ class Batch:
         # up to date by every change of the towns and the market
         self.menu = np.zeros((n, p), dtype=np.uint64) if program.menu_bits else None
         self.dice_log: list | None = None  # (games, faces) per throw, when kept
+        # the roll's towns (rules income.towns: at_roll): a copy per game whose income step
+        # changed a town on a total where a later card may count them, and the moves
+        self.in_income = False  # the engine runs an income step (walk or answer) now
+        self.seen = np.zeros((n, p, c), dtype=COPIES) if program.towns_kept.size else None
+        self.seen_on = np.zeros(n, dtype=bool)
+        self.n_seen = 0
+        self.moves: dict = {}
 
     # ------------------------------------------------------------------ reading
 
@@ -121,6 +128,7 @@ class Batch:
         """One copy of ``kind`` goes from ``seat``'s town to ``other``'s in each game: an
         unmarked copy when there is one, else a marked one, which keeps its marker
         (:meth:`StateChanges._move_copy`)."""
+        self.towns_changing(g, kind, seat, other)
         owned = self.owned
         for marker in self.rules.blocking_markers:
             table = self.marks[marker]
@@ -129,6 +137,13 @@ class Batch:
                 m = g[moves]
                 table[m, seat[moves], kind[moves]] -= 1
                 table[m, other[moves], kind[moves]] += 1
+        for marker in self.rules.coin_markers:  # the copy takes its share of the coins
+            table = self.marks[marker]
+            held = owned[g, seat, kind].astype(np.int64)
+            share = np.where(held > 0, table[g, seat, kind] // np.maximum(held, 1), 0)
+            if share.any():
+                table[g, seat, kind] -= share
+                table[g, other, kind] += share
         flat, c, p = self.owned_flat, self.cards, self.players
         cell = (g * p + seat) * c + kind
         flat[cell] = flat.take(cell) - 1
@@ -141,15 +156,24 @@ class Batch:
         """``copies`` of ``seat``'s ``kind`` go back to the market in each game: onto its
         face-up pile, or, in a row with a deck where the kind is not face up, under that
         deck (:meth:`MarketState.return_to_market`)."""
-        copies = np.minimum(copies, self.owned[g, seat, kind])
+        before = self.owned[g, seat, kind].astype(np.int64)
+        copies = np.minimum(copies, before)
         some = copies > 0
-        g, seat, copies = g[some], seat[some], copies[some]
+        g, seat, copies, before = g[some], seat[some], copies[some], before[some]
         if not len(g):
             return
+        for k in range(1, int(copies.max()) + 1):
+            going = copies >= k
+            self.towns_changing(g[going], kind, seat[going], np.full(int(going.sum()), -1))
         self.owned[g, seat, kind] -= copies.astype(COPIES)
+        left = before - copies
         for marker in self.rules.blocking_markers:
             table = self.marks[marker]
-            table[g, seat, kind] = np.minimum(table[g, seat, kind], self.owned[g, seat, kind])
+            table[g, seat, kind] = np.minimum(table[g, seat, kind], left)
+        for marker in self.rules.coin_markers:  # the coins on the copies that left: to the bank
+            table = self.marks[marker]
+            held = table[g, seat, kind].astype(np.int64)
+            table[g, seat, kind] = np.where(left > 0, held - held // before * copies, 0)
         r = self.rules.row_of[kind]
         deck = self.decks[r] if r >= 0 else None
         if deck is None:
@@ -166,6 +190,109 @@ class Batch:
         self.menu_pile(g, np.broadcast_to(kind, g.shape))
         if self.rules.market_upkeep:
             self.market_changed(g)
+
+    # ------------------------------------------------------------------ the roll's towns
+
+    def towns_changing(self, g, kind, seat, other) -> None:
+        """A copy of ``kind`` is about to leave ``seat``'s town for ``other``'s (-1: the
+        market, or nowhere for a landmark unbuilt) in each game. In the income step, under
+        the rule ``income.towns: at_roll``, a game on a roll total where a later card may
+        count the towns keeps a copy of them as they stood before the first change
+        (``seen``, which the effects read: :meth:`seen_copies`), and, when some activation
+        acts on its activated copies, logs the move (``moves``:
+        :meth:`activated_copies`) (:meth:`StateChanges.towns_changing`)."""
+        if not self.in_income or not len(g):
+            return
+        rules = self.rules
+        if self.seen is not None:
+            keep = np.isin(self.total.take(g), self.program.towns_kept)
+            new = g[keep & ~self.seen_on.take(g)]
+            if len(new):
+                self.seen[new] = self.owned[new]
+                self.seen_on[new] = True
+                self.n_seen += len(new)
+        if rules.follows_copies:
+            kinds = np.broadcast_to(kind, g.shape).tolist()
+            for game, k, a, b in zip(g.tolist(), kinds, np.broadcast_to(seat, g.shape).tolist(),
+                                     np.broadcast_to(other, g.shape).tolist()):
+                self.moves.setdefault(game, []).append((k, a, b))
+
+    def income_done(self, g) -> None:
+        """The income step of games ``g`` is over: what follows reads the towns as they
+        are and follows no copy (:meth:`TurnPhases._income_done`)."""
+        if self.n_seen:
+            on = g[self.seen_on.take(g)]
+            if len(on):
+                self.seen_on[on] = False
+                self.n_seen -= len(on)
+        if self.moves:
+            for game in g.tolist():
+                self.moves.pop(game, None)
+
+    def seen_copies(self, g, seat, card) -> np.ndarray:
+        """Copies of ``card`` in each game's town of ``seat`` as the effects see it: the
+        town as it stood at the roll in a game whose income step changed a town."""
+        out = self.copies(g, seat, card)
+        if self.n_seen:
+            on = self.seen_on.take(g)
+            if on.any():
+                cell = ((g * self.players + seat) * self.cards + card)
+                out[on] = self.seen.reshape(-1).take(np.broadcast_to(cell, g.shape)[on])
+        return out
+
+    def seen_town(self, g, seat) -> np.ndarray:
+        """Each game's town of ``seat`` as the effects see it (:meth:`seen_copies`)."""
+        out = self.town(g, seat)
+        if self.n_seen:
+            on = self.seen_on.take(g)
+            if on.any():
+                rows = (g * self.players + seat)
+                out[on] = self.seen.reshape(-1, self.cards).take(
+                    np.broadcast_to(rows, g.shape)[on], axis=0)
+        return out
+
+    def seen_towns(self, g) -> np.ndarray:
+        """Each game's every town as the effects see them: ``(len(g), P, C)``."""
+        out = self.owned[g]
+        if self.n_seen:
+            on = self.seen_on.take(g)
+            if on.any():
+                out[on] = self.seen[g[on]]
+        return out
+
+    def activated_copies(self, game: int, owner: int, kind: int, copies: int) -> list:
+        """Where ``copies`` copies of ``owner``'s ``kind`` that activated in game
+        ``game``'s income step are now, as ``[(seat, copies)]`` (the scalar engine's
+        :meth:`StateChanges.activated_copies`, one game at a time: a rare case)."""
+        moved = [(a, b) for k, a, b in self.moves.get(game, ()) if k == kind]
+        if not moved:
+            return [(owner, copies)]
+        count = [int(self.owned[game, s, kind]) for s in range(self.players)]
+        for a, b in moved:  # back to the copies each town held at the roll
+            count[a] += 1
+            if b >= 0:
+                count[b] -= 1
+        tracked = [0] * self.players
+        tracked[owner] = min(copies, max(count[owner], 0))
+        later = copies - tracked[owner]
+        for a, b in moved:
+            if count[a] <= tracked[a]:
+                tracked[a] -= 1
+                if b >= 0:
+                    tracked[b] += 1
+            count[a] -= 1
+            if b >= 0:
+                count[b] += 1
+        tracked[owner] += later
+        return [(s, n) for s, n in enumerate(tracked) if n > 0]
+
+    def followed(self, g, kind: int) -> np.ndarray:
+        """Which games ``g`` moved a copy of ``kind`` in this income step (their activated
+        copies must be followed: :meth:`activated_copies`)."""
+        if not self.moves:
+            return np.zeros(len(g), dtype=bool)
+        return np.array([any(k == kind for k, _, _ in self.moves.get(game, ()))
+                         for game in g.tolist()], dtype=bool)
 
     def activate(self, g, owner, kind) -> None:
         """Every copy of ``owner``'s ``kind`` activates now, for ``owner``, whatever the

@@ -30,8 +30,8 @@ import numpy as np
 from ..errors import IllegalActions, MachikoroError
 from ..language.clauses import TRIGGERS
 from ..rules.ruleset import RuleSet
-from .batch import COINS, COPIES, Batch, Deck
-from .decisions import Waiting, joined
+from .batch import COPIES, Batch, Deck
+from .decisions import joined
 from .kernels import _ALL
 from .program import HOOK_PLANS, Program, compile_rules
 
@@ -398,6 +398,8 @@ class VectorGames(Batch):
         """A hook step (``before roll``, ``after roll``, ``before build``, ``at end of
         turn``): walk its plan for the current player; then the next phase."""
         pid = HOOK_PLANS[_HOOK_PHASE[phase]]
+        if phase == BEFORE_BUILD and (self.n_seen or self.moves):
+            self.income_done(fresh)  # the income step is over
         if phase == AFTER_ROLL and len(resumed):  # a reroll starts the hooks again
             again = self.restart[resumed]
             if again.any():
@@ -446,6 +448,13 @@ class VectorGames(Batch):
 
     def _income(self, phase, fresh, resumed) -> dict:
         """The income step: each game walks the plan of its roll total."""
+        self.in_income = True
+        try:
+            return self._income_walks(fresh, resumed)
+        finally:
+            self.in_income = False
+
+    def _income_walks(self, fresh, resumed) -> dict:
         done = []
         totals = self.total[fresh]
         plans = self.program.plans
@@ -804,6 +813,9 @@ class VectorGames(Batch):
         goes on from there."""
         choice = self.program.choices[kind]
         phase = self.phase[games]
+        self.in_income = bool((phase == INCOME).all())
+        if self.in_income != bool((phase == INCOME).any()):  # (one kind, one place)
+            raise AssertionError("a decision kind waited in and out of the income step")
         if choice.shape == "order":
             self._apply_order(kind, games, slot)
         else:
@@ -813,6 +825,7 @@ class VectorGames(Batch):
                 if not len(g):
                     continue
                 self._resolve(choice, cur, g, slot[part])
+        self.in_income = False
         for ph in np.unique(phase).tolist():
             resume.setdefault(ph, []).append(games[phase == ph])
 

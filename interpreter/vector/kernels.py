@@ -50,7 +50,10 @@ def _seat(b, g: np.ndarray, owner: np.ndarray, roller: bool) -> np.ndarray:
 
 
 def _count(b, g: np.ndarray, seat: np.ndarray, cards: tuple) -> np.ndarray:
-    """Copies of ``cards`` in each game's town of ``seat`` (int64)."""
+    """Copies of ``cards`` in each game's town of ``seat`` as the effects see it (the town
+    at the roll in an income step that changed it: :meth:`Batch.seen_copies`), int64."""
+    if b.n_seen:
+        return b.seen_town(g, seat)[:, list(cards)].sum(axis=1, dtype=np.int64)
     if len(cards) <= 4:  # a take per card beats the town's row
         cell = (g * b.players + seat) * b.cards
         out = b.owned_flat.take(cell + cards[0]).astype(np.int64)
@@ -61,7 +64,10 @@ def _count(b, g: np.ndarray, seat: np.ndarray, cards: tuple) -> np.ndarray:
 
 
 def _any_built(b, g: np.ndarray, seat: np.ndarray, cards: tuple) -> np.ndarray:
-    """How many of ``cards`` each game's ``seat`` has at least one of (int64)."""
+    """How many of ``cards`` each game's ``seat`` has at least one of, as the effects see
+    its town (int64)."""
+    if b.n_seen:
+        return (b.seen_town(g, seat)[:, list(cards)] > 0).sum(axis=1, dtype=np.int64)
     if len(cards) <= 4:
         cell = (g * b.players + seat) * b.cards
         out = (b.owned_flat.take(cell + cards[0]) > 0).astype(np.int64)
@@ -247,7 +253,7 @@ def value(v, rules):
     if kind is values.MissingCost:
         marks = list(v.landmarks)
         cost = np.array([rules.cost[i] for i in marks], dtype=np.int64)
-        return lambda b, g, owner: ((b.town(g, owner)[:, marks] == 0) * cost).sum(axis=1)
+        return lambda b, g, owner: ((b.seen_town(g, owner)[:, marks] == 0) * cost).sum(axis=1)
     if kind is values.RollTotal:
         return lambda b, g, owner: b.total[g].astype(np.int64)
     if kind is values.Arithmetic:
@@ -281,7 +287,7 @@ def amount(a, rules):
     if kind is amounts.PerCard:
         n, cards, scope = a.n, list(a.cards), a.scope
         if scope == "every_town":
-            return lambda b, g, card, owner, payer: n * b.owned[g][:, :, cards].sum(
+            return lambda b, g, card, owner, payer: n * b.seen_towns(g)[:, :, cards].sum(
                 axis=(1, 2), dtype=np.int64)
         if scope == "payer":
             return lambda b, g, card, owner, payer: n * _count(b, g, payer, a.cards)
@@ -293,9 +299,11 @@ def amount(a, rules):
             kind_ = b.bound[g]
             safe = np.maximum(kind_, 0)
             if scope == "every_town":
-                copies = b.owned[g, :, safe].sum(axis=1, dtype=np.int64)
+                copies = b.seen_towns(g)[np.arange(len(g)), :, safe].sum(axis=1,
+                                                                          dtype=np.int64)
             else:
-                copies = b.copies(g, payer if scope == "payer" else owner, safe).astype(np.int64)
+                copies = b.seen_copies(g, payer if scope == "payer" else owner,
+                                       safe).astype(np.int64)
             return np.where(kind_ >= 0, n * copies, 0)
         return chosen
     if kind is amounts.AllCoins:
@@ -304,8 +312,15 @@ def amount(a, rules):
         return lambda b, g, card, owner, payer: b.seat_coins(g, payer).astype(np.int64) // 2
     if kind is amounts.CardCoins:
         marker = a.marker
-        return lambda b, g, card, owner, payer: b.marks[marker][g, owner, card].astype(
-            np.int64)
+
+        def on_card(b, g, card, owner, payer):
+            held = b.marks[marker][g, owner, card].astype(np.int64)
+            moved = b.followed(g, card)
+            for k in moved.nonzero()[0].tolist():  # a card that moved took its coins
+                where = b.activated_copies(int(g[k]), int(owner[k]), card, 1)
+                held[k] = b.marks[marker][g[k], where[0][0], card] if where else 0
+            return held
+        return on_card
     if kind is amounts.SideRoll:
         dice = a.dice
         return lambda b, g, card, owner, payer: b.side_roll(g, card, dice)
@@ -328,7 +343,7 @@ def _boost(rules, card: int):
     def boost(b, g, owner):
         more = np.zeros(len(g), dtype=np.int64)
         for source, n in boosts:
-            more += (b.copies(g, owner, source) > 0) * n
+            more += (b.seen_copies(g, owner, source) > 0) * n
         return more
     return boost
 
@@ -460,7 +475,12 @@ def _share_coins(a, rules, card):
 
 def _return_card(a, rules, card):
     def run(b, g, card_, owner, copies):
-        b.return_to_market(g, owner, card, copies)
+        moved = b.followed(g, card)  # the activated copies, from where each is now
+        b.return_to_market(g[~moved], owner[~moved], card, copies[~moved])
+        for k in moved.nonzero()[0].tolist():
+            game = int(g[k])
+            for seat, n in b.activated_copies(game, int(owner[k]), card, int(copies[k])):
+                b.return_to_market(np.array([game]), np.array([seat]), card, np.array([n]))
         return _ALL
     return Plain(run)
 
@@ -470,7 +490,16 @@ def _mark(a, rules, card):
 
     def run(b, g, card_, owner, copies):
         table = b.marks[marker]
-        if not chosen:
+        if not chosen:  # the activated copies, wherever they are now
+            moved = b.followed(g, card)
+            if moved.any():
+                for k in moved.nonzero()[0].tolist():
+                    game = int(g[k])
+                    for seat, n in b.activated_copies(game, int(owner[k]), card,
+                                                      int(copies[k])):
+                        table[game, seat, card] = min(int(b.owned[game, seat, card]),
+                                                      int(table[game, seat, card]) + n)
+                g, owner, copies = g[~moved], owner[~moved], copies[~moved]
             table[g, owner, card] = np.minimum(b.owned[g, owner, card],
                                                table[g, owner, card] + copies)
             return _ALL
@@ -722,6 +751,7 @@ def _card_choice(a, rules, card, act_on):
 
 
 def _unbuild(b, g, owner, chosen, card):
+    b.towns_changing(g, chosen, owner, np.full(len(g), -1))
     b.owned_flat[(g * b.players + owner) * b.cards + chosen] = 0
     b.menu_card(g, owner, chosen)
 

@@ -155,6 +155,7 @@ class Program:
         self.max_steps = max((len(item.steps) for plan in self.plans.values()
                               for item in plan), default=1)
         self.blocking = tuple(rules.blocking_markers)
+        self.towns_kept = np.array(sorted(rules.towns_kept), dtype=np.int64)
         self.chooses_kind = any(type(a) is act.ChooseKind for c in rules.cards
                                 for clause in c.clauses for a in clause.steps)
         self.markers = len(rules.markers)
