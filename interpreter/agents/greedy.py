@@ -9,11 +9,13 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from ..engine import expectations
+from ..engine.chance import faces_for
 from ..engine.decision import Decision
 from ..engine.game import Game
 from ..engine.lookahead import Lookahead, lookahead_for
 from ..language.actions import Activate, AddToRoll, PayChosen, Unbuild
 from ..rules.ruleset import RuleSet
+from . import choice_values
 
 
 def _asking_action(game: Game):
@@ -28,7 +30,15 @@ class GreedyAgent:
     - ``build``: completes an affordable victory landmark when it can (the most expensive
       one); otherwise buys the establishment with the best expected income per round
       (:func:`~machikoro.expectations.card_value`, computed through the card's own effect)
-      over ``horizon`` rounds, net of its cost, when that is positive; else saves.
+      over ``horizon`` rounds, net of its cost, when that is positive; else saves. A card
+      whose activation asks a town choice (a swap, a gift, a landmark to unbuild, a kind
+      to choose or activate) is valued by :mod:`.choice_values`; a card its own roll
+      activates is also valued with the other numbers of dice the player may roll (less
+      what its town loses by rolling them). When no card pays back within the horizon, or
+      the best one costs income (a liability bought for what building it pays), every card
+      is weighed over the rounds the player still needs to win instead
+      (:func:`rounds_to_win`): a card worth more than its cost over those rounds wins
+      sooner than saving does.
     - ``dice``: the count with the higher expected own income.
     - ``reroll``: rerolls when this roll pays it less than a fresh roll is expected to.
     - a choice of player: the richest one to take from, the weakest to give or pay to; a
@@ -153,14 +163,75 @@ class GreedyAgent:
                       if bound is None or bound >= best_score - _CLOSE]
             if valued:
                 cost, horizon = rules.cost, self.horizon
-                values = look.card_values(seat, [cards[place] for place in valued])
+                values = self._values(look, seat, [cards[place] for place in valued])
                 for place, value in zip(valued, values):
                     score = value * horizon - cost[cards[place]]
                     # the first of the best in the menu's order, as one pass over it picks
                     if score > best_score or (score == best_score and best is not None
                                               and place < best):
                         best, best_score = place, score
+        for place, score in self._with_other_dice(look, seat, cards, self.horizon):
+            if score > best_score + _CLOSE:
+                best, best_score = place, score
+        if best is None or rules.cost[cards[best]] + best_score < 0:
+            # nothing pays back within the horizon, or the best is a liability (a card
+            # that costs income, chosen for what its building pays): weigh them over the
+            # rounds the game is expected to last instead
+            best = self._over_the_game(look, seat, cards, best)
         return None if best is None else rules.ids[cards[best]]
+
+    def _over_the_game(self, look: Lookahead, seat: int, cards: tuple,
+                       best: int | None) -> int | None:
+        """The place in ``cards`` of the card to build when the horizon alone finds none
+        worth it, or finds a liability (``best``): each card's value (coins per round) is
+        weighed over the rounds ``seat`` still needs to win (:func:`rounds_to_win`, at
+        least ``horizon``) less its cost. Buying a card paying ``v`` a round for ``c``
+        coins wins sooner than saving exactly when ``v`` times those rounds exceeds ``c``
+        (saving ``M`` coins at ``I`` a round takes ``M / I`` rounds; buying, ``(M + c) /
+        (I + v)``), and a liability cannot be sold: it costs until the end. None: save."""
+        rounds = max(self.horizon, rounds_to_win(look, seat))
+        if rounds <= self.horizon and best is None:
+            return None  # the horizon already said it: nothing pays back in time
+        cost = look.game.rules.cost
+        values = self._values(look, seat, list(cards), horizon=rounds)
+        scored = [(value * rounds - cost[card], place)
+                  for place, (card, value) in enumerate(zip(cards, values))]
+        scored += [(score, place) for place, score in
+                   self._with_other_dice(look, seat, cards, rounds)]
+        score, place = max(scored, key=lambda sp: (sp[0], -sp[1]), default=(0.0, None))
+        return place if score > _CLOSE else None
+
+    def _with_other_dice(self, look: Lookahead, seat: int, cards: tuple,
+                         horizon: float) -> list:
+        """``[(place, score)]``: the cards of ``cards`` (indices, the menu's order) that
+        ``seat``'s own roll activates, scored as if ``seat`` rolled another number of dice
+        it may choose: a card that pays only on totals its preferred dice cannot make (a
+        7 with one die) is worth what it brings with the other dice, less what the town
+        loses by rolling them. Over ``horizon`` rounds, less the cost; empty when ``seat``
+        has no choice of dice."""
+        game = look.game
+        counts = game.dice_counts(seat)
+        if len(counts) < 2:
+            return []
+        modes, cost = look.tables.modes, game.rules.cost
+        own = [place for place, card in enumerate(cards) if modes[card] != 2]
+        if not own:
+            return []
+        pattern = look.preferred_pattern()
+        preferred = pattern[seat]
+        now = look.expected_roll_income(seat, preferred)
+        scored = []
+        for k in counts:
+            if k == preferred:
+                continue
+            switch = look.expected_roll_income(seat, k) - now  # <= 0: preferred is the best
+            dice_of = dict(enumerate(pattern))
+            dice_of[seat] = k
+            values = self._values(look, seat, [cards[place] for place in own], dice_of,
+                                  horizon)
+            scored += [(place, (value + switch) * horizon - cost[cards[place]])
+                       for place, value in zip(own, values)]
+        return scored
 
     def _static_best(self, look: Lookahead, seat: int, cards: tuple, kept: dict) -> tuple:
         """``(place, score, dynamic)``: of ``cards`` (indices, the menu's order), the place
@@ -185,19 +256,86 @@ class GreedyAgent:
                 best, best_score = place, score
         return best, best_score, tuple(dynamic)
 
+    def _values(self, look: Lookahead, seat: int, cards: list, dice_of: dict | None = None,
+                horizon: float | None = None) -> list:
+        """:meth:`Lookahead.card_values` (coins per round), but a card whose activation
+        asks a town choice (a swap, a gift, a landmark to unbuild, a kind to choose or to
+        activate: the look-ahead skips it) is valued by :func:`choice_values.card_value`,
+        the cards it moves worth ``horizon`` rounds of their value (a landmark, or a card
+        valued that way itself: its cost)."""
+        game = look.game
+        choosing = choice_values.choosing_cards(game.rules)
+        values = look.card_values(seat, cards, dice_of)
+        if not any(choosing[card] for card in cards):
+            return values
+        horizon = self.horizon if horizon is None else horizon
+        rules = game.rules
+        if dice_of is None:
+            dice_of = dict(enumerate(look.preferred_pattern()))
+        worths: dict = {}
+
+        def worth(kind: int) -> float:
+            found = worths.get(kind)
+            if found is None:
+                if rules.cards[kind].is_landmark or choosing[kind]:
+                    found = float(rules.cost[kind])
+                else:
+                    found = horizon * look.card_value(seat, kind, dice_of)
+                worths[kind] = found
+            return found
+
+        return [choice_values.card_value(game, seat, card, dice_of, worth, horizon)
+                if choosing[card] else value for card, value in zip(cards, values)]
+
     def _score(self, look: Lookahead, seat: int, cards: list, scores: dict) -> None:
         """Keep in ``scores``, for each of ``cards`` (indices): ``(True, score)`` of a
         static card (its value over ``horizon`` rounds less its cost; the static cards
         valued together, :meth:`Lookahead.card_values`), else ``(False, the highest score
         it can reach, or None)``."""
         cost, horizon = look.game.rules.cost, self.horizon
-        statics = [i for i in cards if look.is_static(i)]
+        choosing = choice_values.choosing_cards(look.game.rules)
+        statics = [i for i in cards if look.is_static(i) and not choosing[i]]
         for i, value in zip(statics, look.card_values(seat, statics)):
             scores[i] = (True, value * horizon - cost[i])
         for i in cards:
             if i not in scores:
                 bound = look.value_bound(seat, i)
                 scores[i] = (False, None if bound is None else bound * horizon - cost[i])
+
+
+MAX_ROUNDS = 100.0
+"""The most rounds :func:`rounds_to_win` counts (a town that earns nothing never wins)."""
+
+
+def income_per_round(look: Lookahead, seat: int) -> float:
+    """Expected coins ``seat`` gains (less what it pays) in one round now: its own roll and
+    every other seat's, each rolling its preferred dice (the whole income step of each
+    roll, from the look-ahead's tables)."""
+    game = look.game
+    pattern = look.preferred_pattern()
+    income = look.expected_roll_income(seat, pattern[seat])
+    faces = look.tables.faces
+    for roller in game.others(seat):
+        k = pattern[roller]
+        for total, p in look.tables.probabilities(k):
+            income += p * look.outcome_income(roller, faces_for(total, k, faces))[seat]
+    return income
+
+
+def rounds_to_win(look: Lookahead, seat: int) -> float:
+    """The rounds ``seat`` needs to build its missing victory landmarks (the cheapest ones
+    it needs, when the rule set asks for fewer than all) at :func:`income_per_round`, its
+    coins counted; :data:`MAX_ROUNDS` at most (and when it earns nothing)."""
+    game = look.game
+    rules, town = game.rules, game.owned[seat]
+    built = sum(1 for v in rules.victory if town[v])
+    needed = (rules.victory_count or len(rules.victory)) - built
+    missing = sorted(rules.cost[v] for v in rules.victory if not town[v])[:max(needed, 0)]
+    coins = sum(missing) - game.coins[seat]
+    if coins <= 0:
+        return 0.0
+    income = income_per_round(look, seat)
+    return MAX_ROUNDS if income * MAX_ROUNDS <= coins else coins / income
 
 
 _CLOSE = 1e-6  # coins: two sums of the same value in different orders differ by far less
