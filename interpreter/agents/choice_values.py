@@ -116,7 +116,12 @@ def _run(game: Game, queue: list, worth: Callable[[int], float]) -> None:
         if card < 0 or (clause.conditions and not clause.holds(game, owner)):
             continue
         action = clause.action
-        if action.asks:
+        if type(action) is act.Swap:  # (hundreds of options: the best one found directly)
+            choice = _best_swap(game, action, owner, worth)
+            if choice is None:
+                continue
+            happened = action.resolve(game, card, owner, copies, choice)
+        elif action.asks:
             options = action.options(game, card, owner)
             choice = _choose(game, action, card, owner, options, worth) if options else None
             if choice is None or choice is False:
@@ -129,6 +134,33 @@ def _run(game: Game, queue: list, worth: Callable[[int], float]) -> None:
             _run(game, queued, worth)
         if clause.rest is not None and happened is not False:
             _run(game, [(card, owner, copies, clause.rest)], worth)
+
+
+def _best_swap(game: Game, action, owner: int, worth: Callable[[int], float]):
+    """The swap among ``action``'s options (:class:`~machikoro.language.actions.Swap`)
+    gaining ``owner`` the most worth, the first in the options' order on a tie; None when
+    there is none, or when it may swap and none gains. Found without listing the options:
+    the owner's card of least worth for the other's card of most worth, within the limits
+    (each player may own one more of the card it receives)."""
+    owned, limit, ids = game.owned, game.rules.limit, game.rules.ids
+    swappable = action.swappable
+    gives = sorted((worth(i), place, i) for place, i in enumerate(swappable) if owned[owner][i])
+    best = None
+    for other in game.others(owner):
+        for place, take in enumerate(swappable):
+            if not owned[other][take]:
+                continue
+            for give_worth, _, give in gives:
+                same = give == take
+                if same or (owned[owner][take] < limit[take]
+                            and owned[other][give] < limit[give]):
+                    gain = worth(take) - give_worth
+                    if best is None or gain > best[0]:
+                        best = (gain, {"give": ids[give], "take": ids[take], "from": other})
+                    break  # the gives are in order of worth: the first that fits is best
+    if best is None or (best[0] <= 0 and action.optional):
+        return None
+    return best[1]
 
 
 def _choose(game: Game, action, card: int, owner: int, options: tuple,

@@ -36,9 +36,10 @@ class GreedyAgent:
       activates is also valued with the other numbers of dice the player may roll (less
       what its town loses by rolling them). When no card pays back within the horizon, or
       the best one costs income (a liability bought for what building it pays), every card
-      is weighed over the rounds the player still needs to win instead
-      (:func:`rounds_to_win`): a card worth more than its cost over those rounds wins
-      sooner than saving does.
+      is valued fully (the two above) and weighed over the rounds the player still needs
+      to win instead (:func:`rounds_to_win`): a card worth more than its cost over those
+      rounds wins sooner than saving does. (The full valuation only then: the common case
+      keeps the quick look-ahead values.)
     - ``dice``: the count with the higher expected own income.
     - ``reroll``: rerolls when this roll pays it less than a fresh roll is expected to.
     - a choice of player: the richest one to take from, the weakest to give or pay to; a
@@ -57,6 +58,9 @@ class GreedyAgent:
         # cost about 1.5% of a greedy game)
         self.seed = seed
         self.horizon = horizon
+        # what depends on the towns and the dice alone (not on the coins): the values of
+        # cards that ask a town choice, a seat's income per round (_values, _rounds_to_win)
+        self._memo: dict = {}
 
     def choose(self, game: Game, decision: Decision) -> Any:
         name, seat, options, card = decision  # (unpacked: faster than reading its fields)
@@ -163,20 +167,18 @@ class GreedyAgent:
                       if bound is None or bound >= best_score - _CLOSE]
             if valued:
                 cost, horizon = rules.cost, self.horizon
-                values = self._values(look, seat, [cards[place] for place in valued])
+                values = look.card_values(seat, [cards[place] for place in valued])
                 for place, value in zip(valued, values):
                     score = value * horizon - cost[cards[place]]
                     # the first of the best in the menu's order, as one pass over it picks
                     if score > best_score or (score == best_score and best is not None
                                               and place < best):
                         best, best_score = place, score
-        for place, score in self._with_other_dice(look, seat, cards, self.horizon):
-            if score > best_score + _CLOSE:
-                best, best_score = place, score
         if best is None or rules.cost[cards[best]] + best_score < 0:
             # nothing pays back within the horizon, or the best is a liability (a card
-            # that costs income, chosen for what its building pays): weigh them over the
-            # rounds the game is expected to last instead
+            # that costs income, chosen for what its building pays): value every card
+            # fully (town choices, other dice) over the rounds the game is expected to
+            # last instead (only then: the common case stays as fast as the quick values)
             best = self._over_the_game(look, seat, cards, best)
         return None if best is None else rules.ids[cards[best]]
 
@@ -189,7 +191,7 @@ class GreedyAgent:
         coins wins sooner than saving exactly when ``v`` times those rounds exceeds ``c``
         (saving ``M`` coins at ``I`` a round takes ``M / I`` rounds; buying, ``(M + c) /
         (I + v)``), and a liability cannot be sold: it costs until the end. None: save."""
-        rounds = max(self.horizon, rounds_to_win(look, seat))
+        rounds = max(self.horizon, rounds_to_win(look, seat, self._income(look, seat)))
         if rounds <= self.horizon and best is None:
             return None  # the horizon already said it: nothing pays back in time
         cost = look.game.rules.cost
@@ -213,17 +215,24 @@ class GreedyAgent:
         counts = game.dice_counts(seat)
         if len(counts) < 2:
             return []
-        modes, cost = look.tables.modes, game.rules.cost
-        own = [place for place, card in enumerate(cards) if modes[card] != 2]
-        if not own:
-            return []
+        modes, cost, info = look.tables.modes, game.rules.cost, game.rules.cards
         pattern = look.preferred_pattern()
         preferred = pattern[seat]
-        now = look.expected_roll_income(seat, preferred)
+        reach = _totals(game.rules, preferred)
         scored = []
+        now = None
         for k in counts:
             if k == preferred:
                 continue
+            # only a card that pays on a total the preferred dice cannot make (one that
+            # pays on totals both make is valued with the preferred dice)
+            other = _totals(game.rules, k)
+            own = [place for place, card in enumerate(cards) if modes[card] != 2
+                   and any(t in other and t not in reach for t in info[card].activation)]
+            if not own:
+                continue
+            if now is None:
+                now = look.expected_roll_income(seat, preferred)
             switch = look.expected_roll_income(seat, k) - now  # <= 0: preferred is the best
             dice_of = dict(enumerate(pattern))
             dice_of[seat] = k
@@ -284,8 +293,35 @@ class GreedyAgent:
                 worths[kind] = found
             return found
 
-        return [choice_values.card_value(game, seat, card, dice_of, worth, horizon)
-                if choosing[card] else value for card, value in zip(cards, values)]
+        pattern = tuple(dice_of[s] for s in range(game.n))
+        towns = _towns(game)
+        out = []
+        for card, value in zip(cards, values):
+            if choosing[card]:
+                key = ("choice", card, seat, horizon, pattern, towns)
+                value = self._memo.get(key)
+                if value is None:
+                    value = self._remember(key, choice_values.card_value(
+                        game, seat, card, dice_of, worth, horizon))
+            out.append(value)
+        return out
+
+    def _income(self, look: Lookahead, seat: int) -> float:
+        """:func:`income_per_round`, kept in the memo by the towns and the dice every seat
+        rolls (the coins of the first position that shows them)."""
+        game = look.game
+        key = ("income", seat, look.preferred_pattern(), _towns(game))
+        found = self._memo.get(key)
+        if found is None:
+            found = self._remember(key, income_per_round(look, seat))
+        return found
+
+    def _remember(self, key: tuple, value: float) -> float:
+        """Keep ``value`` in the agent's memo (emptied when it grows large); return it."""
+        if len(self._memo) >= _MEMO_SIZE:
+            self._memo.clear()
+        self._memo[key] = value
+        return value
 
     def _score(self, look: Lookahead, seat: int, cards: list, scores: dict) -> None:
         """Keep in ``scores``, for each of ``cards`` (indices): ``(True, score)`` of a
@@ -293,14 +329,29 @@ class GreedyAgent:
         valued together, :meth:`Lookahead.card_values`), else ``(False, the highest score
         it can reach, or None)``."""
         cost, horizon = look.game.rules.cost, self.horizon
-        choosing = choice_values.choosing_cards(look.game.rules)
-        statics = [i for i in cards if look.is_static(i) and not choosing[i]]
+        statics = [i for i in cards if look.is_static(i)]
         for i, value in zip(statics, look.card_values(seat, statics)):
             scores[i] = (True, value * horizon - cost[i])
         for i in cards:
             if i not in scores:
                 bound = look.value_bound(seat, i)
                 scores[i] = (False, None if bound is None else bound * horizon - cost[i])
+
+
+_MEMO_SIZE = 4096  # entries of an agent's memo before it is emptied
+
+
+def _towns(game: Game) -> tuple:
+    """Every town and its marks (closed copies, stored coins) as one hashable key."""
+    key = tuple(map(tuple, game.owned))
+    if game.rules.markers:
+        key += tuple(tuple(row) for table in game.marks for row in table)
+    return key
+
+
+def _totals(rules: RuleSet, dice: int) -> range:
+    """The totals ``dice`` dice can show."""
+    return range(dice, dice * rules.dice_faces + 1)
 
 
 MAX_ROUNDS = 100.0
@@ -322,10 +373,11 @@ def income_per_round(look: Lookahead, seat: int) -> float:
     return income
 
 
-def rounds_to_win(look: Lookahead, seat: int) -> float:
+def rounds_to_win(look: Lookahead, seat: int, income: float | None = None) -> float:
     """The rounds ``seat`` needs to build its missing victory landmarks (the cheapest ones
-    it needs, when the rule set asks for fewer than all) at :func:`income_per_round`, its
-    coins counted; :data:`MAX_ROUNDS` at most (and when it earns nothing)."""
+    it needs, when the rule set asks for fewer than all) at ``income`` coins a round
+    (default :func:`income_per_round`), its coins counted; :data:`MAX_ROUNDS` at most (and
+    when it earns nothing)."""
     game = look.game
     rules, town = game.rules, game.owned[seat]
     built = sum(1 for v in rules.victory if town[v])
@@ -334,7 +386,8 @@ def rounds_to_win(look: Lookahead, seat: int) -> float:
     coins = sum(missing) - game.coins[seat]
     if coins <= 0:
         return 0.0
-    income = income_per_round(look, seat)
+    if income is None:
+        income = income_per_round(look, seat)
     return MAX_ROUNDS if income * MAX_ROUNDS <= coins else coins / income
 
 
