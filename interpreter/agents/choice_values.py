@@ -90,23 +90,41 @@ def card_value(game: Game, seat: int, card: int, dice_of: dict,
             p = probability.get(total, 0.0)
             if not p:
                 continue
-            g = expectations.lookahead(game)
-            g.owned[seat][card] += 1
-            g.current, g.total, g.dice = roller, total, faces_for(total, k, faces)
-            g.queue, g.qins, g.qpos, g.bound = [], 0, 0, None
-            town = list(g.owned[seat])
-            closed = [list(g.marks[m][seat]) for m in rules.blocking_markers]
-            _run(g, [(card, seat, 1, clause) for clause in clauses], worth)
-            gained = float(g.coins[seat] - game.coins[seat])
-            for kind, (now, was) in enumerate(zip(g.owned[seat], town)):
-                if now != was:
-                    gained += (now - was) * worth(kind)
-            for m, was_closed in zip(rules.blocking_markers, closed):
-                for kind, (now, was) in enumerate(zip(g.marks[m][seat], was_closed)):
-                    if now != was:
-                        gained -= (now - was) * worth(kind) / horizon
+            dice = faces_for(total, k, faces)
+            copies = game.owned[seat][card]
+            gained = _roll_gain(game, seat, card, clauses, copies + 1, roller, total, dice,
+                                worth, horizon)
+            if copies:  # the copies owned act too (first): only the one more is counted
+                gained -= _roll_gain(game, seat, card, clauses, copies, roller, total,
+                                     dice, worth, horizon)
             value += p * gained
     return value
+
+
+def _roll_gain(game: Game, seat: int, card: int, clauses: tuple, copies: int, roller: int,
+               total: int, dice: tuple, worth: Callable[[int], float],
+               horizon: float) -> float:
+    """What ``copies`` copies of ``card`` bring ``seat`` (coins, and the worth of the
+    cards gained less that of those lost) when ``roller`` rolls ``total`` (faces
+    ``dice``): each copy's clauses run on a copy of the game, as the engine queues a
+    clause that asks (once per copy)."""
+    rules = game.rules
+    g = expectations.lookahead(game)
+    g.owned[seat][card] = copies
+    g.current, g.total, g.dice = roller, total, dice
+    g.queue, g.qins, g.qpos, g.bound = [], 0, 0, None
+    town = list(g.owned[seat])
+    closed = [list(g.marks[m][seat]) for m in rules.blocking_markers]
+    _run(g, [(card, seat, 1, clause) for clause in clauses] * copies, worth)
+    gained = float(g.coins[seat] - game.coins[seat])
+    for kind, (now, was) in enumerate(zip(g.owned[seat], town)):
+        if now != was:
+            gained += (now - was) * worth(kind)
+    for m, was_closed in zip(rules.blocking_markers, closed):
+        for kind, (now, was) in enumerate(zip(g.marks[m][seat], was_closed)):
+            if now != was:
+                gained -= (now - was) * worth(kind) / horizon
+    return gained
 
 
 def _run(game: Game, queue: list, worth: Callable[[int], float]) -> None:

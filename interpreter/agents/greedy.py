@@ -174,9 +174,9 @@ class GreedyAgent:
                     if score > best_score or (score == best_score and best is not None
                                               and place < best):
                         best, best_score = place, score
-        if best is None or rules.cost[cards[best]] + best_score < 0:
-            # nothing pays back within the horizon, or the best is a liability (a card
-            # that costs income, chosen for what its building pays): value every card
+        if best is None or rules.cost[cards[best]] < 0:
+            # nothing pays back within the horizon, or the best pays to build (it may be
+            # a liability, a card that costs income, chosen for that pay): value every card
             # fully (town choices, other dice) over the rounds the game is expected to
             # last instead (only then: the common case stays as fast as the quick values)
             best = self._over_the_game(look, seat, cards, best)
@@ -185,9 +185,10 @@ class GreedyAgent:
     def _over_the_game(self, look: Lookahead, seat: int, cards: tuple,
                        best: int | None) -> int | None:
         """The place in ``cards`` of the card to build when the horizon alone finds none
-        worth it, or finds a liability (``best``): each card's value (coins per round) is
-        weighed over the rounds ``seat`` still needs to win (:func:`rounds_to_win`, at
-        least ``horizon``) less its cost. Buying a card paying ``v`` a round for ``c``
+        worth it, or finds one that pays to build (``best``; it may be a liability): each
+        card's value (coins per round; a card that pays to build valued with that pay in
+        hand, :func:`_paid_value`) is weighed over the rounds ``seat`` still needs to win
+        (:func:`rounds_to_win`, at least ``horizon``) less its cost. Buying a card paying ``v`` a round for ``c``
         coins wins sooner than saving exactly when ``v`` times those rounds exceeds ``c``
         (saving ``M`` coins at ``I`` a round takes ``M / I`` rounds; buying, ``(M + c) /
         (I + v)``), and a liability cannot be sold: it costs until the end. None: save."""
@@ -196,6 +197,9 @@ class GreedyAgent:
             return None  # the horizon already said it: nothing pays back in time
         cost = look.game.rules.cost
         values = self._values(look, seat, list(cards), horizon=rounds)
+        for place, card in enumerate(cards):
+            if cost[card] < 0:  # valued with the coins its building pays (what it may cost)
+                values[place] = _paid_value(look, seat, card)
         scored = [(value * rounds - cost[card], place)
                   for place, (card, value) in enumerate(zip(cards, values))]
         scored += [(score, place) for place, score in
@@ -347,6 +351,15 @@ def _towns(game: Game) -> tuple:
     if game.rules.markers:
         key += tuple(tuple(row) for table in game.marks for row in table)
     return key
+
+
+def _paid_value(look: Lookahead, seat: int, card: int) -> float:
+    """:meth:`Lookahead.card_value` of a card that pays to build (a negative cost), with
+    the coins its building pays already in ``seat``'s hands: what it takes on a roll is
+    not capped by the coins of a player who has none yet."""
+    game = look.game.clone(light=True)
+    game.coins[seat] -= game.rules.cost[card]
+    return lookahead_for(game).card_value(seat, card)
 
 
 def _totals(rules: RuleSet, dice: int) -> range:
