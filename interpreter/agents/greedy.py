@@ -9,7 +9,6 @@ from typing import Any
 from weakref import WeakKeyDictionary
 
 from ..engine import expectations
-from ..engine.chance import faces_for
 from ..engine.decision import Decision
 from ..engine.game import Game
 from ..engine.lookahead import Lookahead, lookahead_for
@@ -59,7 +58,7 @@ class GreedyAgent:
         self.seed = seed
         self.horizon = horizon
         # what depends on the towns and the dice alone (not on the coins): the values of
-        # cards that ask a town choice, a seat's income per round (_values, _rounds_to_win)
+        # cards that ask a town choice (_values)
         self._memo: dict = {}
 
     def choose(self, game: Game, decision: Decision) -> Any:
@@ -192,7 +191,7 @@ class GreedyAgent:
         coins wins sooner than saving exactly when ``v`` times those rounds exceeds ``c``
         (saving ``M`` coins at ``I`` a round takes ``M / I`` rounds; buying, ``(M + c) /
         (I + v)``), and a liability cannot be sold: it costs until the end. None: save."""
-        rounds = max(self.horizon, rounds_to_win(look, seat, self._income(look, seat)))
+        rounds = max(self.horizon, rounds_to_win(look, seat))
         if rounds <= self.horizon and best is None:
             return None  # the horizon already said it: nothing pays back in time
         cost = look.game.rules.cost
@@ -310,16 +309,6 @@ class GreedyAgent:
             out.append(value)
         return out
 
-    def _income(self, look: Lookahead, seat: int) -> float:
-        """:func:`income_per_round`, kept in the memo by the towns and the dice every seat
-        rolls (the coins of the first position that shows them)."""
-        game = look.game
-        key = ("income", seat, look.preferred_pattern(), _towns(game))
-        found = self._memo.get(key)
-        if found is None:
-            found = self._remember(key, income_per_round(look, seat))
-        return found
-
     def _remember(self, key: tuple, value: float) -> float:
         """Keep ``value`` in the agent's memo (emptied when it grows large); return it."""
         if len(self._memo) >= _MEMO_SIZE:
@@ -372,18 +361,15 @@ MAX_ROUNDS = 100.0
 
 
 def income_per_round(look: Lookahead, seat: int) -> float:
-    """Expected coins ``seat`` gains (less what it pays) in one round now: its own roll and
-    every other seat's, each rolling its preferred dice (the whole income step of each
-    roll, from the look-ahead's tables)."""
-    game = look.game
-    pattern = look.preferred_pattern()
-    income = look.expected_roll_income(seat, pattern[seat])
-    faces = look.tables.faces
-    for roller in game.others(seat):
-        k = pattern[roller]
-        for total, p in look.tables.probabilities(k):
-            income += p * look.outcome_income(roller, faces_for(total, k, faces))[seat]
-    return income
+    """Expected coins ``seat``'s cards bring it in one round now (every seat's roll once,
+    each rolling its preferred dice): the sum over its establishments of copies times
+    :meth:`Lookahead.card_value` (what a copy of each brings; the look-ahead keeps most of
+    them with the town). What the others' cards take from it is not counted (an estimate
+    for :func:`rounds_to_win`: running every roll's income step at each build cost greedy
+    a third of its speed)."""
+    town = look.game.owned[seat]
+    cards = [card for card in look.game.rules.establishments if town[card]]
+    return sum([town[card] * value for card, value in zip(cards, look.card_values(seat, cards))])
 
 
 def rounds_to_win(look: Lookahead, seat: int, income: float | None = None) -> float:
