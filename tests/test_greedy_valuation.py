@@ -19,7 +19,7 @@ import pytest
 
 from machikoro import Game, GreedyAgent, load_ruleset, play
 from machikoro.agents import choice_values
-from machikoro.agents.greedy import income_per_round, rounds_to_win
+from machikoro.agents.greedy import income_per_round, paying_shares, rounds_to_win
 from machikoro.engine.decision import Decision
 from machikoro.engine.lookahead import lookahead_for
 
@@ -166,3 +166,38 @@ def test_one_more_copy_of_a_choice_card_is_valued_after_the_copies_owned():
     game = _position(["harbor", "millionaires-row"], town=dict(town, demolition_company=2),
                      coins=2)
     assert _builds(game, "demolition_company") is None
+
+
+def test_a_card_that_closes_itself_after_paying_is_worth_every_other_activation():
+    # "gain 6 per vineyard, then mark this card closed": the next activation only reopens
+    # it; the look-ahead pays it every time
+    game = _position("millionaires-row", town={"train_station": 1, "vineyard": 1, "mine": 1})
+    rules = game.rules
+    winery, vineyard = rules.index["winery"], rules.index["vineyard"]
+    assert paying_shares(rules)[winery] == 0.5 and paying_shares(rules)[vineyard] == 1.0
+    look = lookahead_for(game)
+    assert look.preferred_dice(0) == 2
+    assert look.card_value(0, winery) == pytest.approx(6 * 4 / 36)
+    (value,) = GreedyAgent()._values(look, 0, [winery])
+    assert value == pytest.approx(6 * 4 / 36 / 2)
+
+
+def _asked_to_put_coins(game: Game) -> bool:
+    """Greedy's answer to the Tech Startup's kind of hook, "at end of turn, may put 1 coin
+    on this card" (the card then takes the coins on it from each other player on a 10)."""
+    rules = game.rules
+    card = rules.index["tech_startup"]
+    (clause,) = [c for c in rules.cards[card].clauses if c.trigger is not None]
+    game.pending_item = (card, 0, 1, clause)
+    return GreedyAgent().choose(game, Decision("tech_startup", 0, (False, True),
+                                               "tech_startup"))
+
+
+def test_coins_are_put_on_a_card_only_when_they_will_bring_more_than_themselves():
+    # two dice (a Mine): a 10 comes 3/36 of the rounds and takes the coin from each of
+    # three players: 0.25 a round, 1.5 coins over six rounds for the 1 put
+    town = {"train_station": 1, "mine": 1, "tech_startup": 1}
+    assert _asked_to_put_coins(_position("millionaires-row", 4, town=town, coins=5)) is True
+    # one die never rolls a 10: the coin would be lost on the card
+    town = {"tech_startup": 1}
+    assert _asked_to_put_coins(_position("millionaires-row", 4, town=town, coins=5)) is False

@@ -12,7 +12,7 @@ from ..engine import expectations
 from ..engine.decision import Decision
 from ..engine.game import Game
 from ..engine.lookahead import Lookahead, lookahead_for
-from ..language.actions import Activate, AddToRoll, PayChosen, Unbuild
+from ..language.actions import Activate, AddToRoll, Mark, PayChosen, PutCoins, Unbuild
 from ..rules.ruleset import RuleSet
 from . import choice_values
 
@@ -45,7 +45,8 @@ class GreedyAgent:
       swap: the one that gains the most expected income, or none; a gift: the least
       valuable card to the weakest player; a landmark to unbuild: the cheapest; a kind to
       activate: the one paying most now; any other kind: the one the others own most of;
-      adding to the roll: when the raised roll pays more; any other yes/no: yes; an order:
+      adding to the roll: when the raised roll pays more; putting coins on a card: when
+      they bring more than themselves over ``horizon`` rounds; any other yes/no: yes; an order:
       the market's.
     """
 
@@ -82,6 +83,8 @@ class GreedyAgent:
             return self._move(game, look, seat, options, present)
         if all(isinstance(o, str) for o in present):
             return self._card(game, seat, options, present, action)
+        if isinstance(getattr(action, "action", None), PutCoins) and True in options:
+            return self._put_coins(game, seat, action.action)
         if isinstance(getattr(action, "action", None), AddToRoll):
             now = look.roll_income(seat, game.total, game.dice_count)
             more = look.own_income(seat, game.dice, game.total + action.action.n)
@@ -89,6 +92,22 @@ class GreedyAgent:
         if True in options:
             return True
         return options[0]
+
+    def _put_coins(self, game: Game, seat: int, put: PutCoins) -> bool:
+        """``may put N coins on this card`` (a marker that holds coins, which the card's
+        effect reads): yes when the coins are worth more than themselves over ``horizon``
+        rounds, i.e. when the card is expected to bring that much more per round with
+        them on it (:func:`~machikoro.engine.expectations.card_value`, on a copy of the
+        game with the coins moved; a card whose rolls never come, one die for a 10,
+        brings nothing more)."""
+        card, _, copies, _ = game.pending_item
+        dice_of = {s: lookahead_for(game).preferred_dice(s) for s in range(game.n)}
+        now = expectations.card_value(game, seat, card, dice_of)
+        more = expectations.lookahead(game)
+        more.coins[seat] -= put.n * copies
+        more.marks[put.marker][seat][card] += put.n * copies
+        after = expectations.card_value(more, seat, card, dice_of)
+        return (after - now) * self.horizon > put.n * copies
 
     def _reroll(self, game: Game, look: Lookahead, seat: int, options: tuple) -> Any:
         now = look.roll_income(seat, game.total, game.dice_count)
@@ -166,7 +185,7 @@ class GreedyAgent:
                       if bound is None or bound >= best_score - _CLOSE]
             if valued:
                 cost, horizon = rules.cost, self.horizon
-                values = look.card_values(seat, [cards[place] for place in valued])
+                values = _card_values(look, seat, [cards[place] for place in valued])
                 for place, value in zip(valued, values):
                     score = value * horizon - cost[cards[place]]
                     # the first of the best in the menu's order, as one pass over it picks
@@ -277,7 +296,7 @@ class GreedyAgent:
         valued that way itself: its cost)."""
         game = look.game
         choosing = choice_values.choosing_cards(game.rules)
-        values = look.card_values(seat, cards, dice_of)
+        values = _card_values(look, seat, cards, dice_of)
         if not any(choosing[card] for card in cards):
             return values
         horizon = self.horizon if horizon is None else horizon
@@ -292,7 +311,7 @@ class GreedyAgent:
                 if rules.cards[kind].is_landmark or choosing[kind]:
                     found = float(rules.cost[kind])
                 else:
-                    found = horizon * look.card_value(seat, kind, dice_of)
+                    found = horizon * _card_values(look, seat, [kind], dice_of)[0]
                 worths[kind] = found
             return found
 
@@ -323,7 +342,7 @@ class GreedyAgent:
         it can reach, or None)``."""
         cost, horizon = look.game.rules.cost, self.horizon
         statics = [i for i in cards if look.is_static(i)]
-        for i, value in zip(statics, look.card_values(seat, statics)):
+        for i, value in zip(statics, _card_values(look, seat, statics)):
             scores[i] = (True, value * horizon - cost[i])
         for i in cards:
             if i not in scores:
@@ -351,6 +370,44 @@ def _paid_value(look: Lookahead, seat: int, card: int) -> float:
     return lookahead_for(game).card_value(seat, card)
 
 
+_SHARES: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _self_closing(clause, blocking: tuple) -> bool:
+    while clause is not None:
+        action = clause.action
+        if type(action) is Mark and not action.chosen_kind and action.marker in blocking:
+            return True
+        clause = clause.rest
+    return False
+
+
+def paying_shares(rules: RuleSet) -> tuple:
+    """Per card index, the share of its activations that pay: 0.5 for a card that closes
+    itself after paying (``..., then mark this card closed`` with a marker that blocks the
+    next activation: the next activation only reopens it, so it pays every other time),
+    else 1.0. Kept per rule set."""
+    found = _SHARES.get(rules)
+    if found is None:
+        blocking = rules.blocking_markers
+        found = _SHARES[rules] = tuple(
+            0.5 if blocking and any(_self_closing(c, blocking) for c in clauses) else 1.0
+            for clauses in rules.activation)
+    return found
+
+
+def _card_values(look: Lookahead, seat: int, cards: list, dice_of: dict | None = None
+                 ) -> list:
+    """:meth:`Lookahead.card_values` (coins per round), each times its card's share of
+    activations that pay (:func:`paying_shares`: the look-ahead pays a card on every
+    activation, a self-closing one pays on every other)."""
+    values = look.card_values(seat, cards, dice_of)
+    if not look.game.rules.blocking_markers:
+        return values
+    shares = paying_shares(look.game.rules)
+    return [value * shares[card] for card, value in zip(cards, values)]
+
+
 def _totals(rules: RuleSet, dice: int) -> range:
     """The totals ``dice`` dice can show."""
     return range(dice, dice * rules.dice_faces + 1)
@@ -369,7 +426,7 @@ def income_per_round(look: Lookahead, seat: int) -> float:
     a third of its speed)."""
     town = look.game.owned[seat]
     cards = [card for card in look.game.rules.establishments if town[card]]
-    return sum([town[card] * value for card, value in zip(cards, look.card_values(seat, cards))])
+    return sum([town[card] * value for card, value in zip(cards, _card_values(look, seat, cards))])
 
 
 def rounds_to_win(look: Lookahead, seat: int, income: float | None = None) -> float:
