@@ -201,3 +201,19 @@ def test_coins_are_put_on_a_card_only_when_they_will_bring_more_than_themselves(
     # one die never rolls a 10: the coin would be lost on the card
     town = {"tech_startup": 1}
     assert _asked_to_put_coins(_position("millionaires-row", 4, town=town, coins=5)) is False
+
+
+def test_the_greedy_bench_measures_and_renders_its_page(tmp_path):
+    import subprocess
+
+    bench = Path(__file__).resolve().parents[1] / "bench" / "greedy_stacks.py"
+    out = tmp_path / "run.json"
+    subprocess.run([sys.executable, str(bench), "--games", "2", "--stacks", "base",
+                    "--players", "2,5", "--out", str(out)], check=True, capture_output=True,
+                   timeout=300)
+    page = tmp_path / "greedy.md"
+    subprocess.run([sys.executable, str(bench), "--render", str(page), "--after", str(out),
+                    "--before", str(out)], check=True, capture_output=True, timeout=60)
+    text = page.read_text()
+    assert "| base | 2 |" in text and "| base | 5 |" not in text  # base allows 2-4
+    assert "→" in text

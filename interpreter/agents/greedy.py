@@ -52,12 +52,15 @@ class GreedyAgent:
 
     name = "greedy"
 
-    def __init__(self, seed: int | None = None, horizon: float = 6.0):
+    def __init__(self, seed: int | None = None, horizon: float = 6.0, full: bool = True):
+        # ``full=False`` keeps the quick look-ahead values only, never the full valuation
+        # (bench/greedy_stacks.py plays it against greedy to measure what that brings);
         # ``seed`` is kept for the agents' common signature: greedy draws nothing (its
         # ties go to the first option), so it makes no random generator (seeding one
         # cost about 1.5% of a greedy game)
         self.seed = seed
         self.horizon = horizon
+        self.full = full
         # what depends on the towns and the dice alone (not on the coins): the values of
         # cards that ask a town choice (_values)
         self._memo: dict = {}
@@ -192,7 +195,7 @@ class GreedyAgent:
                     if score > best_score or (score == best_score and best is not None
                                               and place < best):
                         best, best_score = place, score
-        if best is None or rules.cost[cards[best]] < 0:
+        if self.full and (best is None or rules.cost[cards[best]] < 0):
             # nothing pays back within the horizon, or the best pays to build (it may be
             # a liability, a card that costs income, chosen for that pay): value every card
             # fully (town choices, other dice) over the rounds the game is expected to
