@@ -240,8 +240,9 @@ class GreedyAgent:
         counts = game.dice_counts(seat)
         if len(counts) < 2:
             return []
-        modes, cost, info = look.tables.modes, game.rules.cost, game.rules.cards
-        pattern = look.preferred_pattern()
+        rules = game.rules
+        cost, info = rules.cost, rules.cards
+        pattern = _preferred_pattern(look)
         preferred = pattern[seat]
         reach = _totals(game.rules, preferred)
         scored = []
@@ -252,7 +253,8 @@ class GreedyAgent:
             # only a card that pays on a total the preferred dice cannot make (one that
             # pays on totals both make is valued with the preferred dice)
             other = _totals(game.rules, k)
-            own = [place for place, card in enumerate(cards) if modes[card] != 2
+            own = [place for place, card in enumerate(cards)
+                   if _own_roll_activates(rules, card)
                    and any(t in other and t not in reach for t in info[card].activation)]
             if not own:
                 continue
@@ -305,7 +307,7 @@ class GreedyAgent:
         horizon = self.horizon if horizon is None else horizon
         rules = game.rules
         if dice_of is None:
-            dice_of = dict(enumerate(look.preferred_pattern()))
+            dice_of = dict(enumerate(_preferred_pattern(look)))
         worths: dict = {}
 
         def worth(kind: int) -> float:
@@ -409,6 +411,17 @@ def _card_values(look: Lookahead, seat: int, cards: list, dice_of: dict | None =
         return values
     shares = paying_shares(look.game.rules)
     return [value * shares[card] for card, value in zip(cards, values)]
+
+
+def _preferred_pattern(look: Lookahead) -> tuple:
+    """The number of dice every seat prefers, by seat."""
+    return tuple(look.preferred_dice(seat) for seat in range(look.game.n))
+
+
+def _own_roll_activates(rules: RuleSet, card: int) -> bool:
+    """True when the owner's own roll may activate ``card`` (its colour's rule)."""
+    colour = rules.cards[card].colour
+    return colour in rules.colours and rules.colours[colour].activated_by != "others"
 
 
 def _totals(rules: RuleSet, dice: int) -> range:
