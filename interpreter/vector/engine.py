@@ -314,7 +314,7 @@ class VectorGames(Batch):
         for kind, (games, slot) in decoded.items():
             self.pending[games] = -1
             if kind == Program.BUILD:
-                self._apply_build(games, slot, fresh)
+                self._apply_build(games, slot, fresh, resume)
             elif kind == Program.DICE:
                 self.dice_count[games] = np.asarray(self.program.dice_counts)[slot]
                 fresh.setdefault(ROLL, []).append(games)
@@ -475,11 +475,14 @@ class VectorGames(Batch):
                 done.append(self._walk(pid, _EMPTY, resumed[pids == pid]))
         return {BEFORE_BUILD: _cat(done)}
 
-    def _build(self, phase, games, _resumed) -> dict:
-        """The ``build`` decision, or the end of the turn when the rules allow no build."""
-        self.builds_left[games] = self.rules.builds_per_turn
+    def _build(self, phase, fresh, again) -> dict:
+        """The ``build`` decision (``fresh`` games enter the build step; ``again``: games
+        that built and may build more), or the end of the turn when the rules allow no
+        build."""
+        self.builds_left[fresh] = self.rules.builds_per_turn
         if self.rules.builds_per_turn <= 0:
-            return {END: games}
+            return {END: fresh}
+        games = _cat([fresh, again])
         seat = self.current.take(games)
         if self.menu is None:
             self._wait(Program.BUILD, games, seat, self.build_mask(games))
@@ -502,7 +505,7 @@ class VectorGames(Batch):
         ok &= p.cost[cards] <= self.coins[games, seat][:, None]
         return np.concatenate([np.ones((len(games), 1), dtype=bool), ok], axis=1)
 
-    def _apply_build(self, games, slot, fresh: dict) -> None:
+    def _apply_build(self, games, slot, fresh: dict, resume: dict) -> None:
         """Build each game's answer (slot 0: nothing): pay, take the card (from the
         market), and win at once on the last victory landmark (:meth:`TurnPhases._build`)."""
         p = self.program
@@ -543,7 +546,7 @@ class VectorGames(Batch):
         left = self.builds_left[on] > 0
         going, again = on[~left], on[left]
         fresh.setdefault(END, []).append(going)
-        fresh.setdefault(BUILD, []).append(again)
+        resume.setdefault(BUILD, []).append(again)
 
     def has_won(self, games, seat) -> np.ndarray:
         """True where ``seat`` has built the victory landmarks (all of them, or the rule
