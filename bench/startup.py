@@ -4,7 +4,9 @@
 
 Runs, in turn and ``--runs`` times each, ``python -c pass`` and the commands below as a
 user types them (the ``machikoro`` script beside this Python), and prints each one's median
-wall-clock time and its ratio to ``python -c pass`` (targets of issue 10 beside them):
+wall-clock time and its ratio to ``python -c pass`` (targets of issue 10 beside them), and
+the same for its CPU time (user + system of the child process, which other processes on a
+loaded machine do not change):
 
 - ``machikoro --help``;
 - ``machikoro play --players 2 --seed 1 --agents random`` with a warm cache of compiled
@@ -24,6 +26,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -51,12 +54,15 @@ def commands() -> dict[str, list[str]]:
     }
 
 
-def timed(command: list[str], env: dict) -> float:
-    """Wall-clock seconds of one run of ``command``."""
+def timed(command: list[str], env: dict) -> tuple[float, float]:
+    """Wall-clock seconds and CPU seconds (user + system) of one run of ``command``."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
                    check=True, cwd=ROOT)
-    return time.perf_counter() - start
+    elapsed = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return elapsed, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
 
 
 def cache_environment(cache: str) -> dict:
@@ -75,7 +81,8 @@ def cache_environment(cache: str) -> dict:
 
 
 def measure(runs: int) -> dict:
-    """Median seconds of each command over ``runs`` rounds, and its ratio to the first."""
+    """Median seconds (wall-clock and CPU) of each command over ``runs`` rounds, and their
+    ratios to the first's."""
     cmds = commands()
     with tempfile.TemporaryDirectory() as cache:
         env = cache_environment(cache)
@@ -85,15 +92,20 @@ def measure(runs: int) -> dict:
         for label, command in cmds.items():  # warm: the rule-set cache, the bytecode
             timed(command, envs[label])
         times: dict = {label: [] for label in cmds}
+        cpus: dict = {label: [] for label in cmds}
         for _ in range(runs):
             for label, command in cmds.items():
-                times[label].append(timed(command, envs[label]))
+                elapsed, cpu = timed(command, envs[label])
+                times[label].append(elapsed)
+                cpus[label].append(cpu)
     base = statistics.median(times["python -c pass"])
+    cpu_base = statistics.median(cpus["python -c pass"])
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else None
     return {"runs": runs, "load_average": load, "commands": [
         {"command": label, "median_s": statistics.median(t),
-         "ratio": statistics.median(t) / base, "target": TARGETS.get(label)}
-        for label, t in times.items()]}
+         "ratio": statistics.median(t) / base, "cpu_s": statistics.median(cpus[label]),
+         "cpu_ratio": statistics.median(cpus[label]) / cpu_base,
+         "target": TARGETS.get(label)} for label, t in times.items()]}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,11 +120,12 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result, indent=2))
         return 0
     print(f"whole-process start-up, median of {args.runs} runs (load average "
-          f"{result['load_average']:.2f}), ratio to `python -c pass`")
+          f"{result['load_average']:.2f}), ratio to `python -c pass`: wall-clock, CPU")
     for row in result["commands"]:
         target = f" (target <= {row['target']:.0f}x)" if row["target"] else ""
         print(f"  {row['command']:<28} {row['median_s'] * 1000:7.1f} ms  "
-              f"{row['ratio']:5.2f}x{target}")
+              f"{row['ratio']:5.2f}x   CPU {row['cpu_s'] * 1000:7.1f} ms  "
+              f"{row['cpu_ratio']:5.2f}x{target}")
     return 0
 
 
