@@ -163,10 +163,12 @@ def _unchanged(path: StrPath, stamp: tuple | None, size: int, sha: str) -> bool:
     return status.st_size == size and digest(path) == sha
 
 
-def yaml_listing(folder: StrPath) -> list[tuple[str, os.stat_result | None]]:
+def yaml_listing(folder: StrPath, stats: bool = True
+                 ) -> list[tuple[str, os.stat_result | None]]:
     """The YAML entries of ``folder`` (names ending ``.yaml`` or ``.yml`` that are not
     folders), sorted by name, each with its ``os.stat`` result (None when it cannot be
-    read: a broken link). Raises OSError when the folder cannot be listed."""
+    read, a broken link, or when not asked for: ``stats=False``). Raises OSError when the
+    folder cannot be listed."""
     found = []
     with os.scandir(folder) as entries:
         for entry in entries:
@@ -175,7 +177,7 @@ def yaml_listing(folder: StrPath) -> list[tuple[str, os.stat_result | None]]:
             try:
                 if entry.is_dir():
                     continue
-                status = entry.stat()
+                status = entry.stat() if stats else None
             except OSError:
                 status = None
             found.append((entry.name, status))
@@ -212,14 +214,15 @@ def _fresh(entry: dict) -> bool:
             return False
         read.add(path)
     for folder, listing in entry["folders"]:
-        now = yaml_listing(folder)
-        if [name for name, _ in now] != [name for name, _ in listing]:
+        if [name for name, _ in yaml_listing(folder, stats=False)] != \
+                [name for name, _ in listing]:
             return False
-        for (name, stamp), (_, status) in zip(listing, now):
-            if os.path.join(folder, name) in read:
+        for name, stamp in listing:
+            path = os.path.join(folder, name)
+            if path in read:
                 continue  # its content was checked above
-            if stamp is None or status is None or \
-                    (status.st_size, status.st_mtime_ns) != tuple(stamp):
+            status = os.stat(path)  # a file gone meanwhile: OSError, not found
+            if stamp is None or (status.st_size, status.st_mtime_ns) != tuple(stamp):
                 return False
     return True
 
