@@ -482,6 +482,18 @@ def test_ctrl_c_in_compare_keeps_whole_pairs_only(capsys, monkeypatch):
     assert "interrupted (partial results above)" in err
 
 
+@pytest.fixture
+def ctrl_c_raises():
+    """Ctrl-C (SIGINT) as a process run from a terminal has it: Python's KeyboardInterrupt.
+    A process started in the background by a script (``pytest &``) inherits SIGINT
+    ignored, and so do its children: the tests of Ctrl-C set what they test (a child
+    started meanwhile gets SIGINT's default, which Python turns into KeyboardInterrupt)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_during_the_bookkeeping_of_finished_games_waits_for_its_end():
     previous = signal.getsignal(signal.SIGINT)
     counted = []
@@ -493,6 +505,7 @@ def test_ctrl_c_during_the_bookkeeping_of_finished_games_waits_for_its_end():
     assert signal.getsignal(signal.SIGINT) is previous
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_held_by_the_chunk_gate_waits_for_release_and_passes_otherwise():
     previous = signal.getsignal(signal.SIGINT)
     counted = []
@@ -521,6 +534,7 @@ def test_game_seed_is_the_first_64_bit_word_of_its_seed_sequence_halved():
             int(sequence.generate_state(1, dtype=np.uint64)[0]) >> 1
 
 
+@pytest.mark.usefixtures("ctrl_c_raises")
 def test_ctrl_c_with_worker_processes_stops_them_and_reports(tmp_path):
     # a real SIGINT to a real command: the workers ignore it, the main process stops them
     out_file = tmp_path / "games.jsonl"
@@ -529,12 +543,12 @@ def test_ctrl_c_with_worker_processes_stops_them_and_reports(tmp_path):
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
     try:
-        deadline = time.monotonic() + 60
+        deadline = time.monotonic() + 120  # hang guard: far beyond a loaded machine
         while not (out_file.exists() and out_file.stat().st_size):
-            assert process.poll() is None and time.monotonic() < deadline
+            assert process.poll() is None and time.monotonic() < deadline  # hang guard
             time.sleep(0.05)
         process.send_signal(signal.SIGINT)
-        out, err = process.communicate(timeout=60)
+        out, err = process.communicate(timeout=120)
     finally:
         process.kill()
     assert process.returncode == 130
@@ -592,9 +606,10 @@ def test_a_summary_does_not_grow_with_the_number_of_games():
 
 @pytest.fixture(scope="module")
 def local_ray():
-    """One local Ray for this module, shut down after it."""
+    """One local Ray for this module, shut down after it: a Ray of its own
+    (``address="local"``), never a cluster the user has running."""
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
              logging_level="ERROR", configure_logging=True)
     yield ray
     ray.shutdown()

@@ -6,6 +6,7 @@ clean; bad usage exits 2."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -45,10 +46,11 @@ def card(old: str, new: str, base: str = CARD) -> str:
 
 
 def run(capsys, *args) -> tuple[int, str, float]:
-    """``machikoro validate ARGS``: (exit code, stdout + stderr, seconds)."""
-    start = time.perf_counter()
+    """``machikoro validate ARGS``: (exit code, stdout + stderr, CPU seconds: what a
+    loaded machine does not stretch)."""
+    start = time.process_time()
     code = main(["validate", *map(str, args)])
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     out, err = capsys.readouterr()
     text = out + err
     assert "Traceback" not in text
@@ -259,9 +261,9 @@ def hostile(capsys, here, name: str, data: bytes | str, where: str, fragment: st
         path.write_text(data, "utf-8")
     else:
         path.write_bytes(data)
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a hang or a blow-up, not the machine's load
     check(capsys, name, f"{name}:{where}", fragment)
-    assert time.perf_counter() - start < 2.0
+    assert time.process_time() - start < 2.0
 
 
 def test_a_5_mb_file_is_refused_at_once(capsys, here):
@@ -311,9 +313,8 @@ def test_thousands_of_problems_are_cut_short(capsys, here):
     names = ", ".join(f"nope{i}" for i in range(1500))
     path = here / "v.yaml"
     path.write_text(f"kind: variant\nname: V\nextends: base\nremove: [{names}]\n", "utf-8")
-    start = time.perf_counter()
-    code, out, _ = run(capsys, "v.yaml")
-    assert time.perf_counter() - start < 2.0
+    code, out, cpu = run(capsys, "v.yaml")
+    assert cpu < 2.0
     assert code == 1
     assert len(problem_lines(out)) == 101
     assert "more problems in this file" in problem_lines(out)[-1]
@@ -485,15 +486,17 @@ def test_the_installed_command(here):
     (here / "card.yaml").write_text(card("from roller", "form roller"), "utf-8")
     script = Path(sys.executable).with_name("machikoro")
     command = [str(script)] if script.exists() else [sys.executable, "-m", "machikoro"]
-    start = time.perf_counter()
+    before = os.times()
     result = subprocess.run(command + ["validate", "card.yaml"], capture_output=True,
-                            text=True, timeout=30, check=False)
-    assert time.perf_counter() - start < 10
+                            text=True, timeout=120, check=False)
+    after = os.times()  # the child's CPU time, which the machine's load does not stretch
+    assert (after.children_user + after.children_system
+            - before.children_user - before.children_system) < 10
     assert result.returncode == 1
     assert result.stdout.startswith("card.yaml:9:16: effect: unexpected 'form'")
     assert "Traceback" not in result.stdout + result.stderr
     module = subprocess.run([sys.executable, "-m", "machikoro", "validate", "card.yaml"],
-                            capture_output=True, text=True, timeout=30, check=False)
+                            capture_output=True, text=True, timeout=120, check=False)
     assert (module.returncode, module.stdout) == (1, result.stdout)
 
 

@@ -32,6 +32,7 @@ from yaml.resolver import Resolver
 
 from ..errors import DataError, Problem
 from .documents import BREAK, Document, PathKey, json_path
+from .sources import note_file
 
 MAX_BYTES = 256 * 1024
 MAX_NODES = 100_000
@@ -50,6 +51,7 @@ def read_yaml(path: str | Path, display: str | None = None) -> Document:
     ``display`` is the file name used in messages (default: ``path`` as given).
     Raises :class:`~machikoro.errors.DataError` (code ``file``, ``encoding``, ``yaml`` or
     ``limits``) for a missing, unreadable, oversized, non-UTF-8, malformed or hostile file.
+    The bytes read are noted for a recording of what was read (:mod:`.sources`).
     """
     name = display or str(path)
     p = Path(path)
@@ -65,6 +67,7 @@ def read_yaml(path: str | Path, display: str | None = None) -> Document:
             raise _fail(name, f"file is {size:,} bytes; the limit is {MAX_BYTES:,}", "limits")
         with p.open("rb") as handle:  # read at most the limit: the size may change (a pipe)
             raw = handle.read(MAX_BYTES + 1)
+        note_file(p, status, raw)
     except FileNotFoundError:
         raise _fail(name, "no such file", "file") from None
     except OSError as exc:

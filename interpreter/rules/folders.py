@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from pathlib import Path
 
+from ..data.sources import yaml_paths
 from ..errors import Problem
 from .file_kinds import card_kinds, display, kind_of, read
 from .raw import CardEntry, RawRuleSet, add_card, card_findings, salvage
@@ -18,8 +19,7 @@ def read_folder(folder: Path, problems: list[Problem]) -> RawRuleSet | None:
     cards: dict[str, CardEntry] = {}
     unread: set[str] = set()
     try:
-        files = sorted(p for p in folder.iterdir()
-                       if p.suffix in (".yaml", ".yml") and not _is_folder(p))
+        files = yaml_paths(folder)  # noted: the cache on disk watches this listing
     except OSError as exc:
         problems.append(Problem(display(folder), 1, 1, "", "cannot list this folder: "
                                 f"{exc.strerror or exc}", "file"))
@@ -50,10 +50,3 @@ def read_folder(folder: Path, problems: list[Problem]) -> RawRuleSet | None:
         return RawRuleSet({}, [], cards, display(folder), problems, unread, has_rules=False)
     return RawRuleSet(copy.deepcopy(rules.data), [(rules, ())], cards, display(folder),
                       problems, unread)
-
-
-def _is_folder(path: Path) -> bool:
-    try:
-        return path.is_dir()
-    except OSError:  # cannot be looked at: reading it as a file reports why
-        return False

@@ -180,11 +180,15 @@ def load_cached(variant: Variant | list[Variant] = None,
     (:mod:`machikoro.data.cache`; ``directory`` default: the user cache folder).
 
     The entry of a rule set is found by the variants as given (resolved to paths) and the
-    package version, and used only when the SHA-256 of every YAML file it may have been
-    read from (:func:`source_files`), the YAML files of those folders and the code of the
-    loader are all as they were; else the rule set is loaded, checked and compiled again,
-    and the entry replaced. A corrupted or unwritable cache is never an error. Raises
-    like :func:`load_ruleset` (a rule set with errors is never cached)."""
+    package version, and used only when it is intact (its own SHA-512), when every file the
+    loader read to make it has the same SHA-512 (:mod:`machikoro.data.sources` records what
+    the loader reads, as it reads it), every folder the loader listed lists the same YAML
+    files, and the code of the loader is the same; else the rule set is loaded, checked
+    and compiled again, and the entry replaced. Nothing else is read: a notes file beside
+    a variant file is no source of it (a notes file joining or changing there makes the
+    entry stale all the same: a listing and a stat, on the safe side, as before). A corrupted, unwritable or untrusted cache is never
+    an error (an untrusted one is warned about, :func:`machikoro.data.cache.trusted`).
+    Raises like :func:`load_ruleset` (a rule set with errors is never cached)."""
     specs = list(variant) if isinstance(variant, (list, tuple)) else [variant]
     resolved = [resolve_variant(spec) for spec in specs]
     version = getattr(sys.modules.get("machikoro"), "__version__", "unknown")
@@ -194,46 +198,17 @@ def load_cached(variant: Variant | list[Variant] = None,
     found = disk.load(key, directory)
     if isinstance(found, RuleSet):
         return found
-    ruleset = load_ruleset(variant)
-    files, folders = source_files(resolved)
-    disk.store(key, ruleset, files, folders, directory)
-    return ruleset
-
-
-def source_files(specs: list) -> tuple[list[Path], list[Path]]:
-    """The YAML files a rule set made of ``specs`` (resolved variants, as
-    :func:`load_ruleset` takes them) may have been read from, and their folders: every
-    folder a variant, a folder or an ``extends`` chain leads to (the card folder for
-    ``base``), whole. A generous list: a change to any of them makes a cached rule set
-    stale."""
     from pathlib import Path
 
-    import yaml
+    from ..data.sources import recording, yaml_paths
 
-    folders: list[Path] = []
-    seen: set = set()
-
-    def visit(spec) -> None:
-        if spec is None or str(spec) == "base":
-            spec = data_dir("cards")
-        path = Path(spec).resolve()
-        if path in seen or not path.exists():
-            return
-        seen.add(path)
-        folder = path if path.is_dir() else path.parent
-        if folder not in folders:
-            folders.append(folder)
-        for name in disk.yaml_files(folder):  # every variant here, and what it extends
-            try:
-                data = yaml.safe_load((folder / name).read_text("utf-8"))
-            except (OSError, ValueError, yaml.YAMLError):
-                continue
-            if isinstance(data, dict) and data.get("kind") == "variant":
-                parent = data.get("extends")
-                if isinstance(parent, str):
-                    visit("base" if parent == "base" else folder / parent)
-
-    for spec in specs:
-        visit(spec)
-    files = [folder / name for folder in folders for name in disk.yaml_files(folder)]
-    return files, folders
+    with recording() as read:
+        for spec in resolved:  # the folder of a variant file given: listed, nothing read
+            if spec is not None and str(spec) != "base" and os.path.isfile(spec):
+                try:
+                    yaml_paths(Path(os.path.dirname(os.path.abspath(spec))))
+                except OSError:
+                    pass  # the loader reports what it cannot read
+        ruleset = load_ruleset(variant)
+    disk.store(key, ruleset, read.files, read.folders, directory)
+    return ruleset

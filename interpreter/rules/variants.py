@@ -18,6 +18,7 @@ from pathlib import Path
 from ..data import schemas
 from ..data.bundled import data_dir
 from ..data.documents import Document, json_path
+from ..data.sources import yaml_paths
 from ..errors import Problem
 from .file_kinds import article, card_kinds, kind_of, read
 from .folders import read_folder
@@ -116,8 +117,8 @@ def apply_variant(path: Path, problems: list[Problem], chain: tuple = (),
 def _folder_cards(path: Path, doc: Document, raw: RawRuleSet, problems: list[Problem]) -> None:
     """Add the card files beside a variant file with ``include_folder: true`` to its rule
     set (the folder is the variant: this file and card files, no rules file)."""
-    files = sorted(p for p in path.parent.iterdir() if p.suffix in (".yaml", ".yml")
-                   and p.is_file() and p.resolve() != path.resolve())
+    files = [p for p in yaml_paths(path.parent)  # noted: the cache watches this listing
+             if p.is_file() and p.resolve() != path.resolve()]
     found = []
     for file in files:
         own: list[Problem] = []
@@ -168,7 +169,7 @@ _INCLUDES = re.compile(r"^include_folder:\s*true\s*(#.*)?$", re.MULTILINE)
 def folder_variant(folder: Path) -> Path | None:
     """The variant file that makes ``folder`` a variant (``include_folder: true``, and no
     rules file in the folder), or None (a quick look at the files' text)."""
-    files = sorted(p for p in folder.iterdir() if p.is_file() and p.suffix in (".yaml", ".yml"))
+    files = [p for p in yaml_paths(folder) if p.is_file()]  # noted, as above
     if any(_is_rules_file(p) for p in files):
         return None
     for path in files:
