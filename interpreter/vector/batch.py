@@ -81,6 +81,7 @@ class Batch:
         # up to date by every change of the towns and the market
         self.menu = np.zeros((n, p), dtype=np.uint64) if program.menu_bits else None
         self.dice_log: list | None = None  # (games, faces) per throw, when kept
+        self.scripted = None  # (games, counts) -> faces: dice given, not drawn (rule cases)
         # the roll's towns (rules income.towns: at_roll): a copy per game whose income step
         # changed a town on a total where a later card may count them, and the moves
         self.in_income = False  # the engine runs an income step (walk or answer) now
@@ -328,6 +329,11 @@ class Batch:
         64-bit draw of the game's stream (its low and high 32 bits)."""
         counts = np.broadcast_to(np.asarray(count, dtype=np.int64), g.shape)
         width = int(counts.max(initial=0))
+        if self.scripted is not None:  # a rule case's rolls: (games, counts) -> faces
+            faces = np.asarray(self.scripted(g, counts), dtype=np.int64).reshape(len(g), -1)
+            if self.dice_log is not None:
+                self.dice_log.append((g.copy(), faces.copy(), counts.copy()))
+            return faces
         faces = np.zeros((len(g), max(width, 1)), dtype=np.int64)
         stream, sides = self.dice_stream, np.uint64(self.rules.dice_faces)
         for d in range(0, width, 2):

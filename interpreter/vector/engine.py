@@ -101,6 +101,8 @@ class VectorGames(Batch):
                  keep_builds: bool = False, start: bool = True):
         if not isinstance(rules, RuleSet):
             raise MachikoroError(f"rules must be a RuleSet, not {type(rules).__name__}")
+        if hasattr(seeds, "__len__"):  # refused before a list of it is made
+            _check_count(len(seeds))
         seeds = list(seeds)
         n = _check_count(len(seeds))
         for s in seeds:
@@ -120,6 +122,8 @@ class VectorGames(Batch):
         self.order_state = np.zeros(n, dtype=np.int64)  # 0 unchecked, 1 plan order, 2 own
         self.exec_order = np.zeros((n, width), dtype=np.int64)
         self.restart = np.zeros(n, dtype=bool)
+        self.hold_turns = False  # True: a game stops when its turn ends (``held``)
+        self.held = np.zeros(n, dtype=bool)
         self.cur_cell = np.arange(n, dtype=np.int64) * program.players  # current's row
         self.ins_card = np.full(n, -1, dtype=np.int64)
         self.ins_owner = np.zeros(n, dtype=np.int64)
@@ -444,7 +448,18 @@ class VectorGames(Batch):
             capped = self.turn[games] >= self.max_turns
             self.phase[games[capped]] = OVER
             games = games[~capped]
+        if self.hold_turns:  # stop between turns (go_on() starts the next ones)
+            self.phase[games] = START
+            self.held[games] = True
+            return {}
         return {START: games}
+
+    def go_on(self) -> None:
+        """Start the next turn of the games held between turns (``hold_turns``): each
+        plays on to its next decision."""
+        held = np.flatnonzero(self.held)
+        self.held[held] = False
+        self._advance({START: held}, {})
 
     def _income(self, phase, fresh, resumed) -> dict:
         """The income step: each game walks the plan of its roll total."""

@@ -137,16 +137,53 @@ def _decision_matches(batch: VectorGames, g: int, decision) -> tuple | None:
 
 
 def run_lockstep(rules: RuleSet, players: int, seeds, max_turns: int = 1000,
-                 answer_seed: int = 0, max_steps: int = 100_000,
-                 policy=None) -> LockstepReport:
+                 answer_seed: int = 0, max_steps: int = 100_000, policy=None,
+                 convert_every: int = 0) -> LockstepReport:
     """Play the games of ``seeds`` in both engines in lock-step (see the module text) and
     return a :class:`LockstepReport`. Answers are uniform option indices drawn from
-    streams seeded ``answer_seed`` + game, or ``policy(batch) -> option indices``."""
+    streams seeded ``answer_seed`` + game, or ``policy(batch) -> option indices``. With
+    ``convert_every`` k > 0, every k-th step one followed game's scalar twin is replaced
+    by :func:`~machikoro.vector.convert.to_game` of its batch game (which must then go on
+    exactly as the twin would have)."""
     batch = VectorGames(rules, players, seeds, max_turns=max_turns, start=False)
     batch.dice_log = []
     scripts = [_Dice() for _ in range(batch.n)]
     games = [scalar_twin(batch, g, scripts[g]) for g in range(batch.n)]
     batch.begin()
+    return drive(batch, games, scripts, answer_seed, max_steps, policy, convert_every)
+
+
+def lockstep_from(game: Game, seed: int, answer_seed: int = 0,
+                  max_steps: int = 100_000) -> LockstepReport:
+    """A batch of one copy of ``game``'s position (:func:`~machikoro.vector.convert.
+    from_game`, seeded ``seed``) against a scalar clone of it, in lock-step from there."""
+    from .convert import from_game
+
+    batch = from_game(game, 1, [seed], keep_dice=True)
+    script = _Dice()
+    twin = game.clone(seed=0)
+    twin._roll = script
+    twin.decks = [None if d is None else d.of(0) for d in batch.decks]
+    twin._menus = [None] * twin.n
+    return drive(batch, [twin], [script], answer_seed, max_steps, None, 0)
+
+
+def _converted(batch: VectorGames, g: int, script: _Dice, twin: Game) -> Game:
+    """Batch game ``g`` made a scalar game (:func:`~machikoro.vector.convert.to_game`),
+    rolling the twin's script and with the batch's decks."""
+    from .convert import to_game
+
+    converted = to_game(batch, g, seed=0)
+    converted._roll = script
+    converted.decks = [None if d is None else d.of(g) for d in batch.decks]
+    converted.history = twin.history
+    return converted
+
+
+def drive(batch: VectorGames, games: list, scripts: list, answer_seed: int = 0,
+          max_steps: int = 100_000, policy=None, convert_every: int = 0) -> LockstepReport:
+    """Step ``batch`` and its scalar twins ``games`` (rolling the ``scripts``, fed with the
+    batch's throws) in lock-step, comparing after every step."""
     answers = Streams([answer_seed + g for g in range(batch.n)])
     followed = np.ones(batch.n, dtype=bool)
     differences: list = []
@@ -161,12 +198,21 @@ def run_lockstep(rules: RuleSet, players: int, seeds, max_turns: int = 1000,
 
     hand_out_dice()
     while True:
+        swap = -1  # the game whose twin is replaced by to_game this step
+        if convert_every and steps and steps % convert_every == 0:
+            live = np.flatnonzero(followed & (batch.pending >= 0))
+            if len(live):
+                swap = int(live[(steps // convert_every) % len(live)])
         pending = []
         for g in np.flatnonzero(followed).tolist():
             game = games[g]
             try:
                 decision = game.decision()
                 found = _decision_matches(batch, g, decision) or compare(batch, g, game)
+                if g == swap and found is None:  # (the twin has thrown the batch's dice)
+                    game = games[g] = _converted(batch, g, scripts[g], game)
+                    decision = game.decision()
+                    found = _decision_matches(batch, g, decision) or compare(batch, g, game)
             except _Diverged as d:
                 found, decision = (d.field, d.scalar, d.vector), None
             if found is not None:
