@@ -1,0 +1,124 @@
+"""Lock-step agreement of the batched engine with the scalar engine over many games.
+
+    python bench/lockstep.py [--games 100000] [--workers 2] [--batch 500] [--mutate]
+                             [--json]
+
+Plays ``--games`` games, spread over every bundled rule set and player count below (each
+case's share of the games in proportion to its weight), in both engines in lock-step
+(:func:`machikoro.vector.lockstep.run_lockstep`: the same dice and the same random answers,
+the whole state compared after every step), in batches of ``--batch`` games on
+``--workers`` processes, and prints the games, turns and decisions checked per rule set and
+every difference found (exit 1 if any). ``--mutate`` plants a bug in the batched engine
+first (a payer pays one coin less than it owes) and must find differences: it checks that
+the check can fail (exit 0 when it does).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+CASES = [  # (rule set, players, weight)
+    ("base", 2, 6), ("base", 3, 3), ("base", 4, 3),
+    ("house/mall-gives-2", 2, 1), ("house/no-amusement-park-on-build-turn", 3, 1),
+    ("house/radio-tower-18", 2, 1), ("house/start-with-5-coins", 4, 1),
+    ("house/station-costs-2", 2, 1), ("house/sushi-bar-costs-2", 3, 1),
+    ("harbor", 2, 2), ("harbor", 4, 2), ("harbor", 5, 1),
+    ("millionaires-row", 2, 2), ("millionaires-row", 4, 2),
+    ("market/variable", 3, 2), ("market/hybrid", 4, 2),
+    ("harbor+millionaires-row", 3, 2), ("harbor+millionaires-row", 5, 1),
+    ("harbor+millionaires-row+market/variable", 4, 2),
+    ("millionaires-row+market/hybrid", 2, 1), ("harbor+market/hybrid", 5, 1),
+]
+
+
+def rule_set(name: str):
+    """The rule set of ``base`` or bundled variant names joined by ``+``."""
+    from machikoro.data.bundled import resolve_variant
+    from machikoro.rules.loader import load_ruleset
+
+    if name == "base":
+        return load_ruleset()
+    paths = [str(resolve_variant(part)) for part in name.split("+")]
+    return load_ruleset(paths if len(paths) > 1 else paths[0])
+
+
+def one_batch(args: tuple) -> dict:
+    """Play one batch in lock-step: its counts and differences (as text)."""
+    name, players, first, count, mutate = args
+    from machikoro.vector import batch as batch_module
+    from machikoro.vector.lockstep import run_lockstep
+
+    if mutate:
+        real = batch_module.Batch.transfer
+
+        def transfer(self, g, payer, payee, owed):
+            real(self, g, payer, payee, np.maximum(np.asarray(owed) - 1, 0))
+
+        batch_module.Batch.transfer = transfer
+    start = time.process_time()
+    report = run_lockstep(rule_set(name), players, range(first, first + count),
+                          answer_seed=first * 7919)
+    return {"rules": name, "players": players, "games": report.games,
+            "turns": report.turns, "decisions": report.decisions,
+            "differences": [str(d) for d in report.differences],
+            "asked": report.asked, "cpu_s": time.process_time() - start}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100_000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--batch", type=int, default=500)
+    parser.add_argument("--mutate", action="store_true")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args(argv)
+    if args.games < 1 or args.workers < 1 or args.batch < 1:
+        parser.error("--games, --workers and --batch must be at least 1")
+    total_weight = sum(w for _, _, w in CASES)
+    jobs = []
+    for k, (name, players, weight) in enumerate(CASES):
+        games = max(1, round(args.games * weight / total_weight))
+        for first in range(0, games, args.batch):
+            jobs.append((name, players, 10_000_000 * k + first,
+                         min(args.batch, games - first), args.mutate))
+    totals: dict = {}
+    start = time.perf_counter()
+    with ProcessPoolExecutor(args.workers) as pool:
+        for result in pool.map(one_batch, jobs):
+            key = (result["rules"], result["players"])
+            row = totals.setdefault(key, {"games": 0, "turns": 0, "decisions": 0,
+                                          "differences": [], "asked": {}, "cpu_s": 0.0})
+            for field in ("games", "turns", "decisions", "cpu_s"):
+                row[field] += result[field]
+            row["differences"] += result["differences"]
+            for name, count in result["asked"].items():
+                row["asked"][name] = row["asked"].get(name, 0) + count
+    wall = time.perf_counter() - start
+    differences = sum(len(r["differences"]) for r in totals.values())
+    if args.json:
+        print(json.dumps({"wall_s": wall, "differences": differences, "cases": [
+            {"rules": n, "players": p, **r} for (n, p), r in totals.items()]}, indent=2))
+    else:
+        for (name, players), row in totals.items():
+            print(f"{name}, {players} players: {row['games']:,} games, {row['turns']:,} "
+                  f"turns, {row['decisions']:,} decisions: {len(row['differences'])} "
+                  f"differences")
+            for line in row["differences"][:3]:
+                print(f"    {line}")
+        games = sum(r["games"] for r in totals.values())
+        decisions = sum(r["decisions"] for r in totals.values())
+        print(f"all: {games:,} games, {decisions:,} decisions compared: {differences} "
+              f"differences ({wall:,.0f} s on {args.workers} workers)")
+    if args.mutate:
+        return 0 if differences else 1
+    return 1 if differences else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
