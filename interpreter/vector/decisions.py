@@ -16,21 +16,25 @@ from __future__ import annotations
 
 import numpy as np
 
-_LOW = {w: np.uint64((1 << w) - 1) for w in (1, 2, 4, 8, 16, 32)}
+_POP8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+# _SELECT8[byte * 8 + k]: the position of the k-th set bit of a byte
+_SELECT8 = np.array([[positions[k] if k < len(positions) else 0 for k in range(8)]
+                     for positions in ([i for i in range(8) if b >> i & 1]
+                                       for b in range(256))], dtype=np.int64).reshape(-1)
 
 
-def select_bit(bits: np.ndarray, k: np.ndarray) -> np.ndarray:
+def select_bit(bits: np.ndarray, k: np.ndarray, width: int = 64) -> np.ndarray:
     """The position of the ``k``-th set bit (from 0, lowest first) of each ``uint64`` in
-    ``bits`` (each must have more than ``k`` set bits): a binary search over halves by
-    popcount."""
+    ``bits`` (each must have more than ``k`` set bits, all of them below bit ``width``):
+    byte by byte, by the bytes' set bits counted in a table, then the byte's own table."""
     k = k.astype(np.int64)
-    base = np.zeros(len(bits), dtype=np.int64)
-    for width in (32, 16, 8, 4, 2, 1):
-        low = np.bitwise_count((bits >> base.astype(np.uint64)) & _LOW[width]).astype(np.int64)
-        high = k >= low
-        base += high * width
-        k -= high * low
-    return base
+    nbytes = max(1, -(-width // 8))
+    octets = bits.view(np.uint8).reshape(len(bits), 8)[:, :nbytes].astype(np.int64)
+    before = np.cumsum(_POP8.take(octets), axis=1)  # set bits up to each byte, included
+    byte = (before <= k[:, None]).sum(axis=1)  # the byte holding the k-th set bit
+    rows = np.arange(len(bits))
+    earlier = np.where(byte > 0, before[rows, np.maximum(byte - 1, 0)], 0)
+    return byte * 8 + _SELECT8.take(octets[rows, byte] * 8 + (k - earlier))
 
 
 class Waiting:
@@ -81,7 +85,7 @@ class Waiting:
             out = np.zeros(len(options), dtype=np.int64)
             card = options > 0
             if card.any():
-                out[card] = select_bit(bits[card], options[card] - 1) + 1
+                out[card] = select_bit(bits[card], options[card] - 1, self.slots - 1) + 1
             return out
         mask = self._mask if rows is None else self._mask[rows]
         ranks = np.cumsum(mask, axis=1, dtype=np.int16 if mask.shape[1] < 32000 else None)

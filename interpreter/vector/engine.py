@@ -164,6 +164,12 @@ class VectorGames(Batch):
                     plan[i].asks for i, f in enumerate(entry_of) if f == e))
                 for j, e in enumerate(entry_of)]
         self._blocks = program.blocks
+        # one card offering a choice of dice: (card, (the counts without it, with it))
+        self._dice_rows = None
+        if len(program.dice_cards) == 1:
+            without = np.zeros(len(program.dice_counts), dtype=bool)
+            without[program.default_dice] = True
+            self._dice_rows = (program.dice_cards[0], (without, program.dice_offers[0]))
         self._hook_cards = {pid: np.array(sorted({i.card for i in program.plans[pid]}),
                                           dtype=np.int64) for pid in HOOK_PLANS.values()}
         self._block_of = {pid: {j: b for b in blocks for j in range(b.start, b.stop)}
@@ -360,7 +366,8 @@ class VectorGames(Batch):
         self.pending[games] = kind
         self.phase[games] = self._phase_now
         self.pending_player[games] = player
-        self.pending_card[games] = card
+        if kind > Program.DICE:
+            self.pending_card[games] = card
         self._waiting.setdefault(kind, []).append(
             (games, mask, bits, self.cards + 1 if bits is not None else 0))
 
@@ -383,7 +390,19 @@ class VectorGames(Batch):
         if not self.program.dice_cards:
             self.dice_count[games] = self.rules.dice_count
             return {ROLL: games}
-        seat = self.current[games]
+        seat = self.current.take(games)
+        if self._dice_rows is not None:  # one card offers the choice: its copies decide
+            card, rows = self._dice_rows
+            owns = self.owned_flat.take(self.cur_cell.take(games) * self.cards + card) > 0
+            many = owns if rows[1].sum() > 1 else np.zeros(len(games), dtype=bool)
+            asking = games[many]
+            self._wait(Program.DICE, asking, seat[many],
+                       np.broadcast_to(rows[1], (len(asking), len(rows[1]))))
+            rest, has = games[~many], owns[~many]
+            counts = np.asarray(self.program.dice_counts)
+            self.dice_count[rest] = np.where(has, counts[np.argmax(rows[1])],
+                                             counts[np.argmax(rows[0])])
+            return {ROLL: rest}
         choices = self.dice_choices(games, seat)
         many = choices.sum(axis=1) > 1
         self._wait(Program.DICE, games[many], seat[many], choices[many])
@@ -475,10 +494,10 @@ class VectorGames(Batch):
         plans = self.program.plans
         if len(fresh):
             order = np.argsort(totals.astype(np.int16), kind="stable")  # a radix sort
-            values, starts = np.unique(totals[order], return_index=True)
-            bounds = list(starts) + [len(order)]
-            for k, total in enumerate(values.tolist()):
-                games = fresh[order[bounds[k]:bounds[k + 1]]]
+            per_total = np.bincount(totals)
+            ends = np.cumsum(per_total)
+            for total in np.flatnonzero(per_total).tolist():
+                games = fresh[order[ends[total] - per_total[total]:ends[total]]]
                 pid = self.program.income_plan(total)
                 if pid not in plans or not plans[pid]:
                     done.append(games)
@@ -524,31 +543,41 @@ class VectorGames(Batch):
         """Build each game's answer (slot 0: nothing): pay, take the card (from the
         market), and win at once on the last victory landmark (:meth:`TurnPhases._build`)."""
         p = self.program
-        passing = slot == 0
-        self.builds_left[games[passing]] = 0
-        g = games[~passing]
-        card = p.by_cost[slot[~passing] - 1]
-        seat = self.current.take(g)
-        self.add_coins(g, seat, -p.cost.take(card))
-        cell = (g * self.players + seat) * self.cards + card
-        self.owned_flat[cell] = self.owned_flat.take(cell) + 1
+        building = slot > 0
+        g = games[building]
+        card = p.by_cost.take(slot[building] - 1)
+        row = self.cur_cell.take(g)  # the builder's row: g * players + seat
+        self.coins_flat[row] = self.coins_flat.take(row) - p.cost.take(card)
+        cell = row * self.cards + card
+        copies = self.owned_flat.take(cell) + 1
+        self.owned_flat[cell] = copies
         market = ~p.landmark.take(card)
         pile = (g * self.cards + card)[market]
         supply = self.supply.reshape(-1)
-        supply[pile] = supply.take(pile) - 1
-        if self.menu is not None:
-            self.menu_card(g, seat, card)  # at its limit now?
-            out = market & (self.supply[g, card] <= 0)
+        left = supply.take(pile) - 1
+        supply[pile] = left
+        if self.menu is not None:  # the card leaves the builder's menu at its limit
+            weight = p.menu_weight.take(card)
+            off = copies >= p.limit.take(card)
+            self.menu.reshape(-1)[row[off]] = self.menu.reshape(-1).take(row[off]) & \
+                ~weight[off]
+            out = left <= 0
             if out.any():  # sold out: off every seat's menu
-                self.menu_pile(g[out], card[out])
+                self.menu_pile(g[market][out], card[market][out])
         if self.rules.market_upkeep and market.any():
             self.market_changed(g[market])
-        slot_built = np.minimum(self.nbuilt[g], self.built.shape[1] - 1)
-        self.built[g, slot_built] = card
-        self.nbuilt[g] += 1
+        seat = self.current.take(g)
         if self.builds is not None and len(g):
-            self.builds.append((g.copy(), self.turn[g] + 1, seat.copy(), card.copy()))
-        self.builds_left[g] -= 1
+            self.builds.append((g, self.turn.take(g) + 1, seat, card))
+        if self.built.shape[1] == 1:  # one build a turn: the turn's build, and its end
+            self.built[g, 0] = card
+            self.nbuilt[g] = 1
+            self.builds_left[games] = 0
+        else:
+            self.built[g, np.minimum(self.nbuilt.take(g), self.built.shape[1] - 1)] = card
+            self.nbuilt[g] += 1
+            self.builds_left[games[~building]] = 0
+            self.builds_left[g] -= 1
         landmarks = p.landmark.take(card)
         won = np.zeros(len(g), dtype=bool)
         if landmarks.any():
@@ -557,11 +586,13 @@ class VectorGames(Batch):
         self.winner[w] = seat[won]
         self.phase[w] = OVER
         self.turn[w] += 1
-        on = games if not len(w) else games[self.winner[games] < 0]
-        left = self.builds_left[on] > 0
-        going, again = on[~left], on[left]
-        fresh.setdefault(END, []).append(going)
-        resume.setdefault(BUILD, []).append(again)
+        on = games if not len(w) else games[self.winner.take(games) < 0]
+        if self.built.shape[1] == 1:
+            fresh.setdefault(END, []).append(on)
+            return
+        more = self.builds_left.take(on) > 0
+        fresh.setdefault(END, []).append(on[~more])
+        resume.setdefault(BUILD, []).append(on[more])
 
     def has_won(self, games, seat) -> np.ndarray:
         """True where ``seat`` has built the victory landmarks (all of them, or the rule
@@ -598,6 +629,19 @@ class VectorGames(Batch):
             return copies
         if self.program.blocking:
             copies = self.reopen(games, owner, card, copies)
+        return copies
+
+    def _count_now(self, pid: int, card: int, games, owner) -> np.ndarray:
+        """:meth:`_entry_copies` with the owners known (the hot path of a walk)."""
+        copies = self.owned_flat.take((games * self.players + owner) * self.cards + card)
+        if pid < len(TRIGGERS):
+            if not self.program.landmark_active_on_build_turn and self.nbuilt[games].any():
+                ours = self.built[games] == card
+                ours &= np.arange(ours.shape[1]) < self.nbuilt[games][:, None]
+                copies = np.where(ours.any(axis=1), 0, copies)
+            return copies
+        if self.program.blocking:
+            copies = self.reopen(games, owner, card, copies.astype(np.int64))
         return copies
 
     def _copies(self, pid: int, j: int, games) -> np.ndarray:
@@ -681,6 +725,17 @@ class VectorGames(Batch):
         """Run ``item`` (at place ``j`` of plan ``pid``) for ``games``; returns those that
         are done with it (the others wait at a decision). ``copies_item``: the item whose
         copies count, when an order block runs another item at place ``j``."""
+        if cur is self.main and not item.asks and not self._mixed and copies_item < 0:
+            entry, first, kept = self._item_info[pid][j]
+            if first and not kept:  # the common case: copies counted now, owner once
+                owner = self.current.take(games) if item.offset == 0 else \
+                    self.program.order[self.current.take(games), item.offset]
+                copies = self._count_now(pid, item.card, games, owner)
+                live = copies > 0
+                if live.any():
+                    self._chain(item, games[live], owner[live],
+                                copies[live].astype(np.int64))
+                return games
         if cur is self.main:
             copies = self._copies(pid, j if copies_item < 0 else copies_item, games)
         else:
