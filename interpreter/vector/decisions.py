@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-_POP8 = np.array([bin(b).count("1") for b in range(256)], dtype=np.int64)
+_POP8 = np.array([b.bit_count() for b in range(256)], dtype=np.int64)
 # _SELECT8[byte * 8 + k]: the position of the k-th set bit of a byte
 _SELECT8 = np.array([[positions[k] if k < len(positions) else 0 for k in range(8)]
                      for positions in ([i for i in range(8) if b >> i & 1]
