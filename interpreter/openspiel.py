@@ -281,6 +281,19 @@ class MachikoroState(pyspiel.State):
             return []
         return list(at.owner.table.chance_outcomes(pending[0]))
 
+    def apply_action(self, action: int) -> None:
+        """Apply ``action`` (a chance outcome's id at a chance node, else an action id), as
+        pyspiel's ``apply_action`` does, after checking that it is a whole number (an int
+        or a NumPy integer; pyspiel's binding would pass a bool, or a NumPy float cut to an
+        integer, and refuse -1 and numbers past 64 bits with its own errors). Raises
+        :class:`~machikoro.errors.MachikoroError`, changing nothing, for anything that is
+        not a legal action here."""
+        if type(action) is not int:
+            action = _whole(action, "an action")
+        if action < 0 or action.bit_length() > 62:
+            raise MachikoroError(f"{shown(action)} is no action: ids are whole numbers from 0")
+        pyspiel.State.apply_action(self, action)
+
     def _apply_action(self, action: int) -> None:
         """Apply a chance outcome or one step of a decision; run on to the next node."""
         self._p.apply(action)

@@ -488,13 +488,15 @@ class ActionTable:
         return found
 
     def describe(self, game, prefix: tuple = ()) -> str:
-        """The position as text: every seat's coins, landmarks and town, whose turn and
-        what is pending (with the steps already chosen)."""
+        """The position as text: every seat's coins, landmarks and town, the market, whose
+        turn and what is pending (with the steps already chosen)."""
         lines = []
         for s in range(game.n):
             town = " ".join(f"{k}x{v}" for k, v in game.town(s).items())
             marks = ",".join(game.built_landmarks(s)) or "-"
             lines.append(f"{game.names[s]}: {game.coins[s]} coins; landmarks {marks}; {town}")
+        market = " ".join(f"{k}x{v}" for k, v in game.market().items() if v)
+        lines.append(f"market: {market or '-'}")
         status = f"turn {game.turn + 1}, {game.names[game.current]} to play, " \
                  f"phase {game.phase_name}, dice {list(game.dice)}"
         if game.pending is not None:
