@@ -179,12 +179,13 @@ class _Position:
     pyspiel clones a Python state by deep-copying its attributes: this copies itself with
     :func:`_copy` (the game and its table stay shared); pickled, it is its history."""
 
-    __slots__ = ("actions", "game", "owner", "players", "prefix")
+    __slots__ = ("actions", "game", "owner", "player", "players", "prefix")
 
     def __init__(self, owner: MachikoroGame, game: Game, prefix: tuple, actions: list,
                  players: list):
         self.owner, self.game, self.prefix = owner, game, prefix
         self.actions, self.players = actions, players
+        self.player = _to_act(game)
 
     def __deepcopy__(self, memo) -> _Position:
         return _Position(self.owner, _copy(self.game), self.prefix, list(self.actions),
@@ -205,14 +206,13 @@ class _Position:
         pending = g.chance_pending
         if pending is not None:
             step = pending[0]
-            legal = table.chance_outcomes(step)
             if type(action) is not int:
                 action = _whole(action, "a chance outcome")
-            if not any(a == action for a, _ in legal):
+            if action not in table.chance_legal(step):
                 raise MachikoroError(f"{shown(action)} is not an outcome of this roll ({step}); "
-                                     f"the outcomes: {[a for a, _ in legal]}")
+                                     f"the outcomes: {sorted(table.chance_legal(step))}")
             g.apply_chance(table.chance[action])
-            self.players.append(pyspiel.PlayerId.CHANCE)
+            self.players.append(_CHANCE)
         else:
             action = table.action_index(action)
             decision = g.pending
@@ -225,6 +225,19 @@ class _Position:
                 self.prefix = prefix
         self.actions.append(action)
         g.decision()
+        self.player = _to_act(g)
+
+
+_TERMINAL, _CHANCE = int(pyspiel.PlayerId.TERMINAL), int(pyspiel.PlayerId.CHANCE)
+
+
+def _to_act(game: Game) -> int:
+    """The seat to act, CHANCE at a roll, TERMINAL at the end (kept: pyspiel asks often)."""
+    if game.over:
+        return _TERMINAL
+    if game.chance_pending is not None:
+        return _CHANCE
+    return game.pending.player
 
 
 class MachikoroState(pyspiel.State):
@@ -260,12 +273,8 @@ class MachikoroState(pyspiel.State):
 
     def current_player(self) -> int:
         """The seat to act, CHANCE at a roll, TERMINAL at the end."""
-        g = self._p.game
-        if g.over:
-            return pyspiel.PlayerId.TERMINAL
-        if g.chance_pending is not None:
-            return pyspiel.PlayerId.CHANCE
-        return g.pending.player
+        at = self._at
+        return (self._p if at is None else at).player
 
     def _legal_actions(self, player: int) -> tuple:
         """The legal actions of the pending decision's next step, ascending."""
@@ -366,7 +375,8 @@ class MachikoroState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         """True once someone has won or the turn cap was reached."""
-        return self._p.game.over
+        at = self._at
+        return (self._p if at is None else at).player == _TERMINAL
 
     def returns(self) -> list[float]:
         """+1 to the winner, -1/(players-1) to the others; zeros while playing or capped."""

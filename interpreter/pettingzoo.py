@@ -126,16 +126,48 @@ def _final_rewards(game: Game) -> list[float]:
     return [1.0 if s == game.winner else loss for s in range(game.n)]
 
 
+class OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's ``OrderEnforcingWrapper`` (the same checks: an ``AttributeError`` for
+    the game's attributes and an ``AssertionError`` for ``step``, ``observe``, ``render``,
+    ``agent_iter`` before ``reset``, a warning for a step after the end), with the
+    attributes every step reads (``agents``, ``agent_selection``, ``rewards``,
+    ``terminations``, ``truncations``, ``infos``) and :meth:`last` read straight from the
+    environment: through the wrapper's general ``__getattr__`` they cost more per step
+    than the game's own turn."""
+
+    def _read(name: str):
+        def read(self):
+            if not self._has_reset:
+                raise AttributeError(f"{name} cannot be accessed before reset")
+            return getattr(self.env, name)
+        return property(read, doc=f"The environment's ``{name}`` (after ``reset``).")
+
+    agents = _read("agents")
+    agent_selection = _read("agent_selection")
+    rewards = _read("rewards")
+    terminations = _read("terminations")
+    truncations = _read("truncations")
+    infos = _read("infos")
+    _cumulative_rewards = _read("_cumulative_rewards")
+    del _read
+
+    def last(self, observe: bool = True):
+        """``(observation, cumulative reward, terminated, truncated, info)`` of the agent
+        to act, as PettingZoo's ``last``."""
+        if not self._has_reset:
+            raise AssertionError("reset() needs to be called before last()")
+        return self.env.last(observe)
+
+
 def env(players: int = 2, variant: str | RuleSet | None = "base", max_turns: int = 1000,
         render_mode: str | None = None, illegal_reward: float = -1.0,
         observation: str = "dict") -> AECEnv:
-    """The AEC environment as PettingZoo recommends it: order enforced (PettingZoo's
-    ``OrderEnforcingWrapper``), an illegal action ends the game with ``illegal_reward`` for
-    the agent that chose it, an action outside the action space raises
-    :class:`EnvUsageError`. Arguments as :class:`raw_env`'s."""
-    return wrappers.OrderEnforcingWrapper(raw_env(players, variant, max_turns, render_mode,
-                                                  illegal_reward=illegal_reward,
-                                                  observation=observation))
+    """The AEC environment as PettingZoo recommends it: order enforced
+    (:class:`OrderEnforcing`, PettingZoo's ``OrderEnforcingWrapper``), an illegal action
+    ends the game with ``illegal_reward`` for the agent that chose it, an action outside
+    the action space raises :class:`EnvUsageError`. Arguments as :class:`raw_env`'s."""
+    return OrderEnforcing(raw_env(players, variant, max_turns, render_mode,
+                                  illegal_reward=illegal_reward, observation=observation))
 
 
 class raw_env(AECEnv):

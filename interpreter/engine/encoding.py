@@ -67,7 +67,8 @@ MAX_TURNS = 100_000
 bound on a game's length stays a 32-bit number."""
 
 _MISSING = object()  # a node of a choice that completes no option
-_CACHED = 1024  # decisions' trees kept per table (by options object; as many by content)
+_CACHED = 4096  # decisions' trees kept per table by content (build menus)
+_RECENT = 8  # and by options object, the last few (a decision is asked about repeatedly)
 
 
 def shown(value: Any) -> str:
@@ -219,6 +220,7 @@ class ActionTable:
         self._chance_ids = {faces: j for j, faces in enumerate(self.chance)}
         self.num_chance_outcomes = len(self.chance)
         self._chance_lists: dict = {}
+        self._chance_sets: dict = {}
         self.decision_names = _decision_names(rules)
         self._decision_ids = {name: i for i, name in enumerate(self.decision_names)}
         self._layout = self._observation_layout()
@@ -231,9 +233,15 @@ class ActionTable:
         self._orders = tuple(tuple((seat + k) % players for k in range(players))
                              for seat in range(players))
         self._card_ids = tuple(self.action_id(i) for i in rules.ids)
-        self._by_options: dict = {}  # id(options) -> (options, tree)
+        self._recent: list = []  # (options, tree) of the last decisions asked about
         self._by_content: dict = {}  # a tuple of names and None -> tree
-        self._rows: dict = {}  # a town's, the market's or a marker's counts -> float32
+        # per seat, the rows of counts last written (see observe) and where each row goes
+        cards = len(rules.cards)
+        self._where = tuple([players + k * cards for k in range(players + 1)]
+                            + [self._offsets["marks"] + k * cards
+                               for k in range(len(rules.markers) * players)])
+        self._base = [np.zeros(self.observation_size, np.float32) for _ in range(players)]
+        self._seen: list = [[None] * len(self._where) for _ in range(players)]
 
     # ------------------------------------------------------------------ actions
 
@@ -280,9 +288,9 @@ class ActionTable:
         """The root of ``decision``'s choice, made once for its options (see the module
         text): the same options object, or a tuple of the same names, finds it again."""
         options = decision.options
-        held = self._by_options.get(id(options))
-        if held is not None and held[0] is options:  # held: its id is not reused
-            return held[1]
+        for held, root in self._recent:  # the last few decisions' options, by identity
+            if held is options:
+                return root
         plain = type(options) is tuple
         root = None
         if plain:
@@ -298,9 +306,10 @@ class ActionTable:
                 if len(self._by_content) >= _CACHED:
                     self._by_content.clear()
                 self._by_content[options] = root
-        if len(self._by_options) >= _CACHED:
-            self._by_options.clear()
-        self._by_options[id(options)] = (options, root)
+        recent = self._recent
+        recent.insert(0, (options, root))
+        if len(recent) > _RECENT:
+            recent.pop()
         return root
 
     def _build(self, decision: Decision) -> _Node:
@@ -410,6 +419,15 @@ class ActionTable:
         if found is None:
             found = self._chance_lists[key] = [(self.chance_id(faces), float(p))
                                                for faces, p in step.outcomes()]
+            self._chance_sets[key] = frozenset(a for a, _ in found)
+        return found
+
+    def chance_legal(self, step) -> frozenset:
+        """The outcome ids of ``step`` (see :meth:`chance_outcomes`), as a set."""
+        found = self._chance_sets.get((step.dice, step.faces))
+        if found is None:
+            self.chance_outcomes(step)
+            found = self._chance_sets[(step.dice, step.faces)]
         return found
 
     # ------------------------------------------------------------------ observation
@@ -427,24 +445,48 @@ class ActionTable:
         """The observation of ``game`` from ``seat`` (a float32 vector of
         ``observation_size``), with ``prefix`` the steps chosen in the pending decision;
         written into ``out`` when given. Seats are rotated so ``seat`` comes first.
-        The counts (coins, towns, market, markers) are written as one block each; the
-        rest are single entries."""
-        vec = np.zeros(self.observation_size, np.float32) if out is None else out
-        if out is not None:
-            vec.fill(0)
-        at = self._offsets
+
+        The rows of counts (each seat's town, the market, each marker's table) change only
+        when a card moves or a marker is set: the table keeps, per seat, a vector holding
+        the rows it last wrote and a copy of each row's values, rewrites a row only when
+        its values differ (whatever game is observed: rows are compared, never assumed),
+        and starts each observation as a copy of that vector; the rest are single
+        entries."""
+        base, seen, where = self._base[seat], self._seen[seat], self._where
         order = self._orders[seat]
+        j = 0
+        owned = game.owned  # the rows in layout order: the towns from seat, market, marks
+        for s in order:
+            row = owned[s]
+            if row != seen[j]:
+                k = where[j]
+                base[k:k + len(row)] = row
+                seen[j] = row[:]
+            j += 1
+        row = game.supply
+        if row != seen[j]:
+            k = where[j]
+            base[k:k + len(row)] = row
+            seen[j] = row[:]
+        j += 1
+        for table in game.marks:  # per marker: copies closed, coins on a card, per seat
+            for s in order:
+                row = table[s]
+                if row != seen[j]:
+                    k = where[j]
+                    base[k:k + len(row)] = row
+                    seen[j] = row[:]
+                j += 1
+        if out is None:
+            vec = base.copy()
+        else:
+            vec = out
+            vec[:] = base
+        at = self._offsets
         n = len(order)
-        coins, owned, cards = game.coins, game.owned, len(game.supply)
+        coins = game.coins
         for k, s in enumerate(order):
             vec[k] = coins[s]
-        # a town or the market changes only when a card moves: each is converted to
-        # float32 once per distinct content and copied from there
-        k = n
-        for s in order:
-            vec[k:k + cards] = self._row(owned[s])
-            k += cards
-        vec[k:k + cards] = self._row(game.supply)
         vec[at["turn_of"] + (game.current - seat) % n] = 1
         decision = game.pending
         if decision is not None:
@@ -470,22 +512,7 @@ class ActionTable:
         k, width = at["chosen"], self.num_actions
         for slot, action in enumerate(prefix[:PREFIX_SLOTS]):
             vec[k + slot * width + action] = 1
-        k = at["marks"]
-        for table in game.marks:  # per marker: copies closed, coins on a card, per seat
-            for s in order:
-                vec[k:k + cards] = self._row(table[s])
-                k += cards
         return vec
-
-    def _row(self, values: list) -> np.ndarray:
-        """``values`` (whole numbers) as a float32 vector, converted once per content."""
-        key = tuple(values)
-        found = self._rows.get(key)
-        if found is None:
-            if len(self._rows) >= 8 * _CACHED:
-                self._rows.clear()
-            found = self._rows[key] = np.array(key, np.float32)
-        return found
 
     def describe(self, game, prefix: tuple = ()) -> str:
         """The position as text: every seat's coins, landmarks and town, the market, whose
