@@ -299,9 +299,34 @@ class MachikoroState(pyspiel.State):
         not a legal action here."""
         if type(action) is not int:
             action = _whole(action, "an action")
-        if action < 0 or action.bit_length() > 62:
+        if action < 0:
             raise MachikoroError(f"{shown(action)} is no action: ids are whole numbers from 0")
-        pyspiel.State.apply_action(self, action)
+        self._p.apply(action)  # the history is this state's own (see history())
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        """The legal actions of ``player`` (default: the one to act), ascending: the
+        outcome ids at a chance node, none at the end or for a seat not to act."""
+        at = self._at
+        if at is None:
+            at = self._p
+        to_act = at.player
+        if player is not None and player != to_act:
+            return []
+        if to_act >= 0:
+            return list(at.owner.table.step(at.game.pending, at.prefix).legal)
+        if to_act == _CHANCE:
+            return sorted(at.owner.table.chance_legal(at.game.chance_pending[0]))
+        return []
+
+    def is_chance_node(self) -> bool:
+        """True at a roll."""
+        at = self._at
+        return (self._p if at is None else at).player == _CHANCE
+
+    def is_player_node(self) -> bool:
+        """True where a seat is to act."""
+        at = self._at
+        return (self._p if at is None else at).player >= 0
 
     def _apply_action(self, action: int) -> None:
         """Apply a chance outcome or one step of a decision; run on to the next node."""
@@ -339,8 +364,9 @@ class MachikoroState(pyspiel.State):
             raise MachikoroError(f"player_id must be 0-{self.num_players() - 1}, not {seat}")
         return self.clone()
 
-    # The history is kept here (the C++ side's cannot be shortened by a Python game's
-    # undo_action): these read it.
+    # The history is kept here, not in pyspiel's C++ state (whose record a Python game can
+    # neither shorten, for undo_action, nor skip: apply_action from Python goes straight to
+    # the game), and these read it.
     def history(self) -> list[int]:
         """Every action applied, in order (chance outcomes included)."""
         return list(self._p.actions)

@@ -317,10 +317,11 @@ class raw_env(AECEnv):
             for a, reward in zip(self.possible_agents, _final_rewards(game)):
                 self.rewards[a] = reward
                 ended[a] = True
+            self._accumulate_rewards()  # rewards come only at the end: else all zero
         else:
             self.agent_selection = self.agents[game.pending.player]
-        self._accumulate_rewards()
-        self._update_infos()
+        if self.observation_kind == "flat":
+            self._update_infos()
         if self.render_mode == "human":
             self.render()
 

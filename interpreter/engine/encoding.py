@@ -235,6 +235,9 @@ class ActionTable:
         self._card_ids = tuple(self.action_id(i) for i in rules.ids)
         self._recent: list = []  # (options, tree) of the last decisions asked about
         self._by_content: dict = {}  # a tuple of names and None -> tree
+        self._singles = tuple(self._offsets[name] for name in (
+            "turn_of", "decision_of", "phase", "dice", "built_this_turn", "rerolls_used",
+            "extra_turn", "decision", "chosen"))
         # per seat, the rows of counts last written (see observe) and where each row goes
         cards = len(rules.cards)
         self._where = tuple([players + k * cards for k in range(players + 1)]
@@ -482,36 +485,34 @@ class ActionTable:
         else:
             vec = out
             vec[:] = base
-        at = self._offsets
+        turn_of, decision_of, phase, at_dice, built, rerolls, extra, named, chosen = \
+            self._singles
         n = len(order)
         coins = game.coins
         for k, s in enumerate(order):
             vec[k] = coins[s]
-        vec[at["turn_of"] + (game.current - seat) % n] = 1
+        vec[turn_of + (game.current - seat) % n] = 1
         decision = game.pending
         if decision is not None:
-            vec[at["decision_of"] + (decision.player - seat) % n] = 1
-        vec[at["phase"] + game.phase] = 1
-        dice = game.dice
-        k = at["dice"]
-        vec[k] = game.total
-        if dice:
-            vec[k + 1] = len(dice)
-            vec[k + 2] = len(dice) > 1 and len(set(dice)) == 1
-        k = at["built_this_turn"]
-        for card in game.built_this_turn:
-            vec[k + card] += 1
-        k = at["rerolls_used"]
-        for card in game.rerolls_used:
-            vec[k + card] = 1
-        vec[at["extra_turn"]] = game.extra_turn
-        if decision is not None:
+            vec[decision_of + (decision.player - seat) % n] = 1
             found = self._decision_ids.get(decision.name)
             if found is not None:
-                vec[at["decision"] + found] = 1
-        k, width = at["chosen"], self.num_actions
+                vec[named + found] = 1
+        vec[phase + game.phase] = 1
+        dice = game.dice
+        vec[at_dice] = game.total
+        if dice:
+            vec[at_dice + 1] = len(dice)
+            vec[at_dice + 2] = len(dice) > 1 and len(set(dice)) == 1
+        for card in game.built_this_turn:
+            vec[built + card] += 1
+        for card in game.rerolls_used:
+            vec[rerolls + card] = 1
+        if game.extra_turn:
+            vec[extra] = 1
+        width = self.num_actions
         for slot, action in enumerate(prefix[:PREFIX_SLOTS]):
-            vec[k + slot * width + action] = 1
+            vec[chosen + slot * width + action] = 1
         return vec
 
     def describe(self, game, prefix: tuple = ()) -> str:
