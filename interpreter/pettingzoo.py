@@ -218,9 +218,14 @@ class raw_env(AECEnv):
         return self.action_spaces[agent]
 
     def reset(self, seed: int | None = None, options: dict | None = None) -> None:
-        """A new game; its dice seed comes from ``seed`` (or the environment's generator)."""
+        """A new game; its dice seed comes from ``seed`` (a whole number >= 0, or None: the
+        environment's generator goes on). Raises :class:`~machikoro.errors.MachikoroError`
+        for another seed, changing nothing."""
         if seed is not None:
-            self._generator = np.random.default_rng(_whole(seed, "seed"))
+            seed = _whole(seed, "seed")
+            if seed < 0:
+                raise MachikoroError(f"seed must be a whole number >= 0, not {seed:,}")
+            self._generator = np.random.default_rng(seed)
         game_seed = int(self._generator.integers(0, 2**63 - 1))
         self.game = Game(self.rules, self.players, seed=game_seed, max_turns=self.max_turns)
         self.game.decision()

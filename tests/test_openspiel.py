@@ -384,3 +384,13 @@ def test_a_bot_finishes_a_swap_it_or_someone_else_began():
     assert continued > 0
     with pytest.raises(machikoro.MachikoroError):
         bots[1].step(game.new_initial_state())  # a chance node is nobody's
+
+
+def test_any_agent_by_name_is_a_bot_the_mcts_agent_too():
+    game = pyspiel.load_game("machikoro", {"players": 2})
+    state = _random_state(game, 0, 1)
+    for name in ("mcts:5", "random", "greedy"):
+        assert machikoro.openspiel.bot(game, 0, name, seed=1).step(state) in \
+            state.legal_actions()
+    with pytest.raises(machikoro.MachikoroError, match="player_id"):
+        machikoro.openspiel.bot(game, 2, "greedy")

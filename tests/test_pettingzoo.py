@@ -323,3 +323,13 @@ def test_gymnasium_make_finds_the_env_after_import_machikoro():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     assert done.stdout.split() == ["SingleAgentEnv", "True", "True"]
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, True, "1"])
+def test_a_seed_that_is_not_a_whole_number_from_0_is_refused(seed):
+    env = mpz.raw_env(players=2)
+    env.reset(seed=0)
+    before = _snapshot(env)
+    with pytest.raises(MachikoroError, match="seed"):
+        env.reset(seed=seed)
+    assert _snapshot(env) == before

@@ -128,6 +128,12 @@ class Step(Record):
     complete: bool
     option: Any = None
 
+    def __init__(self, legal: tuple, complete: bool, option: Any = None) -> None:
+        # written out: a step is made for each node of a choice reached, and Record's
+        # general __init__ costs three times as much (as ChanceStep's)
+        values = self.__dict__
+        values["legal"], values["complete"], values["option"] = legal, complete, option
+
 
 class _Later:
     """A node of a choice not made yet: ``make(*args)`` makes it when a path reaches it."""
@@ -167,7 +173,8 @@ class _Node:
     @classmethod
     def made(cls, children: dict, option: Any, done_id: int) -> _Node:
         """A node with these ``children`` (next action id -> :class:`_Later`) and option."""
-        node = cls((), 0, done_id)
+        node = cls.__new__(cls)
+        node.entries, node.depth, node.done, node.mask = (), 0, None, None
         node.children, node.option = children, option
         node.finish(done_id)
         return node
@@ -189,7 +196,10 @@ class _Node:
         """The node after ``action``, made on first use; None when it leads nowhere."""
         found = self.children.get(action)
         if type(found) is list:
-            found = self.children[action] = _Node(found, self.depth + 1, done_id)
+            if len(found) == 1 and len(found[0][0]) == self.depth + 1:  # one option ends here
+                found = self.children[action] = _Node.made({}, found[0][1], done_id)
+            else:
+                found = self.children[action] = _Node(found, self.depth + 1, done_id)
         elif type(found) is _Later:
             found = self.children[action] = found.make(*found.args)
         return found
