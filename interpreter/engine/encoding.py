@@ -67,7 +67,7 @@ MAX_TURNS = 100_000
 bound on a game's length stays a 32-bit number."""
 
 _MISSING = object()  # a node of a choice that completes no option
-_CACHED = 4096  # decisions' trees kept per table by content (build menus)
+_CACHED = 4096  # decisions' trees kept per table by content (build menus, dice counts)
 _RECENT = 8  # and by options object, the last few (a decision is asked about repeatedly)
 
 
@@ -304,21 +304,25 @@ class ActionTable:
         for held, root in self._recent:  # the last few decisions' options, by identity
             if held is options:
                 return root
-        plain = type(options) is tuple
+        key = options if type(options) is tuple else None
         root = None
-        if plain:
+        if key is not None:
             try:
+                # a tuple of names and None is its own key (no other values equal them);
+                # any other, with its values' types (1 == True: numbers and booleans
+                # must not share a tree)
                 root = self._by_content.get(options)
+                if root is None and not all(o is None or type(o) is str for o in options):
+                    key = (options, tuple(map(type, options)))
+                    root = self._by_content.get(key)
             except TypeError:  # an unhashable option (a mapping): no content key
-                plain = False
+                key = None
         if root is None:
             root = self._build(decision)
-            # only names and None: equal tuples then hold the same values (1 == True
-            # would make options of numbers and of booleans share a tree)
-            if plain and all(o is None or type(o) is str for o in options):
+            if key is not None:
                 if len(self._by_content) >= _CACHED:
                     self._by_content.clear()
-                self._by_content[options] = root
+                self._by_content[key] = root
         recent = self._recent
         recent.insert(0, (options, root))
         if len(recent) > _RECENT:
