@@ -151,6 +151,16 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     _cumulative_rewards = _read("_cumulative_rewards")
     del _read
 
+    def step(self, action) -> None:
+        """PettingZoo's ``OrderEnforcingWrapper.step``, calling the environment directly."""
+        if not self._has_reset:
+            raise AssertionError("reset() needs to be called before step.")
+        self._has_updated = True
+        if not self.env.agents:
+            wrappers.OrderEnforcingWrapper.step(self, action)  # its warning
+            return
+        self.env.step(action)
+
     def last(self, observe: bool = True):
         """``(observation, cumulative reward, terminated, truncated, info)`` of the agent
         to act, as PettingZoo's ``last``."""
@@ -299,10 +309,11 @@ class raw_env(AECEnv):
             return
         if action is None:
             raise EnvUsageError(f"{agent} is to act: None is only for an agent that is done")
-        try:
-            action = self.table.action_index(action)
-        except MachikoroError as exc:
-            raise EnvUsageError(f"{exc} (the action space of {agent})") from None
+        if type(action) is not int or not 0 <= action < self.table.num_actions:
+            try:
+                action = self.table.action_index(action)
+            except MachikoroError as exc:
+                raise EnvUsageError(f"{exc} (the action space of {agent})") from None
         decision = game.pending
         try:
             prefix, choice = self.table.choose(decision, self.prefix, action)

@@ -33,6 +33,7 @@ pass over every option (bench/adapters.py measures the adapters against the engi
 from __future__ import annotations
 
 import operator
+from array import array
 from collections.abc import Mapping
 from typing import Any
 
@@ -253,7 +254,7 @@ class ActionTable:
         self._where = tuple([players + k * cards for k in range(players + 1)]
                             + [self._offsets["marks"] + k * cards
                                for k in range(len(rules.markers) * players)])
-        self._base = [np.zeros(self.observation_size, np.float32) for _ in range(players)]
+        self._base = [array("f", bytes(4 * self.observation_size)) for _ in range(players)]
         self._seen: list = [[None] * len(self._where) for _ in range(players)]
 
     # ------------------------------------------------------------------ actions
@@ -468,7 +469,7 @@ class ActionTable:
         the rows it last wrote and a copy of each row's values, rewrites a row only when
         its values differ (whatever game is observed: rows are compared, never assumed),
         and starts each observation as a copy of that vector; the rest are single
-        entries."""
+        entries. The vector returned owns its memory (a new buffer each call)."""
         base, seen, where = self._base[seat], self._seen[seat], self._where
         order = self._orders[seat]
         j = 0
@@ -477,13 +478,13 @@ class ActionTable:
             row = owned[s]
             if row != seen[j]:
                 k = where[j]
-                base[k:k + len(row)] = row
+                base[k:k + len(row)] = array("f", row)
                 seen[j] = row[:]
             j += 1
         row = game.supply
         if row != seen[j]:
             k = where[j]
-            base[k:k + len(row)] = row
+            base[k:k + len(row)] = array("f", row)
             seen[j] = row[:]
         j += 1
         for table in game.marks:  # per marker: copies closed, coins on a card, per seat
@@ -491,14 +492,12 @@ class ActionTable:
                 row = table[s]
                 if row != seen[j]:
                     k = where[j]
-                    base[k:k + len(row)] = row
+                    base[k:k + len(row)] = array("f", row)
                     seen[j] = row[:]
                 j += 1
-        if out is None:
-            vec = base.copy()
-        else:
-            vec = out
-            vec[:] = base
+        # the entries are written into a copy of the base as an array('f'), whose items
+        # are written at a quarter of the cost of a NumPy array's, then seen as one
+        vec = base[:]
         turn_of, decision_of, phase, at_dice, built, rerolls, extra, named, chosen = \
             self._singles
         n = len(order)
@@ -527,7 +526,10 @@ class ActionTable:
         width = self.num_actions
         for slot, action in enumerate(prefix[:PREFIX_SLOTS]):
             vec[chosen + slot * width + action] = 1
-        return vec
+        if out is None:
+            return np.frombuffer(vec, np.float32)
+        out[:] = np.frombuffer(vec, np.float32)
+        return out
 
     def describe(self, game, prefix: tuple = ()) -> str:
         """The position as text: every seat's coins, landmarks and town, the market, whose
