@@ -199,12 +199,12 @@ class _Position:
         """Apply a chance outcome or one step of a decision, checked; run on to the next
         node. Raises :class:`~machikoro.errors.MachikoroError` (GameOver at the end) and
         changes nothing when the action is not legal here."""
-        g, table = self.game, self.owner.table
-        if g.over:
+        g, table, player = self.game, self.owner.table, self.player
+        if player == _TERMINAL:
             raise GameOver(f"the game is over (is_terminal()): action {shown(action)} "
                            "cannot be applied")
-        pending = g.chance_pending
-        if pending is not None:
+        if player == _CHANCE:
+            pending = g.chance_pending
             step = pending[0]
             if type(action) is not int:
                 action = _whole(action, "a chance outcome")
@@ -214,7 +214,8 @@ class _Position:
             g.apply_chance(table.chance[action])
             self.players.append(_CHANCE)
         else:
-            action = table.action_index(action)
+            if type(action) is not int or not 0 <= action < table.num_actions:
+                action = table.action_index(action)
             decision = g.pending
             prefix, choice = table.choose(decision, self.prefix, action)
             self.players.append(decision.player)
@@ -301,7 +302,8 @@ class MachikoroState(pyspiel.State):
             action = _whole(action, "an action")
         if action < 0:
             raise MachikoroError(f"{shown(action)} is no action: ids are whole numbers from 0")
-        self._p.apply(action)  # the history is this state's own (see history())
+        at = self._at
+        (self._p if at is None else at).apply(action)  # the history is the state's own
 
     def legal_actions(self, player: int | None = None) -> list[int]:
         """The legal actions of ``player`` (default: the one to act), ascending: the
