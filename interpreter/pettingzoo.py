@@ -128,8 +128,9 @@ def _final_rewards(game: Game) -> list[float]:
 
 class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     """PettingZoo's ``OrderEnforcingWrapper`` (the same checks: an ``AttributeError`` for
-    the game's attributes and an ``AssertionError`` for ``step``, ``observe``, ``render``,
-    ``agent_iter`` before ``reset``, a warning for a step after the end), with the
+    the game's attributes and an ``AssertionError``, here :class:`EnvUsageError`, for
+    ``step``, ``observe``, ``render``, ``last``, ``agent_iter`` before ``reset``; a
+    warning for a step after every agent has left), with the
     attributes every step reads (``agents``, ``agent_selection``, ``rewards``,
     ``terminations``, ``truncations``, ``infos``) and :meth:`last` read straight from the
     environment: through the wrapper's general ``__getattr__`` they cost more per step
@@ -151,10 +152,13 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     _cumulative_rewards = _read("_cumulative_rewards")
     del _read
 
+    def _check_reset(self, call: str) -> None:
+        if not self._has_reset:
+            raise EnvUsageError(f"reset() needs to be called before {call}")
+
     def step(self, action) -> None:
         """PettingZoo's ``OrderEnforcingWrapper.step``, calling the environment directly."""
-        if not self._has_reset:
-            raise AssertionError("reset() needs to be called before step.")
+        self._check_reset("step()")
         self._has_updated = True
         if not self.env.agents:
             wrappers.OrderEnforcingWrapper.step(self, action)  # its warning
@@ -164,9 +168,23 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):
     def last(self, observe: bool = True):
         """``(observation, cumulative reward, terminated, truncated, info)`` of the agent
         to act, as PettingZoo's ``last``."""
-        if not self._has_reset:
-            raise AssertionError("reset() needs to be called before last()")
+        self._check_reset("last()")
         return self.env.last(observe)
+
+    def observe(self, agent: str):
+        """``agent``'s observation (see :meth:`raw_env.observe`)."""
+        self._check_reset("observe()")
+        return self.env.observe(agent)
+
+    def render(self):
+        """The position as text (see :meth:`raw_env.render`)."""
+        self._check_reset("render()")
+        return self.env.render()
+
+    def agent_iter(self, max_iter: int = 2**63):
+        """PettingZoo's order-enforcing iterator over the agents to act."""
+        self._check_reset("agent_iter()")
+        return super().agent_iter(max_iter)
 
 
 def env(players: int = 2, variant: str | RuleSet | None = "base", max_turns: int = 1000,

@@ -137,14 +137,16 @@ def _snapshot(env) -> tuple:
 @pytest.mark.parametrize("make", [mpz.env, mpz.raw_env])
 def test_step_observe_and_render_before_reset_are_refused(make):
     env = make(players=2, render_mode="ansi")
-    for call in (lambda: env.step(0), lambda: env.observe("player_0"), env.render):
-        with pytest.raises(AssertionError, match="reset"):  # PettingZoo's convention
+    calls = [lambda: env.step(0), lambda: env.observe("player_0"), env.render]
+    if make is mpz.env:
+        calls += [env.last, env.agent_iter]
+    for call in calls:  # ours, and the AssertionError of PettingZoo's convention
+        with pytest.raises(mpz.EnvUsageError, match="reset"):
             call()
-    if make is mpz.raw_env:  # the wrapped env's wrapper raises first, PettingZoo's own
-        with pytest.raises(mpz.EnvUsageError):
-            env.step(0)
-        with pytest.raises(MachikoroError):
-            env.observe("player_0")
+        with pytest.raises(AssertionError):
+            call()
+    with pytest.raises(AttributeError):  # PettingZoo's: the game's attributes
+        env.agent_selection  # noqa: B018
 
 
 @pytest.mark.parametrize("make", [mpz.env, mpz.raw_env])
