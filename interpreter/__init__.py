@@ -50,6 +50,96 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
     from .rules.ruleset import Card, RuleSet
 
 
+GYMNASIUM_ID = "Machikoro-v0"
+"""The Gymnasium id of :class:`machikoro.pettingzoo.SingleAgentEnv`:
+``gymnasium.make("Machikoro-v0", players=2, opponents=["greedy"])``."""
+
+
+def _register_gymnasium(gymnasium) -> None:
+    # by its import path: the environment's module (and PettingZoo) loads at make()
+    if GYMNASIUM_ID not in gymnasium.registry:
+        gymnasium.register(GYMNASIUM_ID, entry_point="machikoro.pettingzoo:SingleAgentEnv")
+
+
+def _register_pyspiel(pyspiel) -> None:
+    import_module(".openspiel", __name__)  # registers the game "machikoro"
+
+
+# Importing machikoro registers its environments with the libraries that load them by name
+# (pyspiel.load_game("machikoro"), gymnasium.make("Machikoro-v0")), but importing those
+# libraries costs 60 ms (pyspiel) and 450 ms (gymnasium), and neither has a plugin
+# mechanism of its own: so the registration runs when the library is imported, before or
+# after machikoro. The finder below only watches for the two names; it imports nothing.
+_AFTER_IMPORT = {"pyspiel": _register_pyspiel, "gymnasium": _register_gymnasium}
+
+
+class _Registrar:
+    """A finder on ``sys.meta_path`` that lets the normal finders find ``pyspiel`` and
+    ``gymnasium`` and registers machikoro with each once its module has run."""
+
+    @staticmethod
+    def find_spec(name, path=None, target=None):
+        hook = _AFTER_IMPORT.get(name)
+        if hook is None:
+            return None
+        import sys
+
+        for finder in sys.meta_path:
+            find = getattr(finder, "find_spec", None)
+            if finder is _Registrar or find is None:
+                continue
+            spec = find(name, path, target)
+            if spec is not None:
+                break
+        else:
+            return None
+        if spec.loader is not None and hasattr(spec.loader, "exec_module"):
+            spec.loader = _ThenRegister(spec.loader, hook)
+        return spec
+
+
+class _ThenRegister:
+    """The library's own loader, then machikoro's registration (a failure of which warns
+    and leaves the library's import alone)."""
+
+    def __init__(self, loader, hook):
+        self.loader, self.hook = loader, hook
+
+    def create_module(self, spec):
+        return self.loader.create_module(spec)
+
+    def exec_module(self, module) -> None:
+        self.loader.exec_module(module)
+        _run(self.hook, module)
+
+    def __getattr__(self, name):  # get_resource_reader, is_package... as the loader has them
+        return getattr(self.loader, name)
+
+
+def _run(hook, module) -> None:
+    try:
+        hook(module)
+    except Exception as exc:  # noqa: BLE001 - never break the import of the library
+        import warnings
+
+        warnings.warn(f"machikoro could not register with {module.__name__}: "
+                      f"{type(exc).__name__}: {exc}", RuntimeWarning, stacklevel=2)
+
+
+def _install_registrar() -> None:
+    import sys
+
+    for name, hook in _AFTER_IMPORT.items():
+        module = sys.modules.get(name)
+        if module is not None:  # imported before machikoro
+            _run(hook, module)
+    if _Registrar not in sys.meta_path:
+        sys.meta_path.insert(0, _Registrar)
+
+
+_install_registrar()
+
+
 def __getattr__(name: str):
     module = _EXPORTS.get(name)
     if module is None:

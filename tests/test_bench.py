@@ -58,3 +58,29 @@ def test_startup_refuses_a_run_count_below_one():
     done = subprocess.run([sys.executable, str(startup), "--runs", "0"], check=False,
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "--runs must be at least 1" in done.stderr
+
+
+ADAPTERS = BENCH.parent / "adapters.py"
+
+
+def test_a_tiny_adapters_bench_run_reports_each_ratio_as_a_finite_number():
+    """bench/adapters.py (issue 17) still runs: engine, PettingZoo and OpenSpiel rates and
+    the engine's over each adapter's."""
+    pytest.importorskip("pyspiel")
+    pytest.importorskip("pettingzoo")
+    done = subprocess.run([sys.executable, str(ADAPTERS), "--games", "3", "--rounds", "2",
+                           "--json"], capture_output=True, text=True, timeout=300,
+                          check=True)
+    results = json.loads(done.stdout)
+    assert results["games"] == 6 and set(results["turns_per_s"]) == {
+        "engine", "pettingzoo", "openspiel"}
+    for ratio in results["engine_over_adapter"].values():
+        assert math.isfinite(ratio) and ratio > 0
+
+
+@pytest.mark.parametrize("options", [["--games", "0"], ["--rounds", "0"],
+                                     ["--players", "5"]])
+def test_the_adapters_bench_refuses_a_run_without_games(options):
+    done = subprocess.run([sys.executable, str(ADAPTERS), *options], check=False,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "Traceback" not in done.stderr

@@ -10,7 +10,7 @@ import pytest
 import machikoro
 from machikoro import Decision, Game, MachikoroError
 from machikoro.engine.chance import outcomes
-from machikoro.engine.encoding import DONE, action_table
+from machikoro.engine.encoding import DONE, ActionTable, action_table
 
 RULES = machikoro.load_ruleset()
 
@@ -157,3 +157,33 @@ def test_markers_on_cards_are_in_the_observation():
     assert not before[tail].any()
     assert marks_0[0, 1, winery] == 1 and marks_0[1, 1, startup] == 3
     assert marks_1[0, 0, winery] == 1 and marks_1[1, 0, startup] == 3
+
+
+def test_trees_kept_by_content_keep_numbers_and_booleans_apart():
+    """Trees of equal options are shared (issue 17: built once), but ``(1, 0)`` equals
+    ``(True, False)`` in Python: each must keep its own actions."""
+    table = action_table(RULES, 2)
+    numbers, booleans = Decision("x", 0, (1, 0)), Decision("x", 0, (True, False))
+    for _ in range(2):
+        assert table.step(numbers).legal == tuple(sorted(map(table.action_id, (1, 0))))
+        assert table.step(booleans).legal == tuple(sorted(map(table.action_id, (True, False))))
+        _, chosen = table.choose(booleans, (), table.action_id(True))
+        assert chosen.option is True
+        _, chosen = table.choose(numbers, (), table.action_id(1))
+        assert chosen.option == 1 and chosen.option is not True
+
+
+def test_observations_of_games_taken_in_turn_are_each_their_own():
+    """The table keeps the rows it last wrote per seat (issue 17): observing another game
+    in between must not leak into an observation."""
+    table = action_table(RULES, 2)
+    games = [Game(RULES, 2, seed=s) for s in range(3)]
+    rng = np.random.default_rng(0)
+    for _ in range(60):
+        for game in games:
+            if game.decision() is not None:
+                game.answer(game.pending.options[rng.integers(len(game.pending.options))])
+        for game in reversed(games):
+            for seat in (0, 1):
+                fresh = ActionTable(RULES, 2).observe(game, seat)
+                assert (table.observe(game, seat) == fresh).all()

@@ -21,10 +21,19 @@ then the others in turn order): coins and towns, the market, whose turn and whos
 it is, the phase, the dice, this turn's builds and rerolls, which decision is asked, and
 the steps already chosen in it. Everything in Machi Koro is public: the vector is the
 whole state.
+
+**Built once, read many times.** The steps of a decision's choice form a tree (a trie of the
+options' paths) made the first time its options are seen and kept for as long as the same
+options come back (a decision's options object; a build menu by its content), each node
+holding its :class:`Step` and its mask; the observation's layout and each seat's rotation
+are tables of the action table. An adapter's step is then a few dictionary reads, not a
+pass over every option (bench/adapters.py measures the adapters against the engine).
 """
 
 from __future__ import annotations
 
+import operator
+from array import array
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,6 +44,7 @@ from ..records import Record
 from ..rules.ruleset import RuleSet
 from .chance import outcomes
 from .decision import Decision
+from .options import SwapOptions
 from .phases import PHASE_NAMES
 
 
@@ -51,6 +61,26 @@ DONE = _Done()
 
 PREFIX_SLOTS = 4
 """How many steps of a compound choice the observation shows (a swap takes 3)."""
+
+MAX_TURNS = 100_000
+"""The largest turn cap the adapters accept (``max_turns``): far beyond any game played
+(games last tens of turns; the default cap is 1,000), and small enough that OpenSpiel's
+bound on a game's length stays a 32-bit number."""
+
+_MISSING = object()  # a node of a choice that completes no option
+_CACHED = 4096  # decisions' trees kept per table by content (build menus, dice counts)
+_RECENT = 8  # and by options object, the last few (a decision is asked about repeatedly)
+
+
+def shown(value: Any) -> str:
+    """``value`` for an error message: its repr cut to 60 characters; a whole number of
+    more than 64 bits by its size (its text may be past Python's int-to-text limit)."""
+    if type(value) is int and value.bit_length() > 64:
+        return f"a number of {value.bit_length():,} bits"
+    try:
+        return f"{value!r:.60}"
+    except Exception:  # noqa: BLE001 - a repr that fails: say what it is
+        return f"a {type(value).__name__}"
 
 
 def _key(value: Any) -> tuple:
@@ -99,6 +129,82 @@ class Step(Record):
     complete: bool
     option: Any = None
 
+    def __init__(self, legal: tuple, complete: bool, option: Any = None) -> None:
+        # written out: a step is made for each node of a choice reached, and Record's
+        # general __init__ costs three times as much (as ChanceStep's)
+        values = self.__dict__
+        values["legal"], values["complete"], values["option"] = legal, complete, option
+
+
+class _Later:
+    """A node of a choice not made yet: ``make(*args)`` makes it when a path reaches it."""
+
+    __slots__ = ("args", "make")
+
+    def __init__(self, make, *args):
+        self.make, self.args = make, args
+
+
+class _Node:
+    """One point of a decision's choice: the actions taken so far lead here.
+    ``entries`` are the ``(path, option)`` pairs through it, ``depth`` the actions taken;
+    ``children`` (next action id -> node), ``step`` (the :class:`Step` here), ``done`` (the
+    step after ``done``, or None where ``done`` is not legal) and ``mask`` are made when the
+    node is first reached: a random agent's choice among a few hundred swaps makes the
+    first level and one path, not the whole tree."""
+
+    __slots__ = ("children", "depth", "done", "entries", "mask", "option", "step")
+
+    def __init__(self, entries: list, depth: int, done_id: int):
+        self.entries, self.depth = entries, depth
+        self.children: dict = {}
+        self.option: Any = _MISSING
+        self.done: Step | None = None
+        self.mask: np.ndarray | None = None
+        for path, option in entries:
+            if len(path) == depth:
+                if self.option is not _MISSING:
+                    raise MachikoroError(f"options {[self.option, option]!r:.200} of a "
+                                         "decision have the same actions")
+                self.option = option
+            else:
+                self.children.setdefault(path[depth], []).append((path, option))
+        self.finish(done_id)
+
+    @classmethod
+    def made(cls, children: dict, option: Any, done_id: int) -> _Node:
+        """A node with these ``children`` (next action id -> :class:`_Later`) and option."""
+        node = cls.__new__(cls)
+        node.entries, node.depth, node.done, node.mask = (), 0, None, None
+        node.children, node.option = children, option
+        node.finish(done_id)
+        return node
+
+    def finish(self, done_id: int) -> None:
+        """Make ``step`` and ``done`` from the children and the option."""
+        whole = self.option is not _MISSING
+        if not self.children:
+            self.step = Step((), True, self.option if whole else None)
+            return
+        legal = sorted(self.children)
+        if whole:
+            legal.append(done_id)
+            legal.sort()
+            self.done = Step((), True, self.option)
+        self.step = Step(tuple(legal), False, self.option if whole else None)
+
+    def child(self, action: int, done_id: int) -> _Node | None:
+        """The node after ``action``, made on first use; None when it leads nowhere."""
+        found = self.children.get(action)
+        if type(found) is list:
+            if len(found) == 1 and len(found[0][0]) == self.depth + 1:  # one option ends here
+                found = self.children[action] = _Node.made({}, found[0][1], done_id)
+            else:
+                found = self.children[action] = _Node(found, self.depth + 1, done_id)
+        elif type(found) is _Later:
+            found = self.children[action] = found.make(*found.args)
+        return found
+
 
 class ActionTable:
     """The integer encoding of one rule set for ``players`` seats (see the module text).
@@ -115,25 +221,73 @@ class ActionTable:
         self.players = players
         self.labels = _atoms(rules)
         self._ids = {_key(v): i for i, v in enumerate(self.labels)}
+        # per type, atom -> id: one dictionary read keeps 1 and True apart
+        self._by_type: dict = {}
+        for i, v in enumerate(self.labels):
+            self._by_type.setdefault(type(v), {})[v] = i
         self.done = self._ids[_key(DONE)]
         self.num_actions = len(self.labels)
         self.chance = _chance_outcomes(rules)
         self._chance_ids = {faces: j for j, faces in enumerate(self.chance)}
         self.num_chance_outcomes = len(self.chance)
+        self._chance_lists: dict = {}
+        self._chance_sets: dict = {}
         self.decision_names = _decision_names(rules)
         self._decision_ids = {name: i for i, name in enumerate(self.decision_names)}
         self._layout = self._observation_layout()
         self.observation_size = sum(size for _, size in self._layout)
+        self._offsets = {}
+        at = 0
+        for name, size in self._layout:
+            self._offsets[name] = at
+            at += size
+        self._orders = tuple(tuple((seat + k) % players for k in range(players))
+                             for seat in range(players))
+        self._card_ids = tuple(self.action_id(i) for i in rules.ids)
+        self._recent: list = []  # (options, tree) of the last decisions asked about
+        self._by_content: dict = {}  # a tuple of names and None -> tree
+        self._singles = tuple(self._offsets[name] for name in (
+            "turn_of", "decision_of", "phase", "dice", "built_this_turn", "rerolls_used",
+            "extra_turn", "decision", "chosen"))
+        # per seat, the rows of counts last written (see observe) and where each row goes
+        cards = len(rules.cards)
+        self._where = tuple([players + k * cards for k in range(players + 1)]
+                            + [self._offsets["marks"] + k * cards
+                               for k in range(len(rules.markers) * players)])
+        self._base = [array("f", bytes(4 * self.observation_size)) for _ in range(players)]
+        self._seen: list = [[None] * len(self._where) for _ in range(players)]
 
     # ------------------------------------------------------------------ actions
 
     def action_id(self, atom: Any) -> int:
         """The action id of one atom (None, a bool, a whole number or a name)."""
-        try:
-            return self._ids[_key(atom)]
-        except (KeyError, TypeError):
-            raise MachikoroError(f"{atom!r} has no action in the table of {self.rules.name} "
-                                 "(an option value outside what its data allows)") from None
+        found = self._by_type.get(type(atom))
+        if found is not None:
+            try:
+                return found[atom]
+            except (KeyError, TypeError):
+                pass
+        raise MachikoroError(f"{shown(atom)} has no action in the table of {self.rules.name} "
+                             "(an option value outside what its data allows)")
+
+    def action_index(self, value: Any) -> int:
+        """``value`` as an action id: a whole number (an ``int``, a NumPy integer or a
+        0-d integer array; never a bool or a float, not even ``1.0``) from 0 to
+        ``num_actions - 1``. Raises :class:`~machikoro.errors.MachikoroError` otherwise;
+        whether the action is legal now is :meth:`choose`'s to say."""
+        if type(value) is not int:
+            try:
+                if isinstance(value, (bool, np.bool_)):
+                    raise TypeError
+                value = operator.index(value)
+            except TypeError:
+                raise MachikoroError(
+                    f"an action is a whole number from 0 to {self.num_actions - 1}, not "
+                    f"{type(value).__name__} {shown(value)}") from None
+        if not 0 <= value < self.num_actions:
+            raise MachikoroError(f"action {shown(value)} is out of range: actions are 0 to "
+                                 f"{self.num_actions - 1}")
+        return value
 
     def path(self, option: Any) -> tuple:
         """The action ids that choose ``option``: one for an atom, one per value for a
@@ -144,48 +298,121 @@ class ActionTable:
             return tuple(self.action_id(v) for v in option)
         return (self.action_id(option),)
 
+    def _tree(self, decision: Decision) -> _Node:
+        """The root of ``decision``'s choice, made once for its options (see the module
+        text): the same options object, or a tuple of the same names, finds it again."""
+        options = decision.options
+        for held, root in self._recent:  # the last few decisions' options, by identity
+            if held is options:
+                return root
+        key = options if type(options) is tuple else None
+        root = None
+        if key is not None:
+            try:
+                # a tuple of names and None is its own key (no other values equal them);
+                # any other, with its values' types (1 == True: numbers and booleans
+                # must not share a tree)
+                root = self._by_content.get(options)
+                if root is None and not all(o is None or type(o) is str for o in options):
+                    key = (options, tuple(map(type, options)))
+                    root = self._by_content.get(key)
+            except TypeError:  # an unhashable option (a mapping): no content key
+                key = None
+        if root is None:
+            root = self._build(decision)
+            if key is not None:
+                if len(self._by_content) >= _CACHED:
+                    self._by_content.clear()
+                self._by_content[key] = root
+        recent = self._recent
+        recent.insert(0, (options, root))
+        if len(recent) > _RECENT:
+            recent.pop()
+        return root
+
+    def _build(self, decision: Decision) -> _Node:
+        options = decision.options
+        try:
+            if type(options) is SwapOptions:
+                return self._swap_tree(options)
+            path = self.path
+            return _Node([(path(option), option) for option in options], 0, self.done)
+        except MachikoroError as exc:
+            raise MachikoroError(f"decision {decision.name!r}: {exc}") from None
+
+    def _swap_tree(self, options: SwapOptions) -> _Node:
+        """The root of a swap's choice from its options' structure, each level made when
+        reached: an answer's path is its values in sorted key order (``from``, ``give``,
+        ``take``): the seat, the card given, the card taken; the option at the end is the
+        options' own answer (:meth:`~machikoro.engine.options.SwapOptions.match`)."""
+        seat_ids, card_ids, ids, done = self._by_type[int], self._card_ids, self.rules.ids, \
+            self.done
+        made = _Node.made
+
+        def answer(other: int, give: int, take: int) -> _Node:
+            option = options.match({"give": ids[give], "take": ids[take], "from": other})
+            return made({}, option, done)
+
+        def takes(other: int, give: int, cards: tuple) -> _Node:
+            return made({card_ids[t]: _Later(answer, other, give, t) for t in cards},
+                        _MISSING, done)
+
+        def gives(other: int, cards: tuple) -> _Node:
+            return made({card_ids[g]: _Later(takes, other, g, theirs) for g, theirs in cards},
+                        _MISSING, done)
+
+        children = {seat_ids[other]: _Later(gives, other, cards)
+                    for other, cards in options.by_seat()}
+        if options.optional:
+            children[self.action_id(None)] = _Later(made, {}, None, done)
+        return made(children, _MISSING, done)
+
+    def _node(self, decision: Decision, prefix: tuple) -> _Node:
+        node = self._tree(decision)
+        for action in prefix:
+            node = node.child(action, self.done) if type(action) is int else None
+            if node is None:
+                raise MachikoroError(f"actions {list(prefix)!r:.100} choose no option of "
+                                     f"decision {decision.name!r}")
+        if node.step.complete and node.option is _MISSING:
+            raise MachikoroError(f"decision {decision.name!r} has no options")
+        return node
+
     def step(self, decision: Decision, prefix: tuple = ()) -> Step:
         """The legal next actions of ``decision`` after ``prefix``, and the option the
         prefix completes (see :class:`Step`). Raises when ``prefix`` leads nowhere."""
-        n = len(prefix)
-        nxt: set = set()
-        whole = []
-        for option in decision.options:
-            path = self.path(option)
-            if path[:n] == prefix:
-                if len(path) == n:
-                    whole.append(option)
-                else:
-                    nxt.add(path[n])
-        if len(whole) > 1:
-            raise MachikoroError(f"options {whole!r} of decision {decision.name!r} "
-                                 "have the same actions")
-        if not nxt and not whole:
-            raise MachikoroError(f"actions {list(prefix)} choose no option of decision "
-                                 f"{decision.name!r}")
-        if whole and not nxt:
-            return Step((), True, whole[0])
-        if whole:
-            nxt.add(self.done)
-        return Step(tuple(sorted(nxt)), False, whole[0] if whole else None)
+        return self._node(decision, prefix).step
+
+    def mask(self, decision: Decision, prefix: tuple = ()) -> np.ndarray:
+        """The legal next actions of ``decision`` after ``prefix`` as a new int8 vector of
+        ``num_actions`` (1 for a legal action); all zeros where the choice is complete."""
+        node = self._node(decision, prefix)
+        if node.mask is None:
+            node.mask = np.zeros(self.num_actions, np.int8)
+            node.mask[list(node.step.legal)] = 1
+        return node.mask.copy()
 
     def choose(self, decision: Decision, prefix: tuple, action: int) -> tuple[tuple, Step]:
         """Take ``action`` after ``prefix``: the new prefix and its :class:`Step`; the
         step is ``complete`` when the choice names one option (``option``). Raises
-        :class:`~machikoro.errors.MachikoroError` for an action that is not legal."""
-        now = self.step(decision, prefix)
-        if action not in now.legal:
-            raise MachikoroError(f"action {action} ({self.label(action)}) is not legal here; "
-                                 f"legal: {list(now.legal)}")
-        if action == self.done:
-            return prefix, Step((), True, now.option)
-        prefix = prefix + (action,)
-        return prefix, self.step(decision, prefix)
+        :class:`~machikoro.errors.MachikoroError` for an action that is not legal (a bool
+        or a float is no action), leaving nothing changed."""
+        node = self._node(decision, prefix)
+        child = node.child(action, self.done) if type(action) is int else None
+        if child is not None:
+            return prefix + (action,), child.step
+        if node.done is not None and type(action) is int and action == self.done:
+            return prefix, node.done
+        label = self.label(action) if type(action) is int and 0 <= action < self.num_actions \
+            else "no action"
+        raise MachikoroError(f"action {shown(action)} ({label}) is not legal here; "
+                             f"legal: {list(node.step.legal)}")
 
     def label(self, action: int) -> str:
         """A short text for action ``action`` (``none``, ``yes``/``no``, a number, a name,
-        ``done``)."""
-        value = self.labels[action]
+        ``done``). Raises :class:`~machikoro.errors.MachikoroError` for an id outside the
+        table."""
+        value = self.labels[self.action_index(action)]
         if value is None:
             return "none"
         if value is True or value is False:
@@ -198,8 +425,28 @@ class ActionTable:
         """The id of the outcome ``faces`` (any order)."""
         try:
             return self._chance_ids[tuple(sorted(faces))]
-        except KeyError:
-            raise MachikoroError(f"{faces!r} is not a roll of {self.rules.name}") from None
+        except (KeyError, TypeError):
+            raise MachikoroError(f"{shown(faces)} is not a roll of {self.rules.name}") from None
+
+    def chance_outcomes(self, step) -> list:
+        """``[(outcome id, probability as a float), ...]`` for the
+        :class:`~machikoro.engine.chance.ChanceStep` ``step``, ascending by faces; one list
+        per kind of roll, made once (callers must not change it)."""
+        key = (step.dice, step.faces)
+        found = self._chance_lists.get(key)
+        if found is None:
+            found = self._chance_lists[key] = [(self.chance_id(faces), float(p))
+                                               for faces, p in step.outcomes()]
+            self._chance_sets[key] = frozenset(a for a, _ in found)
+        return found
+
+    def chance_legal(self, step) -> frozenset:
+        """The outcome ids of ``step`` (see :meth:`chance_outcomes`), as a set."""
+        found = self._chance_sets.get((step.dice, step.faces))
+        if found is None:
+            self.chance_outcomes(step)
+            found = self._chance_sets[(step.dice, step.faces)]
+        return found
 
     # ------------------------------------------------------------------ observation
 
@@ -215,62 +462,85 @@ class ActionTable:
     def observe(self, game, seat: int, prefix: tuple = (), out: np.ndarray | None = None):
         """The observation of ``game`` from ``seat`` (a float32 vector of
         ``observation_size``), with ``prefix`` the steps chosen in the pending decision;
-        written into ``out`` when given. Seats are rotated so ``seat`` comes first."""
-        vec = np.zeros(self.observation_size, np.float32) if out is None else out
-        vec.fill(0)
-        n, cards = game.n, len(self.rules.cards)
-        order = [(seat + k) % n for k in range(n)]
-        at = 0
+        written into ``out`` when given. Seats are rotated so ``seat`` comes first.
+
+        The rows of counts (each seat's town, the market, each marker's table) change only
+        when a card moves or a marker is set: the table keeps, per seat, a vector holding
+        the rows it last wrote and a copy of each row's values, rewrites a row only when
+        its values differ (whatever game is observed: rows are compared, never assumed),
+        and starts each observation as a copy of that vector; the rest are single
+        entries. The vector returned owns its memory (a new buffer each call)."""
+        base, seen, where = self._base[seat], self._seen[seat], self._where
+        order = self._orders[seat]
+        j = 0
+        owned = game.owned  # the rows in layout order: the towns from seat, market, marks
+        for s in order:
+            row = owned[s]
+            if row != seen[j]:
+                k = where[j]
+                base[k:k + len(row)] = array("f", row)
+                seen[j] = row[:]
+            j += 1
+        row = game.supply
+        if row != seen[j]:
+            k = where[j]
+            base[k:k + len(row)] = array("f", row)
+            seen[j] = row[:]
+        j += 1
+        for table in game.marks:  # per marker: copies closed, coins on a card, per seat
+            for s in order:
+                row = table[s]
+                if row != seen[j]:
+                    k = where[j]
+                    base[k:k + len(row)] = array("f", row)
+                    seen[j] = row[:]
+                j += 1
+        # the entries are written into a copy of the base as an array('f'), whose items
+        # are written at a quarter of the cost of a NumPy array's, then seen as one
+        vec = base[:]
+        turn_of, decision_of, phase, at_dice, built, rerolls, extra, named, chosen = \
+            self._singles
+        n = len(order)
+        coins = game.coins
         for k, s in enumerate(order):
-            vec[k] = game.coins[s]
-            vec[n + k * cards:n + (k + 1) * cards] = game.owned[s]
-        at = n + n * cards
-        vec[at:at + cards] = game.supply
-        at += cards
-        vec[at + order.index(game.current)] = 1
-        at += n
+            vec[k] = coins[s]
+        vec[turn_of + (game.current - seat) % n] = 1
         decision = game.pending
         if decision is not None:
-            vec[at + order.index(decision.player)] = 1
-        at += n
-        vec[at + game.phase] = 1
-        at += len(PHASE_NAMES)
+            vec[decision_of + (decision.player - seat) % n] = 1
+            found = self._decision_ids.get(decision.name)
+            if found is not None:
+                vec[named + found] = 1
+        vec[phase + game.phase] = 1
         dice = game.dice
-        vec[at:at + 3] = (game.total, len(dice), len(dice) > 1 and len(set(dice)) == 1)
-        at += 3
-        return self._observe_turn(game, decision, prefix, vec, at, order)
-
-    def _observe_turn(self, game, decision, prefix: tuple, vec: np.ndarray, at: int,
-                      order: list):
-        cards = len(self.rules.cards)
+        vec[at_dice] = game.total
+        if dice:
+            vec[at_dice + 1] = len(dice)
+            vec[at_dice + 2] = len(dice) > 1 and len(set(dice)) == 1
         for card in game.built_this_turn:
-            vec[at + card] += 1
-        at += cards
+            vec[built + card] += 1
         for card in game.rerolls_used:
-            vec[at + card] = 1
-        at += cards
-        vec[at] = game.extra_turn
-        at += 1
-        if decision is not None and decision.name in self._decision_ids:
-            vec[at + self._decision_ids[decision.name]] = 1
-        at += len(self.decision_names)
-        for k, action in enumerate(prefix[:PREFIX_SLOTS]):
-            vec[at + k * self.num_actions + action] = 1
-        at += PREFIX_SLOTS * self.num_actions
-        for table in game.marks:  # per marker: copies closed, coins on a card, per seat
-            for k, s in enumerate(order):
-                vec[at + k * cards:at + (k + 1) * cards] = table[s]
-            at += len(order) * cards
-        return vec
+            vec[rerolls + card] = 1
+        if game.extra_turn:
+            vec[extra] = 1
+        width = self.num_actions
+        for slot, action in enumerate(prefix[:PREFIX_SLOTS]):
+            vec[chosen + slot * width + action] = 1
+        if out is None:
+            return np.frombuffer(vec, np.float32)
+        out[:] = np.frombuffer(vec, np.float32)
+        return out
 
     def describe(self, game, prefix: tuple = ()) -> str:
-        """The position as text: every seat's coins, landmarks and town, whose turn and
-        what is pending (with the steps already chosen)."""
+        """The position as text: every seat's coins, landmarks and town, the market, whose
+        turn and what is pending (with the steps already chosen)."""
         lines = []
         for s in range(game.n):
             town = " ".join(f"{k}x{v}" for k, v in game.town(s).items())
             marks = ",".join(game.built_landmarks(s)) or "-"
             lines.append(f"{game.names[s]}: {game.coins[s]} coins; landmarks {marks}; {town}")
+        market = " ".join(f"{k}x{v}" for k, v in game.market().items() if v)
+        lines.append(f"market: {market or '-'}")
         status = f"turn {game.turn + 1}, {game.names[game.current]} to play, " \
                  f"phase {game.phase_name}, dice {list(game.dice)}"
         if game.pending is not None:

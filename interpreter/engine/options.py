@@ -70,6 +70,26 @@ class SwapOptions(Sequence):
     def __len__(self) -> int:
         return self._size
 
+    @property
+    def optional(self) -> bool:
+        """True when None (no swap) is the first option."""
+        return bool(self._head)
+
+    def by_seat(self) -> tuple:
+        """The swaps after the None of an optional one, grouped as the options are
+        ordered: ``((other, ((give, (take, ...)), ...)), ...)``, card indices, each seat
+        and each card given only where some swap has it. No answer is made: the action
+        encoding reads the first level of a few hundred swaps, then one path."""
+        if self._triples is None:
+            own = self._own
+            return tuple((other, tuple((give, theirs) for give in own))
+                         for other, theirs in self._blocks if theirs and own)
+        seats: dict = {}
+        for give, take, other in self._triples:
+            seats.setdefault(other, {}).setdefault(give, []).append(take)
+        return tuple((other, tuple((give, tuple(takes)) for give, takes in gives.items()))
+                     for other, gives in seats.items())
+
     def _triple(self, k: int) -> tuple[int, int, int]:
         """The ``k``-th swap (after the head) as ``(give, take, other)`` indices."""
         if self._triples is not None:
