@@ -51,12 +51,12 @@ BATCH = 20_000
 """Games per batch of the vector engine by default (``--batch``): measured on this machine,
 random agents, base set at 2 players, the batched engine plays about 0.2 M turns per CPU
 second at 1,000 games a batch, 0.56 M at 5,000, 0.7 M at 10,000, 1.0 M at 20,000 and 1.16 M
-at 40,000; a batch of 20,000 games held about 270 MB (base, 2 players) to 380 MB (Harbor
-and Millionaire's Row, 4 players) at its peak, builds kept."""
+at 40,000; a ``simulate`` of one batch of 20,000 games peaked at 0.4 GB with Harbor and
+Millionaire's Row at 4 players (docs/vector.md)."""
 
 MAX_BATCH = 100_000
-"""The largest ``--batch``: a batch keeps a few KB of state per game and its builds (about
-15 KB a game of Harbor and Millionaire's Row at 4 players): some 1.5 GB at most."""
+"""The largest ``--batch``: a batch keeps a few KB of state per game and its builds until it
+ends; one of 100,000 games of Harbor and Millionaire's Row at 4 players peaked at 1.9 GB."""
 
 
 def _random(rules: RuleSet, players: int, seat_seeds: np.ndarray):
@@ -207,43 +207,77 @@ def run_batch(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | Non
 
 def batch_arrays(batch, seated: np.ndarray, names: tuple) -> GameArrays:
     """A finished batch's games (a :class:`~machikoro.vector.engine.VectorGames` that kept
-    its builds) as :class:`~machikoro.lab.summary.GameArrays`: winner,
-    turns and rounds as :func:`~machikoro.lab.runs.play_game` counts them (``turns`` the
-    turns played, the winning one included; ``rounds`` the rounds begun, extra turns not
-    counted, an extra turn granted by the last turn of a capped game never begun), and its
-    builds in order (``batch.builds``, kept)."""
+    its builds) as :class:`~machikoro.lab.summary.GameArrays`: winner, turns and rounds as
+    :func:`~machikoro.lab.runs.play_game` counts them (``turns`` the turns played, the
+    winning one included; ``rounds`` the rounds begun, extra turns not counted, an extra
+    turn granted by the last turn of a capped game never begun), and its builds in order,
+    in small integer types (11 bytes a build instead of the batch's 32: a batch of 100,000
+    games of Harbor and Millionaire's Row at 4 players makes some 23 million builds). The
+    batch's own list of builds is let go."""
     players = batch.players
     winner = batch.winner.astype(np.int64)
     won = winner >= 0
     turns = batch.turn.astype(np.int64)
     extra = batch.extra_turns.astype(np.int64) - (~won & batch.extra_turn.astype(bool))
     rounds = np.maximum(1, -(-(turns - extra) // players))
-    steps = batch.builds or []
-    parts = [np.concatenate([np.asarray(step[k], dtype=np.int64) for step in steps])
-             if steps else np.zeros(0, dtype=np.int64) for k in range(4)]
+    steps, batch.builds = batch.builds or [], None
+    kinds = (_index_type(batch.n), _index_type(int(turns.max(initial=0)) + 1), np.int8,
+             _index_type(len(batch.rules.ids)))
+    parts = [np.concatenate([step[k] for step in steps]).astype(kind, copy=False)
+             if steps else np.zeros(0, dtype=kind) for k, kind in enumerate(kinds)]
     return GameArrays(winner, turns, rounds, seated, tuple(names), *parts)
 
 
+def _index_type(bound: int):
+    """The smallest signed integer type that holds ``0..bound``."""
+    for kind in (np.int16, np.int32):
+        if bound <= np.iinfo(kind).max:
+            return kind
+    return np.int64
+
+
+class BatchRecords:
+    """The records of a batch's games, made one at a time as they are read (a batch's
+    records as Python values would take far more memory than its arrays, and they travel
+    from a worker as arrays): ``len()``, and iteration in game order, each a dict with the
+    fields of :func:`~machikoro.lab.runs.play_game`'s records, ``engine`` ``vector``;
+    ``builds`` as ``(turn, seat, card id)`` in build order, left out unless ``builds``.
+    ``games`` is game ``start + k`` in row ``k``, ``seeds`` the game seeds, ``lineups``
+    the agent names of each game's seats, ``ids`` the rule set's card ids."""
+
+    def __init__(self, games: GameArrays, ids: tuple, start: int, seeds: np.ndarray,
+                 lineups: list, builds: bool = True):
+        self.games, self.ids, self.start = games, tuple(ids), start
+        self.seeds, self.lineups, self.builds = np.asarray(seeds), list(lineups), builds
+
+    def __len__(self) -> int:
+        return len(self.games.winner)
+
+    def __iter__(self):
+        games, ids = self.games, self.ids
+        winner, turns = games.winner.tolist(), games.turns.tolist()
+        rounds, seeds = games.rounds.tolist(), self.seeds.tolist()
+        if self.builds:
+            order = np.argsort(games.build_game, kind="stable")  # per game, in build order
+            ends = np.cumsum(np.bincount(games.build_game, minlength=len(self))).tolist()
+            turn, seat = games.build_turn[order], games.build_seat[order]
+            card = games.build_card[order]
+        begin = 0
+        for k in range(len(self)):
+            record = {"game": self.start + k, "seed": seeds[k],
+                      "agents": list(self.lineups[k]),
+                      "winner": winner[k] if winner[k] >= 0 else None, "turns": turns[k],
+                      "rounds": rounds[k], "capped": winner[k] < 0, "engine": "vector"}
+            if self.builds:
+                end = ends[k]
+                record["builds"] = list(zip(turn[begin:end].tolist(),
+                                            seat[begin:end].tolist(),
+                                            [ids[c] for c in card[begin:end].tolist()]))
+                begin = end
+            yield record
+
+
 def batch_records(games: GameArrays, ids: tuple, start: int, seeds: np.ndarray,
-                  lineups: list, builds: bool = True) -> list[dict]:
-    """One record per game of a batch (game ``start + k`` for row ``k``), the fields of
-    :func:`~machikoro.lab.runs.play_game`'s records, ``engine`` ``vector``: ``builds`` as
-    ``(turn, seat, card id)`` in build order (left out unless ``builds``)."""
-    n = len(games.winner)
-    winner, turns = games.winner.tolist(), games.turns.tolist()
-    rounds, seeds = games.rounds.tolist(), seeds.tolist()
-    records = [{"game": start + k, "seed": seeds[k], "agents": list(lineups[k]),
-                "winner": winner[k] if winner[k] >= 0 else None, "turns": turns[k],
-                "rounds": rounds[k], "capped": winner[k] < 0, "engine": "vector"}
-               for k in range(n)]
-    if not builds:
-        return records
-    order = np.argsort(games.build_game, kind="stable")  # per game, in build order
-    ends = np.cumsum(np.bincount(games.build_game, minlength=n)).tolist()
-    rows = list(zip(games.build_turn[order].tolist(), games.build_seat[order].tolist(),
-                    [ids[c] for c in games.build_card[order].tolist()]))
-    begin = 0
-    for record, end in zip(records, ends):
-        record["builds"] = rows[begin:end]
-        begin = end
-    return records
+                  lineups: list, builds: bool = True) -> BatchRecords:
+    """The records of a batch's games (:class:`BatchRecords`: made as they are read)."""
+    return BatchRecords(games, ids, start, seeds, lineups, builds)

@@ -43,7 +43,8 @@ def play_games(spec: RunSpec, start: int, stop: int, executor: Executor, bar,
         with deferred_interrupts():  # the summary and --out hold the same games
             summary.merge(part)
             if out is not None and records is not None:
-                out.write("".join(json.dumps(record) + "\n" for record in records))
+                for record in records:  # one at a time: a batch's are made as read
+                    out.write(json.dumps(record) + "\n")
         bar.update(part.games)
 
     try:

@@ -19,9 +19,10 @@ class GameArrays(Record):
     """A batch of finished games as arrays, what :meth:`Summary.add_batch` counts: per game
     ``winner`` (seat, -1 for none), ``turns`` and ``rounds`` (as a game record's), and
     ``seated`` (an ``(N, P)`` int array: the index in ``names`` of each seat's agent); the
-    builds as four 1-D int arrays of the same length, in the order they were made (per
-    game, chronological): ``build_game`` (index in the batch), ``build_turn`` (from 1),
-    ``build_seat`` and ``build_card`` (an index into the rule set's ``ids``)."""
+    builds as four 1-D int arrays of the same length (any integer type), in the order they
+    were made (per game, chronological): ``build_game`` (index in the batch),
+    ``build_turn`` (from 1), ``build_seat`` and ``build_card`` (an index into the rule
+    set's ``ids``)."""
 
     winner: np.ndarray
     turns: np.ndarray
@@ -152,12 +153,10 @@ class Summary:
     def _add_batch_builds(self, games: GameArrays, winner: np.ndarray, players: int,
                           ids: tuple, landmarks) -> None:
         """:meth:`_add_builds` over a batch's build arrays."""
-        game = np.asarray(games.build_game, dtype=np.int64)
+        game, turn = np.asarray(games.build_game), np.asarray(games.build_turn)
+        seat, card = np.asarray(games.build_seat), np.asarray(games.build_card)
         if not len(game):
             return
-        turn = np.asarray(games.build_turn, dtype=np.int64)
-        seat = np.asarray(games.build_seat, dtype=np.int64)
-        card = np.asarray(games.build_card, dtype=np.int64)
         cards = len(ids)
 
         def card_id(k: int) -> str:
@@ -170,7 +169,9 @@ class Summary:
         kind = np.int32 if turn.max() < np.iinfo(np.int32).max else np.int64  # 4 bytes a cell
         never = np.iinfo(kind).max
         first = np.full(n * players * cards, never, dtype=kind)
-        np.minimum.at(first, (game * players + seat) * cards + card, turn.astype(kind))
+        cell_of = (game.astype(np.int64) * players + seat) * cards + card
+        np.minimum.at(first, cell_of, turn.astype(kind))
+        del cell_of
         cell = np.flatnonzero(first != never)
         first_card = cell % cards
         first_game = cell // (players * cards)
@@ -186,14 +187,14 @@ class Summary:
         mask = np.isin(card, np.asarray(sorted(landmarks), dtype=np.int64))
         if not mask.any():
             return
-        owner = (game * players + seat)[mask]
+        owner = game[mask].astype(np.int64) * players + seat[mask]
         built = card[mask]
         order = np.argsort(owner, kind="stable")
         owner, built = owner[order], built[order]
         starts = np.flatnonzero(np.r_[True, owner[1:] != owner[:-1]])
         rank = np.arange(len(owner)) - np.repeat(starts, np.diff(np.r_[starts, len(owner)]))
         width = int(rank.max()) + 1
-        counts = np.bincount(built * width + rank, minlength=cards * width)
+        counts = np.bincount(built.astype(np.int64) * width + rank, minlength=cards * width)
         for value in np.flatnonzero(counts).tolist():
             ranks = self.landmark_rank.get(ids[value // width])
             if ranks is None:
