@@ -25,6 +25,7 @@ from ..lab.engines import (
     DEFAULT_ENGINE,
     ENGINES,
     MAX_BATCH,
+    VECTOR_POLICIES,
     EngineChoice,
     choose_engine,
 )
@@ -79,9 +80,10 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE,
                         help="scalar: one game at a time (the reference); vector: the "
                              "batched engine, many games at once as arrays (other games "
-                             "for the same seed; random agents only so far); auto: vector "
-                             "when the rule set and every agent compile for it, else "
-                             f"scalar (default {DEFAULT_ENGINE}; docs/vector.md)")
+                             "for the same seed; agents with a batched policy: "
+                             f"{', '.join(VECTOR_POLICIES)}); auto: vector when the rule "
+                             "set and every agent compile for it, else scalar (default "
+                             f"{DEFAULT_ENGINE}; docs/vector.md)")
     parser.add_argument("--batch", type=whole_number(1, MAX_BATCH), default=None,
                         metavar="N",
                         help=f"games per batch of the vector engine (default {BATCH}, at "
