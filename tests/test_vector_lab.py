@@ -16,6 +16,9 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -533,3 +536,21 @@ def test_the_batched_engine_s_statistics_agree_with_the_scalar_engine_s(
             far.append(f"{key}: scalar {a.mean():.3f}, vector {b.mean():.3f} "
                        f"({gap / error:.1f} standard errors)")
     assert not far, far
+
+
+# --------------------------------------------------------------------------- the benchmark
+
+
+def test_the_lab_engines_benchmark_runs_and_reports_its_ratios(tmp_path):
+    """bench/lab_engines.py still runs (its figures are measured by running it, never
+    asserted: a tiny run on a shared machine says nothing about speed)."""
+    bench = Path(__file__).resolve().parents[1] / "bench" / "lab_engines.py"
+    done = subprocess.run([sys.executable, str(bench), "--games", "8", "--case", "base:2",
+                           "--bookkeeping-games", "30", "--json"],
+                          capture_output=True, text=True, timeout=300, check=True)
+    results = json.loads(done.stdout)
+    (case,) = results["cases"]
+    assert [r["engine"] for r in case["runs"]] == ["scalar", "vector"]
+    assert all(r["games"] == 8 and r["cpu_s"] > 0 for r in case["runs"])
+    assert math.isfinite(case["cpu_ratio"]) and math.isfinite(case["wall_ratio"])
+    assert results["bookkeeping"]["games"] == 30
