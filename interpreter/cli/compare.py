@@ -7,7 +7,7 @@ import sys
 
 from ..errors import DataError
 from ..lab.comparison import Comparison, card_table, labels, play_pairs, render
-from ..lab.engines import batch_size
+from ..lab.engines import EngineChoice, batch_size
 from ..lab.executors import Executor
 from ..lab.runs import RunSpec
 from ..lab.simulation import report
@@ -63,7 +63,7 @@ def _usage(args) -> str | None:
     return None
 
 
-def _load(args) -> tuple[list, tuple, object]:
+def _load(args) -> tuple[list, tuple, EngineChoice]:
     """The rule sets (``(variant, rules)`` each), the agents of every seat and the engine
     (:class:`~machikoro.lab.engines.EngineChoice`: one for every rule set, so that the
     pairs are the same games), all checked before any game is played. Raises
