@@ -359,17 +359,25 @@ class Batch:
         counts = np.broadcast_to(np.asarray(count, dtype=np.int64), g.shape)
         if self.dice.shape[1] == 2 and self.scripted is None and len(g) \
                 and counts.min() >= 1:  # one or two dice: one draw each game
-            bits = self.dice_stream.bits(g)
+            every = g is getattr(self, "every", None)
+            bits = self.dice_stream.bits(g, every)
             sides = np.uint64(self.rules.dice_faces)
             first = (((bits & _LOW32) * sides) >> _S32).astype(np.int64) + 1
             two = counts == 2
             second = np.where(two, (((bits >> _S32) * sides) >> _S32).astype(np.int64) + 1,
                               0)
-            self.dice[g, 0] = first
-            self.dice[g, 1] = second
-            self.ndice[g] = counts
-            self.total[g] = first + second
-            self.doubles[g] = two & (first == second)
+            if every:  # every slot rolls: whole-array writes
+                self.dice[:, 0] = first
+                self.dice[:, 1] = second
+                self.ndice[:] = counts
+                np.add(first, second, out=self.total)
+                np.logical_and(two, first == second, out=self.doubles)
+            else:
+                self.dice[g, 0] = first
+                self.dice[g, 1] = second
+                self.ndice[g] = counts
+                self.total[g] = first + second
+                self.doubles[g] = two & (first == second)
             if self.dice_log is not None:
                 self.dice_log.append((g.copy(), np.stack([first, second], axis=1),
                                       counts.copy()))

@@ -52,6 +52,21 @@ MAX_GAMES = 20_000_000
 """The most games one batch may hold (about 100 bytes to a few KB each)."""
 
 
+def _take(array: np.ndarray, games: np.ndarray, every: np.ndarray) -> np.ndarray:
+    """``array``'s values of ``games`` (the array itself, read only, when ``games`` is
+    every slot: ``every``)."""
+    return array if games is every else array.take(games, axis=0)
+
+
+def _put(array: np.ndarray, games: np.ndarray, every: np.ndarray, values) -> None:
+    """``array[games] = values``, as one whole-array write when ``games`` is every
+    slot."""
+    if games is every:
+        array[...] = values
+    else:
+        array[games] = values
+
+
 def _distinct(values: np.ndarray) -> list:
     """The distinct values of a small-valued int array, as ints (one when all agree: the
     common case, without a sort)."""
@@ -213,6 +228,7 @@ class VectorGames(Batch):
         self._ended = 0  # games that ended since the last compaction
         self._archive = None  # the whole batch's arrays while compacted
         self.ids = np.arange(n, dtype=np.int64)  # each slot's game (compacted: not g)
+        self.every = np.arange(n, dtype=np.int64)  # the slots, when a phase has them all
         self.pending = np.full(n, -1, dtype=np.int64)
         self.pending_player = np.full(n, -1, dtype=np.int64)
         self.pending_card = np.full(n, -1, dtype=np.int64)
@@ -314,7 +330,7 @@ class VectorGames(Batch):
         bad_games, bad_kinds, bad_values = [], [], []
         for kind, waiting in self._masks.items():
             games = waiting.games
-            chosen = options[games]
+            chosen = _take(options, games, self.every)
             bad = (chosen < 0) | (chosen >= waiting.counts)
             if bad.any():
                 bad_games.extend(games[bad].tolist())
@@ -389,7 +405,7 @@ class VectorGames(Batch):
         fresh: dict = {}
         resume: dict = {}
         for kind, (games, slot) in decoded.items():
-            self.pending[games] = -1
+            _put(self.pending, games, self.every, -1)
             if kind == Program.BUILD:
                 self._apply_build(games, slot, fresh, resume)
             elif kind == Program.DICE:
@@ -436,30 +452,34 @@ class VectorGames(Batch):
             setattr(holder, name, value)
 
     def _compact(self, fresh: dict, resume: dict) -> tuple[dict, dict]:
-        """Set the games that ended aside: their rows go back to the whole batch's arrays
-        (kept in ``_archive``), the arrays keep the games still playing (``ids``: whose
-        they are); ``fresh`` and ``resume`` are renumbered."""
-        live = self.phase != OVER
-        keep = np.flatnonzero(live)
-        gone = np.flatnonzero(~live)
-        if self._archive is None:  # the whole batch's arrays, as they were
-            self._archive = [(holder, name, self._get(holder, name))
-                             for holder, name in self._arrays()]
-        full = {(id(holder), name): array for holder, name, array in self._archive}
+        """Set the games that ended aside: each one's rows go to the whole batch's arrays
+        (``_archive``, made at the first call), and the last live games of the arrays
+        move into their places, so the live games fill the arrays' first slots (views of
+        the same memory); ``ids`` says whose each slot is; ``fresh`` and ``resume`` are
+        renumbered."""
+        ended = np.flatnonzero(self.phase == OVER)
+        n = self.n
+        k = n - len(ended)
+        if self._archive is None:  # the whole batch's arrays, copies kept as they are now
+            self._archive = [(holder, name, self._get(holder, name).copy(),
+                              self._get(holder, name)) for holder, name in self._arrays()]
+        holes = ended[ended < k]  # ended slots among the first k: filled by live games
+        movers = np.arange(k, n)
+        movers = movers[self.phase[k:n] != OVER]
         ids = self.ids
-        for holder, name in self._arrays():
+        for holder, name, whole, buffer in self._archive:
             array = self._get(holder, name)
-            whole = full[(id(holder), name)]
-            if whole is not array:
-                whole[ids[gone]] = array[gone]
-            self._set(holder, name, array[keep])
-        renumber = np.full(self.n, -1, dtype=np.int64)
-        renumber[keep] = np.arange(len(keep))
+            whole[ids[ended]] = array[ended]
+            array[holes] = array[movers]
+            self._set(holder, name, buffer[:k])
+        renumber = np.arange(n, dtype=np.int64)
+        renumber[movers] = holes
+        renumber[ended] = -1
         self.moves = {int(renumber[g]): m for g, m in self.moves.items() if renumber[g] >= 0}
-        self._resized(len(keep))
+        self._resized(k)
         self._ended = 0
-        return ({k: renumber[v] for k, v in fresh.items()},
-                {k: renumber[v] for k, v in resume.items()})
+        return ({key: renumber.take(v) for key, v in fresh.items()},
+                {key: renumber.take(v) for key, v in resume.items()})
 
     def _uncompact(self) -> None:
         """Every game back in its place in the whole batch's arrays."""
@@ -467,10 +487,8 @@ class VectorGames(Batch):
             return
         ids = self.ids
         moves = {int(ids[g]): m for g, m in self.moves.items()}
-        for holder, name, whole in self._archive:
-            array = self._get(holder, name)
-            if whole is not array:
-                whole[ids] = array
+        for holder, name, whole, _ in self._archive:
+            whole[ids] = self._get(holder, name)
             self._set(holder, name, whole)
         self._archive = None
         self.moves = moves
@@ -484,7 +502,8 @@ class VectorGames(Batch):
         self.owned_flat = self.owned.reshape(-1)
         self.towns_flat = self.owned.reshape(n * self.players, self.cards)
         self.n_seen = int(self.seen_on.sum())
-        self.cur_cell = np.arange(n, dtype=np.int64) * self.players + self.current
+        self.every = np.arange(n, dtype=np.int64)  # the slots, when a phase has them all
+        self.cur_cell[:] = self.every * self.players + self.current  # (games moved)
 
     # ------------------------------------------------------------------ the lap
 
@@ -495,7 +514,7 @@ class VectorGames(Batch):
                     DICE: self._dice, ROLL: self._roll, AFTER_ROLL: self._hooks,
                     INCOME: self._income, BEFORE_BUILD: self._hooks, BUILD: self._build}
         while fresh or resume:
-            if self._compacting and self._ended * 16 >= self.n and self.n > 64:
+            if self._compacting and self._ended:
                 fresh, resume = self._compact(fresh, resume)
             for phase in _LAP:
                 new, old = fresh.pop(phase, _EMPTY), resume.pop(phase, _EMPTY)
@@ -530,23 +549,34 @@ class VectorGames(Batch):
         options ``mask`` (or, for the build decision, ``bits``)."""
         if not len(games):
             return
-        self.pending[games] = kind
-        self.phase[games] = self._phase_now
-        self.pending_player[games] = player
+        every = self.every
+        _put(self.pending, games, every, kind)
+        _put(self.phase, games, every, self._phase_now)
+        _put(self.pending_player, games, every, player)
         if kind > Program.DICE:
             self.pending_card[games] = card
         self._waiting.setdefault(kind, []).append(
             (games, mask, bits, self.cards + 1 if bits is not None else 0))
 
+    def _all(self, games: np.ndarray) -> np.ndarray:
+        """``games``, or :attr:`every` (the same games, in slot order) when it holds every
+        slot: a phase that has every game of the batch then reads and writes whole arrays
+        (:func:`_take`, :func:`_put`)."""
+        return self.every if len(games) == self.n else games
+
     def _start(self, phase, games, _resumed) -> dict:
         """A turn starts: reset the turn's state; the ``before roll`` hooks, then the
         dice."""
+        games, every = self._all(games), self.every
         for card in self.program.reroll_cards:
-            self.rerolled[games, card] = False
-        self.nbuilt[games] = 0  # (built[:nbuilt] is this turn's)
-        self.extra_turn[games] = False
+            if games is every:
+                self.rerolled[:, card] = False
+            else:
+                self.rerolled[games, card] = False
+        _put(self.nbuilt, games, every, 0)  # (built[:nbuilt] is this turn's)
+        _put(self.extra_turn, games, every, False)
         if self.program.chooses_kind:
-            self.bound[games] = -1
+            _put(self.bound, games, every, -1)
         if self.program.plans[HOOK_PLANS["before_roll"]]:
             return {BEFORE_ROLL: games}
         return {DICE: games}
@@ -554,13 +584,15 @@ class VectorGames(Batch):
     def _dice(self, phase, games, _resumed) -> dict:
         """The ``dice`` decision where the roller's cards offer a choice, else the
         count."""
+        games, every = self._all(games), self.every
         if not self.program.dice_cards:
-            self.dice_count[games] = self.rules.dice_count
+            _put(self.dice_count, games, every, self.rules.dice_count)
             return {ROLL: games}
-        seat = self.current.take(games)
+        seat = _take(self.current, games, every)
         if self._dice_rows is not None:  # one card offers the choice: its copies decide
             card, rows = self._dice_rows
-            owns = self.owned_flat.take(self.cur_cell.take(games) * self.cards + card) > 0
+            owns = self.owned_flat.take(_take(self.cur_cell, games, every) * self.cards
+                                        + card) > 0
             many = owns if rows[1].sum() > 1 else np.zeros(len(games), dtype=bool)
             asking = games[many]
             self._wait(Program.DICE, asking, seat[many],
@@ -580,8 +612,10 @@ class VectorGames(Batch):
 
     def _roll(self, phase, games, _resumed) -> dict:
         """The turn's roll; then the ``after roll`` hooks."""
-        self.set_roll(games, self.dice_count[games])
-        self.side[games] = -1
+        games, every = self._all(games), self.every
+        self.set_roll(games, _take(self.dice_count, games, every))
+        if self.program.side_cards:
+            _put(self.side, games, every, -1)
         return {AFTER_ROLL: games}
 
     def _hooks(self, phase, fresh, resumed) -> dict:
@@ -604,7 +638,8 @@ class VectorGames(Batch):
         if not len(cards):  # no card of the rule set has such a hook
             idle, fresh = fresh, _EMPTY
         elif len(fresh):  # only the games whose roller owns a card with such a hook walk
-            town = self.cur_cell.take(fresh) * self.cards
+            fresh = self._all(fresh)
+            town = _take(self.cur_cell, fresh, self.every) * self.cards
             owns = self.owned_flat.take(town + cards[0]) > 0
             for card in cards[1:]:
                 owns |= self.owned_flat.take(town + card) > 0
@@ -622,16 +657,23 @@ class VectorGames(Batch):
     def _end_turn(self, games) -> dict:
         """The turn ends: the next player, or the same one for an extra turn; the turn
         cap."""
-        self.turn[games] += 1
-        extra = self.extra_turn[games]
-        self.extra_turns[games[extra]] += 1
-        moving = games[~extra]
-        seat = self.current.take(moving) + 1
+        games, every = self._all(games), self.every
+        if games is every:
+            self.turn += 1
+        else:
+            self.turn[games] += 1
+        extra = _take(self.extra_turn, games, every)
+        if extra.any():
+            self.extra_turns[games[extra]] += 1
+            moving = games[~extra]
+        else:
+            moving = games
+        seat = _take(self.current, moving, every) + 1
         seat[seat == self.players] = 0
-        self.current[moving] = seat
-        self.cur_cell[moving] = moving * self.players + seat
+        _put(self.current, moving, every, seat)
+        _put(self.cur_cell, moving, every, moving * self.players + seat)
         if self.max_turns is not None:
-            capped = self.turn[games] >= self.max_turns
+            capped = _take(self.turn, games, every) >= self.max_turns
             self.phase[games[capped]] = OVER
             self._ended += int(capped.sum())
             games = games[~capped]
@@ -658,7 +700,8 @@ class VectorGames(Batch):
 
     def _income_walks(self, fresh, resumed) -> dict:
         done = []
-        totals = self.total[fresh]
+        fresh = self._all(fresh)
+        totals = _take(self.total, fresh, self.every)
         plans = self.program.plans
         if len(fresh):
             order = np.argsort(totals.astype(np.int16), kind="stable")  # a radix sort
@@ -681,15 +724,16 @@ class VectorGames(Batch):
         """The ``build`` decision (``fresh`` games enter the build step; ``again``: games
         that built and may build more), or the end of the turn when the rules allow no
         build."""
-        self.builds_left[fresh] = self.rules.builds_per_turn
+        fresh, every = self._all(fresh), self.every
+        _put(self.builds_left, fresh, every, self.rules.builds_per_turn)
         if self.rules.builds_per_turn <= 0:
             return {END: fresh}
-        games = _cat([fresh, again])
-        seat = self.current.take(games)
+        games = self._all(_cat([fresh, again])) if len(again) else fresh
+        seat = _take(self.current, games, every)
         if self.menu is None:
             self._wait(Program.BUILD, games, seat, self.build_mask(games))
             return {}
-        cell = self.cur_cell.take(games)
+        cell = _take(self.cur_cell, games, every)
         coins = np.minimum(self.coins_flat.take(cell), self.program.max_cost)
         self._wait(Program.BUILD, games, seat, None,
                    bits=self.menu.reshape(-1).take(cell) & self.program.afford.take(coins))
@@ -712,7 +756,7 @@ class VectorGames(Batch):
         market), and win at once on the last victory landmark (:meth:`TurnPhases._build`)."""
         p = self.program
         building = slot > 0
-        g = games[building]
+        g = games[building] if not building.all() else games
         card = p.by_cost.take(slot[building] - 1)
         row = self.cur_cell.take(g)  # the builder's row: g * players + seat
         self.coins_flat[row] = self.coins_flat.take(row) - p.cost.take(card)
@@ -740,7 +784,7 @@ class VectorGames(Batch):
         if self.built.shape[1] == 1:  # one build a turn: the turn's build, and its end
             self.built[g, 0] = card
             self.nbuilt[g] = 1
-            self.builds_left[games] = 0
+            _put(self.builds_left, games, self.every, 0)
         else:
             self.built[g, np.minimum(self.nbuilt.take(g), self.built.shape[1] - 1)] = card
             self.nbuilt[g] += 1

@@ -42,8 +42,13 @@ class Streams:
                                  dtype=np.uint64) + GOLDEN)
         self.counters = np.zeros(len(self.keys), dtype=np.uint64)
 
-    def bits(self, index: np.ndarray) -> np.ndarray:
-        """The next 64 random bits of each stream in ``index`` (``uint64``)."""
+    def bits(self, index: np.ndarray, every: bool = False) -> np.ndarray:
+        """The next 64 random bits of each stream in ``index`` (``uint64``; ``every``:
+        ``index`` is every stream, in order)."""
+        if every:
+            k = self.counters.copy()
+            self.counters += np.uint64(1)
+            return mix(self.keys + k * GOLDEN)
         k = self.counters.take(index)
         self.counters[index] = k + np.uint64(1)
         return mix(self.keys.take(index) + k * GOLDEN)
