@@ -7,6 +7,7 @@ import sys
 
 from ..errors import DataError
 from ..lab.comparison import Comparison, card_table, labels, play_pairs, render
+from ..lab.engines import EngineChoice, batch_size
 from ..lab.executors import Executor
 from ..lab.runs import RunSpec
 from ..lab.simulation import report
@@ -20,6 +21,7 @@ from .lab_options import (
     check_players,
     check_plot,
     disk_cache,
+    engine_choice,
     finish,
     progress,
     seating,
@@ -61,9 +63,11 @@ def _usage(args) -> str | None:
     return None
 
 
-def _load(args) -> tuple[list, tuple]:
-    """The rule sets (``(variant, rules)`` each) and the agents of every seat, all checked
-    before any game is played. Raises :class:`LabUsageError`."""
+def _load(args) -> tuple[list, tuple, EngineChoice]:
+    """The rule sets (``(variant, rules)`` each), the agents of every seat and the engine
+    (:class:`~machikoro.lab.engines.EngineChoice`: one for every rule set, so that the
+    pairs are the same games), all checked before any game is played. Raises
+    :class:`LabUsageError`."""
     loaded = [variant_spec(None if r == "base" else r, "rule set") for r in args.rulesets]
     for _, rules in loaded:
         check_players(args.players, rules)
@@ -75,10 +79,13 @@ def _load(args) -> tuple[list, tuple]:
             raise DataError([replace(p, message=f"{p.message} (in rule set {name}: "
                                      f"{rules.name})") for p in exc.problems]) from None
         agents = agents or seats
+    cases = [(name, rules, args.players) for name, (_, rules)
+             in zip(labels(args.rulesets), loaded)]
+    engine = engine_choice(args, cases, agents)
     check_plot(args.plot)
     for _, rules in loaded:  # every rule set fits: now the warnings, once each
         warn_slots(agents, rules)
-    return loaded, agents
+    return loaded, agents, engine
 
 
 def run(args) -> int:
@@ -94,32 +101,34 @@ def _run(args) -> int:
         print(f"machikoro compare: {problem}", file=sys.stderr)
         return 2
     try:
-        loaded, agents = _load(args)
+        loaded, agents, engine = _load(args)
     except LabUsageError as exc:
         print(f"machikoro compare: {exc}", file=sys.stderr)
         return 2
     seats = seating(args.seats, agents)
     specs = [RunSpec(variant, args.players, agents, args.seed, args.max_turns, records=True,
-                     seats=seats) for variant, _ in loaded]
+                     seats=seats, engine=engine.engine, builds=False) for variant, _ in loaded]
     comparison = Comparison(specs)
     max_games = args.max_games or MAX_GAMES
     target = args.games if args.until_ci is None else max_games
     workers = capped_workers("compare", args.workers, target * len(specs), args.executor)
+    batch = batch_size(args.batch, args.games * len(specs), workers)
     try:
         with Executor(args.executor, workers) as executor, \
                 progress(target * len(specs), "compare") as bar:
             stopped_by, interrupted = play_pairs(comparison, executor, bar, args.games,
-                                                 args.until_ci, max_games)
+                                                 args.until_ci, max_games, batch)
     except KeyboardInterrupt:
         stopped_by, interrupted = "Ctrl-C", True
     except RuntimeError as exc:
         print(f"machikoro compare: {exc}", file=sys.stderr)
         return 2
-    reports = [report(s, rules, variant, args.seed, seats) for s, (variant, rules)
-               in zip(comparison.summaries, loaded)]
+    reports = [report(s, rules, variant, args.seed, seats, engine.engine, engine.fallback)
+               for s, (variant, rules) in zip(comparison.summaries, loaded)]
     names = labels(args.rulesets)
     result = {"rulesets": names, "games": min(s.games for s in comparison.summaries),
               "stopped_by": stopped_by, "interrupted": interrupted,
+              "engine": engine.engine, "engine_fallback": engine.fallback,
               "reports": reports, "differences": comparison.differences(names),
               "cards": card_table(reports, names)}
     text = "" if args.json else render(result)

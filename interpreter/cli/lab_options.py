@@ -20,6 +20,15 @@ from pathlib import Path
 
 from ..agents.registry import agent_factory, agent_names
 from ..errors import DataError
+from ..lab.engines import (
+    BATCH,
+    DEFAULT_ENGINE,
+    ENGINES,
+    MAX_BATCH,
+    VECTOR_POLICIES,
+    EngineChoice,
+    choose_engine,
+)
 from ..lab.plots import plot_simulation, require_matplotlib
 from ..lab.seats import POOL, SEATINGS, default_seating, members
 from ..rules.loader import cached_ruleset, use_disk_cache
@@ -34,6 +43,7 @@ from .arguments import (
     positive,
     seed_value,
     warn_unwinnable,
+    whole_number,
 )
 
 
@@ -67,6 +77,17 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                              "Ray); ray needs Ray (pip install '.[cluster]')")
     parser.add_argument("--max-turns", type=positive, default=1000,
                         help="turn cap per game (default 1000)")
+    parser.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE,
+                        help="scalar: one game at a time (the reference); vector: the "
+                             "batched engine, many games at once as arrays (other games "
+                             "for the same seed; agents with a batched policy: "
+                             f"{', '.join(VECTOR_POLICIES)}); auto: vector when the rule "
+                             "set and every agent compile for it, else scalar (default "
+                             f"{DEFAULT_ENGINE}; docs/vector.md)")
+    parser.add_argument("--batch", type=whole_number(1, MAX_BATCH), default=None,
+                        metavar="N",
+                        help=f"games per batch of the vector engine (default {BATCH}, at "
+                             "most an equal share per worker)")
     parser.add_argument("--json", action="store_true", help="print JSON")
     parser.add_argument("--plot", type=file_name, default=None, metavar="FILE.png",
                         help="draw the results (needs matplotlib: pip install '.[plot]')")
@@ -121,6 +142,21 @@ def warn_slots(slots: tuple, rules: RuleSet) -> None:
     (as :func:`agents_for` returns them, pools included) that never builds a landmark the
     victory of ``rules`` needs (:func:`~machikoro.cli.arguments.warn_unwinnable`)."""
     warn_unwinnable((n for slot in slots for n in members(slot)), rules)
+
+
+def engine_choice(args, cases: list, slots: tuple) -> EngineChoice:
+    """The engine of ``--engine`` for the games of ``cases`` (``(label, rules, players)``
+    each: :func:`~machikoro.lab.engines.choose_engine`) with the agents of ``slots``.
+    Raises :class:`LabUsageError` for ``--engine vector`` where the batched engine cannot
+    play a case (naming the concept) and for ``--batch`` with ``--engine scalar``."""
+    if args.batch is not None and args.engine == "scalar":
+        raise LabUsageError("--batch: only for --engine vector or auto (the scalar engine "
+                            "plays one game at a time)")
+    choice = choose_engine(args.engine, cases, slots)
+    if choice.refused:
+        raise LabUsageError(f"--engine vector: {choice.refusal} (--engine auto would play "
+                            "the scalar engine)")
+    return choice
 
 
 def seating(choice: str | None, slots: tuple) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..lab.engines import batch_size
 from ..lab.executors import Executor
 from ..lab.runs import RunSpec
 from ..lab.simulation import play_games, render, report
@@ -19,6 +20,7 @@ from .lab_options import (
     check_players,
     check_plot,
     disk_cache,
+    engine_choice,
     finish,
     progress,
     seating,
@@ -50,6 +52,7 @@ def _run(args) -> int:
         variant, rules = variant_spec(args.variant)
         check_players(args.players, rules)
         agents = agents_for(args.agents, args.players, rules)
+        engine = engine_choice(args, [(None, rules, args.players)], agents)
         check_plot(args.plot)
     except LabUsageError as exc:
         print(f"machikoro simulate: {exc}", file=sys.stderr)
@@ -61,12 +64,14 @@ def _run(args) -> int:
         print(f"machikoro simulate: {exc}", file=sys.stderr)
         return 2
     spec = RunSpec(variant, args.players, agents, args.seed, args.max_turns,
-                   records=out is not None, seats=seating(args.seats, agents))
+                   records=out is not None, seats=seating(args.seats, agents),
+                   engine=engine.engine)
     workers = capped_workers("simulate", args.workers, args.games, args.executor)
+    batch = batch_size(args.batch, args.games, workers)
     try:
         with Executor(args.executor, workers) as executor, \
                 progress(args.games, "simulate") as bar:
-            summary, interrupted = play_games(spec, 0, args.games, executor, bar, out)
+            summary, interrupted = play_games(spec, 0, args.games, executor, bar, out, batch)
     except RuntimeError as exc:
         print(f"machikoro simulate: {exc}", file=sys.stderr)
         return 2
@@ -74,7 +79,8 @@ def _run(args) -> int:
         summary, interrupted = Summary(spec.players, spec.agents), True
     finally:
         failed = out.close() if out is not None else None
-    rep = report(summary, rules, variant, args.seed, spec.seats)
+    rep = report(summary, rules, variant, args.seed, spec.seats, engine.engine,
+                 engine.fallback)
     rep["interrupted"] = interrupted
     text = "" if args.json else render(rep, rules)
     try:

@@ -14,6 +14,7 @@ from pathlib import Path
 from ..agents.registry import AGENTS, agent_factory
 from ..errors import DataError
 from ..lab import tournament
+from ..lab.engines import EngineChoice, batch_size
 from ..lab.executors import Executor
 from ..lab.plots import plot_tournament
 from ..lab.simulation import short_name
@@ -24,6 +25,7 @@ from .lab_options import (
     add_run_options,
     check_plot,
     disk_cache,
+    engine_choice,
     progress,
     variant_spec,
 )
@@ -105,8 +107,9 @@ def _strategies(args, rules: RuleSet) -> tuple:
     return tuple(resolved)
 
 
-def _spec(args) -> tuple[tournament.TournamentSpec, RuleSet]:
-    """The tournament to play, every option checked before any game."""
+def _spec(args) -> tuple[tournament.TournamentSpec, EngineChoice]:
+    """The tournament to play and its engine (one for every table), every option checked
+    before any game."""
     variant, rules = variant_spec(args.variant)
     strategies = _strategies(args, rules)
     for n in args.players:
@@ -115,10 +118,11 @@ def _spec(args) -> tuple[tournament.TournamentSpec, RuleSet]:
                                 f"{rules.max_players} players, not {n}")
         if n > len(strategies) and not args.mirror:
             raise LabUsageError(f"--players: {n} players need {n} strategies, or --mirror")
+    engine = engine_choice(args, [(None, rules, n) for n in args.players], strategies)
     check_plot(args.plot)
     return tournament.TournamentSpec(
         strategies, tuple(args.players), args.games, args.seed, variant, args.max_turns,
-        args.mirror, tuple(_fingerprint(n) for n in strategies)), rules
+        args.mirror, tuple(_fingerprint(n) for n in strategies), engine.engine), engine
 
 
 def _open_results(path: str, spec: tournament.TournamentSpec) -> tuple[LineFile, dict]:
@@ -155,7 +159,7 @@ def run(args) -> int:
 def _run(args) -> int:
     out = None
     try:
-        spec, _ = _spec(args)
+        spec, engine = _spec(args)
         if args.out:
             out, counts = _open_results(args.out, spec)
         else:
@@ -165,11 +169,12 @@ def _run(args) -> int:
         return 2
     resumed = sum(c.games for c in counts.values())
     total = spec.games * len(tournament.tables(spec))
+    batch = batch_size(args.batch, total - resumed, args.workers)
     try:
         with Executor(args.executor, args.workers) as executor, \
                 progress(total, "tournament") as bar:
             bar.update(resumed)
-            interrupted = tournament.play(spec, counts, executor, bar, out)
+            interrupted = tournament.play(spec, counts, executor, bar, out, batch)
     except KeyboardInterrupt:
         interrupted = True
     except RuntimeError as exc:
@@ -178,6 +183,7 @@ def _run(args) -> int:
     finally:
         failed = out.close() if out is not None else None
     rep = tournament.report(spec, counts)
+    rep["engine_fallback"] = engine.fallback
     rep["resumed_games"] = resumed
     rep["interrupted"] = interrupted
     try:

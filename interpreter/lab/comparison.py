@@ -72,11 +72,14 @@ class Comparison:
 
 
 def play_pairs(comparison: Comparison, executor: Executor, bar, games: int,
-               until_ci: float | None, max_games: int) -> tuple[str, bool]:
+               until_ci: float | None, max_games: int,
+               batch: int | None = None) -> tuple[str, bool]:
     """Play ``games`` pairs (every rule set on the same games), or, with ``until_ci``,
     batches of ``games`` until the first seat's interval is narrower than +/-``until_ci``
-    or ``max_games`` are played. Returns what stopped it and whether Ctrl-C did: a piece
-    cut short is dropped (unlike simulate), so every rule set holds the same games."""
+    or ``max_games`` are played; pieces of :func:`~machikoro.lab.simulation.piece_size`
+    games (``batch``: the batched engine's). Returns what stopped it and whether Ctrl-C
+    did: a piece cut short is dropped (unlike simulate), so every rule set holds the same
+    games."""
     specs = comparison.specs
     target = games if until_ci is None else max_games
     played, stopped_by = 0, "--games"
@@ -85,8 +88,8 @@ def play_pairs(comparison: Comparison, executor: Executor, bar, games: int,
             stop = min(played + games, target)
             # one stream, the rule sets interleaved piece by piece: the pairs of a piece
             # arrive together, so no rule set's records pile up waiting for another's
-            jobs = ((spec, a, b) for a, b in chunks(played, stop, simulation.CHUNK)
-                    for spec in specs)
+            size = simulation.piece_size(specs[0], batch)
+            jobs = ((spec, a, b) for a, b in chunks(played, stop, size) for spec in specs)
             results = executor.run(jobs)
             for parts in zip(*[results] * len(specs)):
                 with deferred_interrupts():  # a piece counts for every rule set or none
@@ -181,7 +184,7 @@ def render(result: dict) -> str:
     agents = [a["agent"] for a in reports[0]["by_agent"]] if len(reports[0]["by_agent"]) > 1 \
         else []
     side = max([22, *(len(a) + 11 for a in agents)])
-    lines = [title, "", f"{'':<{side}}{head}"]
+    lines = [title, *simulation.engine_lines(result), "", f"{'':<{side}}{head}"]
 
     def row(name: str, values: list[str]) -> None:
         lines.append(f"{name:<{side}}" + "".join(f"{v:>{width + 2}}" for v in values))

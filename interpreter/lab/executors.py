@@ -1,13 +1,16 @@
 """Where chunks of games are played: in this process, on worker processes, or on Ray.
 
+A job is a piece of games of a run, played by :func:`~machikoro.lab.engines.run_piece`
+with the engine the run names: a chunk of the scalar engine or a batch of the batched one.
 Results come back in job order; only a few jobs are in flight at a time, so memory stays
 flat and Ctrl-C can stop the workers at once.
 
 A worker loads a rule set once (:func:`~machikoro.rules.loader.cached_ruleset`, in
-:func:`~machikoro.lab.runs.run_chunk`): a forked worker finds the parent's compiled copy in
-memory, and a worker started afresh (spawn, Ray) is given the parent's setting of the cache
-on disk (:func:`~machikoro.rules.loader.disk_cache_setting`), so it reads the copy the
-parent stored there instead of compiling the files again.
+:func:`~machikoro.lab.runs.run_chunk` and :func:`~machikoro.lab.engines.run_batch`): a
+forked worker finds the parent's compiled copy in memory, and a worker started afresh
+(spawn, Ray) is given the parent's setting of the cache on disk
+(:func:`~machikoro.rules.loader.disk_cache_setting`), so it reads the copy the parent
+stored there instead of compiling the files again.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from typing import Any
 
 from ..records import Record, field
 from ..rules.loader import disk_cache_setting, use_disk_cache
-from .runs import RunSpec, run_chunk
+from .engines import run_piece
+from .runs import RunSpec
 
 
 def _start_worker(cache: tuple) -> None:
@@ -37,13 +41,13 @@ def _use_cache(setting: tuple) -> None:
 
 
 def _star(job: tuple) -> tuple:
-    return run_chunk(*job)
+    return run_piece(*job)
 
 
 def _ray_job(job: tuple, cache: tuple) -> tuple:
     """A job on a Ray worker, through the driver's cache ``setting``."""
     _use_cache(cache)
-    return run_chunk(*job)
+    return run_piece(*job)
 
 
 class Executor(Record, frozen=False):
@@ -102,13 +106,13 @@ class Executor(Record, frozen=False):
         self._pool = None
 
     def map(self, spec: RunSpec, pieces: Iterable[tuple[int, int]]) -> Iterator[tuple]:
-        """Run ``spec``'s games in each ``(start, stop)`` piece; yields ``run_chunk``'s
+        """Run ``spec``'s games in each ``(start, stop)`` piece; yields ``run_piece``'s
         results in piece order."""
         return self.run((spec, a, b) for a, b in pieces)
 
     def run(self, jobs: Iterable[tuple]) -> Iterator[tuple]:
         """Run ``(spec, start, stop)`` jobs (specs may differ, as in a comparison); yields
-        ``run_chunk``'s results in job order. Results finished ahead of an earlier job wait
+        ``run_piece``'s results in job order. Results finished ahead of an earlier job wait
         in memory, so jobs should be of a similar size (chunks); on Ray at most two jobs per
         CPU are in flight, so the object store does not fill with a long run's results."""
         if self.kind == "ray":

@@ -60,8 +60,12 @@ def game_seeds(seed: int, start: int, stop: int, players: int) -> list[list[int]
 class RunSpec(Record):
     """What to play: ``variant`` (None for the base set, else a path as text), ``players``,
     ``agents`` (one slot per seat: an agent name or a pool, :mod:`.seats`), ``seed``,
-    ``max_turns`` (the turn cap), ``records`` (also return one record per game) and
-    ``seats`` (how the slots are seated in each game: fixed, rotate, shuffle)."""
+    ``max_turns`` (the turn cap), ``records`` (also return one record per game),
+    ``seats`` (how the slots are seated in each game: fixed, rotate, shuffle),
+    ``engine`` (``scalar``, or ``vector``: the batched engine plays them,
+    :mod:`machikoro.lab.engines`) and ``builds`` (the records keep their ``builds``; a
+    comparison pairs games on their outcomes alone and leaves them out: for the batched
+    engine, a game's builds as Python values cost as much as playing it)."""
 
     variant: str | None
     players: int
@@ -70,6 +74,8 @@ class RunSpec(Record):
     max_turns: int = 1000
     records: bool = False
     seats: str = "fixed"
+    engine: str = "scalar"
+    builds: bool = True
 
 
 def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: dict,
@@ -79,14 +85,21 @@ def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: dict,
     :func:`game_seeds` gives them, else worked out here); return its record: ``game``,
     ``seed``, ``agents`` (the agent name of each seat), ``winner`` (seat or None),
     ``turns``, ``rounds`` (rounds begun, extra turns not counted), ``capped`` (the turn cap
-    ended it) and ``builds`` (``(turn, seat, card id)`` per build, turns numbered from 1:
-    :attr:`Game.builds`)."""
+    ended it), ``engine`` (``scalar``; the batched engine's records have the same fields:
+    :func:`machikoro.lab.engines.batch_records`) and ``builds`` (``(turn, seat, card id)``
+    per build, turns numbered from 1: :attr:`Game.builds`)."""
     if seeds is None:
         seeds = [game_seed(spec.seed, index, seat) for seat in range(-1, spec.players)]
     seed = seeds[0]
     game = Game(rules, spec.players, seed=seed, max_turns=spec.max_turns)
     names = lineup(spec.agents, spec.seats, spec.seed, index)
     play(game, [factories[name](seeds[seat + 1]) for seat, name in enumerate(names)])
+    return game_record(game, index, seed, names)
+
+
+def game_record(game: Game, index: int, seed: int, names: tuple) -> dict:
+    """The record of the finished ``game`` (game ``index`` of a run, seeded ``seed``, its
+    seats played by the agents ``names``), as :func:`play_game` returns it."""
     # game.turn counts the turns played, the winning one included; an extra turn granted
     # by the last turn of a capped game was counted in extra_turns but never begun
     won = game.winner is not None
@@ -94,8 +107,8 @@ def play_game(rules: RuleSet, spec: RunSpec, index: int, factories: dict,
     extra = game.extra_turns - (not won and game.extra_turn)
     return {"game": index, "seed": seed, "agents": list(names), "winner": game.winner,
             "turns": turns,
-            "rounds": max(1, math.ceil((turns - extra) / spec.players)),
-            "capped": not won, "builds": game.builds}
+            "rounds": max(1, math.ceil((turns - extra) / game.n)),
+            "capped": not won, "engine": "scalar", "builds": game.builds}
 
 
 def run_chunk(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | None]:
@@ -114,6 +127,8 @@ def run_chunk(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | Non
                 gate.hold = True  # the bookkeeping of a finished game: all or nothing
                 summary.add(record, landmarks)
                 if records is not None:
+                    if not spec.builds:
+                        del record["builds"]
                     records.append(record)
                 gate.release()
     except KeyboardInterrupt:

@@ -14,6 +14,7 @@ import json
 from pathlib import Path
 
 from ..rules.ruleset import RuleSet
+from . import engines
 from .executors import Executor
 from .runs import Interrupted, RunSpec, chunks, deferred_interrupts
 from .seats import POOL, members
@@ -21,24 +22,33 @@ from .statistics import histogram_stats, wilson
 from .summary import Summary
 
 CHUNK = 250
-"""Games per chunk (the unit of work of a worker)."""
+"""Games per chunk of the scalar engine (the unit of work of a worker)."""
+
+
+def piece_size(spec: RunSpec, batch: int | None = None) -> int:
+    """Games per unit of work of ``spec``'s engine: :data:`CHUNK` for the scalar engine,
+    ``batch`` (None: :data:`~machikoro.lab.engines.BATCH`) for the batched one."""
+    return CHUNK if spec.engine == "scalar" else batch or engines.BATCH
 
 
 def play_games(spec: RunSpec, start: int, stop: int, executor: Executor, bar,
-               out=None) -> tuple[Summary, bool]:
-    """Play games ``start..stop-1``; returns their summary and whether Ctrl-C stopped it
-    (the summary then holds the games finished before)."""
+               out=None, batch: int | None = None) -> tuple[Summary, bool]:
+    """Play games ``start..stop-1`` in chunks of :func:`piece_size` (``batch``: the
+    batched engine's); returns their summary and whether Ctrl-C stopped it (the summary
+    then holds the games finished before: the scalar engine's chunk cut short counts its
+    finished games, the batched engine's batch none)."""
     summary = Summary(spec.players, spec.agents)
 
     def take(part: Summary, records: list | None) -> None:
         with deferred_interrupts():  # the summary and --out hold the same games
             summary.merge(part)
             if out is not None and records is not None:
-                out.write("".join(json.dumps(record) + "\n" for record in records))
+                for record in records:  # one at a time: a batch's are made as read
+                    out.write(json.dumps(record) + "\n")
         bar.update(part.games)
 
     try:
-        for part, records in executor.map(spec, chunks(start, stop, CHUNK)):
+        for part, records in executor.map(spec, chunks(start, stop, piece_size(spec, batch))):
             take(part, records)
     except Interrupted as exc:  # in this process: the chunk's finished games count
         take(*exc.partial)
@@ -51,14 +61,15 @@ def play_games(spec: RunSpec, start: int, stop: int, executor: Executor, bar,
 
 
 def report(summary: Summary, rules: RuleSet, variant: str | None, seed: int,
-           seats: str = "fixed") -> dict:
+           seats: str = "fixed", engine: str = "scalar", fallback: str | None = None) -> dict:
     """A JSON-ready report of a :class:`Summary` (``seats``: how the run seated its agents:
-    fixed, rotate or shuffle)."""
+    fixed, rotate or shuffle; ``engine``: which engine played, ``scalar`` or ``vector``;
+    ``fallback``: why ``--engine auto`` did not take the batched engine, or None)."""
     games = max(summary.games, 1)
     return {
         "ruleset": rules.name, "variant": variant, "players": summary.players,
         "agents": [short_name(a) for a in summary.agents], "seating": seats,
-        "games": summary.games, "seed": seed,
+        "games": summary.games, "seed": seed, "engine": engine, "engine_fallback": fallback,
         "capped": {"games": summary.capped, "rate": summary.capped / games},
         "seats": seat_rates(summary), "by_agent": agent_rates(summary),
         "turns": histogram_stats(summary.turns), "rounds": histogram_stats(summary.rounds),
@@ -183,6 +194,19 @@ def _ci(ci) -> str:
     return "-" if ci is None else f"[{100 * ci[0]:4.1f}, {100 * ci[1]:4.1f}]"
 
 
+def engine_lines(rep: dict) -> list[str]:
+    """The line of a report's text that says which engine played, when the batched engine
+    had a part in it: it played (``vector``), or ``--engine auto`` fell back to the scalar
+    engine (the reason, naming the concept); none for a scalar run that asked for nothing
+    else, whose text stays as it was before the batched engine existed."""
+    if rep.get("engine") == "vector":
+        return [("Engine: vector (the batched engine; other games than the scalar engine "
+                 "plays for the same seed)")]
+    if rep.get("engine_fallback"):
+        return [f"Engine: scalar (--engine auto: {rep['engine_fallback']})"]
+    return []
+
+
 STARTING_NOTE = "every player starts with (not built during the game)"
 """The note that lists the cards :func:`held_from_start` and never built, in the text of
 simulate and compare (starting copies are not builds)."""
@@ -205,6 +229,7 @@ def render(rep: dict, rules: RuleSet) -> str:
     lines = [(f"{rep['ruleset']}: {rep['games']} games, {rep['players']} players "
               f"({', '.join(rep['agents'])}), seats {rep.get('seating', 'fixed')}, "
               f"seed {rep['seed']}")]
+    lines += engine_lines(rep)
     if rep.get("interrupted"):
         lines.append(f"INTERRUPTED: partial results for the {rep['games']} games finished")
     lines += [""] + seat_lines(rep)

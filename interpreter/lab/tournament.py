@@ -20,9 +20,10 @@ from typing import IO
 import numpy as np
 
 from ..records import Record, as_dict, field
+from .engines import BATCH
 from .executors import Executor
 from .runs import Interrupted, RunSpec, chunks, deferred_interrupts
-from .simulation import CHUNK, short_name
+from .simulation import CHUNK, engine_lines, short_name
 from .statistics import wilson
 from .summary import Summary
 
@@ -31,8 +32,10 @@ class TournamentSpec(Record):
     """What a tournament plays: ``strategies`` (agent names or strategy file paths),
     ``players`` (player counts), ``games`` per table, ``seed``, ``variant`` (None for
     the base set), ``max_turns`` (the turn cap of a game), ``mirror`` (a strategy may
-    sit at a table more than once) and ``fingerprints`` (per strategy, a digest of its
-    file, so a resumed run notices a changed strategy)."""
+    sit at a table more than once), ``fingerprints`` (per strategy, a digest of its
+    file, so a resumed run notices a changed strategy) and ``engine`` (``scalar`` or
+    ``vector``: which engine plays every table; the two play other games for the same
+    seed, so a resumed run keeps its engine)."""
 
     strategies: tuple
     players: tuple
@@ -42,6 +45,7 @@ class TournamentSpec(Record):
     max_turns: int = 1000
     mirror: bool = False
     fingerprints: tuple = ()
+    engine: str = "scalar"
 
 
 class Table(Record):
@@ -77,7 +81,8 @@ def table_seed(seed: int, number: int) -> int:
 def run_spec(spec: TournamentSpec, table: Table) -> RunSpec:
     """The games of one table: its agents, seats rotated, its own seed."""
     return RunSpec(spec.variant, table.players, table.agents, table_seed(spec.seed,
-                   table.number), spec.max_turns, records=False, seats="rotate")
+                   table.number), spec.max_turns, records=False, seats="rotate",
+                   engine=spec.engine)
 
 
 class TableCounts(Record, frozen=False):
@@ -127,25 +132,30 @@ def header_line(spec: TournamentSpec) -> str:
     return json.dumps({"tournament": as_dict(spec)}) + "\n"
 
 
-def pending(spec: TournamentSpec, counts: dict) -> list[tuple[Table, int, int]]:
-    """``(table, start, stop)`` chunks of games not yet counted in ``counts``."""
+def pending(spec: TournamentSpec, counts: dict,
+            batch: int | None = None) -> list[tuple[Table, int, int]]:
+    """``(table, start, stop)`` chunks of games not yet counted in ``counts``: of
+    :data:`CHUNK` games for the scalar engine, ``batch`` (None:
+    :data:`~machikoro.lab.engines.BATCH`) for the batched one."""
+    size = CHUNK if spec.engine == "scalar" else batch or BATCH
     out = []
     for table in tables(spec):
         done = sorted(counts[table.number].played) if table.number in counts else []
         position = 0
         for start, stop in done + [[spec.games, spec.games]]:
             if start > position:
-                out += [(table, a, b) for a, b in chunks(position, start, CHUNK)]
+                out += [(table, a, b) for a, b in chunks(position, start, size)]
             position = max(position, stop)
     return out
 
 
 def play(spec: TournamentSpec, counts: dict, executor: Executor, bar,
-         out: IO | None = None) -> bool:
+         out: IO | None = None, batch: int | None = None) -> bool:
     """Play every chunk not yet in ``counts`` (``{table number: TableCounts}``, filled in
-    place), appending each finished chunk to ``out``; returns whether Ctrl-C stopped it
-    (a chunk cut short is dropped, to be played again when the run resumes)."""
-    todo = pending(spec, counts)
+    place; ``batch``: the batched engine's chunk size, :func:`pending`), appending each
+    finished chunk to ``out``; returns whether Ctrl-C stopped it (a chunk cut short is
+    dropped, to be played again when the run resumes)."""
+    todo = pending(spec, counts, batch)
     specs = {table.number: run_spec(spec, table) for table, _, _ in todo}
     jobs = ((specs[table.number], a, b) for table, a, b in todo)
     try:
@@ -185,7 +195,7 @@ def report(spec: TournamentSpec, counts: dict) -> dict:
         "strategies": names, "ranking": ranking(names, overall),
         "players": list(spec.players), "games_per_table": spec.games,
         "seed": spec.seed, "variant": spec.variant, "mirror": spec.mirror,
-        "seating": "rotate", "tables": rows,
+        "seating": "rotate", "engine": spec.engine, "engine_fallback": None, "tables": rows,
         "games": sum(r["games"] for r in rows),
         "complete": all(r["games"] == spec.games for r in rows),
         "overall": overall,
@@ -261,6 +271,7 @@ def render(rep: dict) -> str:
     lines = [(f"Tournament: {len(names)} strategies at {counts} players, "
              f"{rep['games_per_table']} games per table ({len(rep['tables'])} tables, seats "
              f"rotated{', mirror tables' if rep['mirror'] else ''}), seed {rep['seed']}")]
+    lines += engine_lines(rep)
     if not rep["complete"]:
         lines.append(f"INCOMPLETE: {rep['games']} of "
                      f"{rep['games_per_table'] * len(rep['tables'])} games played")
@@ -314,6 +325,8 @@ def read_results(text: str, spec: TournamentSpec) -> tuple[dict, int]:
     except (ValueError, KeyError, TypeError):
         raise ResultsMismatch("it is not a tournament results file") from None
     wanted = json.loads(json.dumps(as_dict(spec)))
+    if isinstance(header, dict):  # a file from before the batched engine: scalar games
+        header = {"engine": "scalar", **header}
     if header != wanted:
         changed = sorted(k for k in set(wanted) | set(header) if wanted.get(k) != header.get(k))
         raise ResultsMismatch(f"it holds another tournament (different {', '.join(changed)})")

@@ -88,8 +88,21 @@ class Waiting:
                 out[card] = select_bit(bits[card], options[card] - 1, self.slots - 1) + 1
             return out
         mask = self._mask if rows is None else self._mask[rows]
-        ranks = np.cumsum(mask, axis=1, dtype=np.int16 if mask.shape[1] < 32000 else None)
-        return np.argmax(ranks > options[:, None], axis=1)
+        full = self._full if rows is None else None
+        if full is None:
+            full = mask.all(axis=1)
+        if full.all():  # every slot an option (yes/no, players, dice): the slot itself
+            return options
+        out = options.copy()
+        part = ~full
+        ranks = np.cumsum(mask[part], axis=1,
+                          dtype=np.int16 if mask.shape[1] < 32000 else None)
+        out[part] = np.argmax(ranks > options[part][:, None], axis=1)
+        return out
+
+    @property
+    def _full(self):
+        return None
 
     def legal(self, slots: np.ndarray) -> np.ndarray:
         """True where ``slots`` (one per game) is one of the game's options."""

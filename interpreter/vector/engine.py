@@ -25,6 +25,8 @@ the batch around it. The engine names no card: everything comes from the program
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 import numpy as np
 
 from ..errors import IllegalActions, MachikoroError
@@ -50,11 +52,81 @@ MAX_GAMES = 20_000_000
 """The most games one batch may hold (about 100 bytes to a few KB each)."""
 
 
+def _distinct(values: np.ndarray) -> list:
+    """The distinct values of a small-valued int array, as ints (one when all agree: the
+    common case, without a sort)."""
+    if not len(values):
+        return []
+    first = int(values[0])
+    if (values == first).all():
+        return [first]
+    return np.unique(values).tolist()
+
+
 def _cat(parts: list) -> np.ndarray:
     parts = [p for p in parts if len(p)]
     if not parts:
         return _EMPTY
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
+
+
+def _plan_entries(pid: int, plan: tuple) -> tuple:
+    """``(offsets, cards, entry of each item)``: a plan's distinct (owner offset, card)
+    pairs, whose copies are counted (and reopened) once at the plan's start."""
+    seen: dict = {}
+    entry_of = []
+    for item in plan:
+        key = (item.offset, item.card)
+        if key not in seen or pid < len(TRIGGERS):  # a hook: one entry per item
+            seen[key if pid >= len(TRIGGERS) else (key, len(entry_of))] = len(seen)
+        entry_of.append(len(seen) - 1 if pid < len(TRIGGERS) else seen[key])
+    keys = [k if pid >= len(TRIGGERS) else k[0] for k in seen]
+    offsets = np.array([k[0] for k in keys], dtype=np.int64)
+    cards = np.array([k[1] for k in keys], dtype=np.int64)
+    return offsets, cards, np.array(entry_of, dtype=np.int64)
+
+
+_TABLES: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def _walk_tables(program: Program) -> tuple:
+    """The engine's tables of one program, made once: per plan its entries
+    (:func:`_plan_entries`), the chain lengths of its items, each entry's first item,
+    per item ``(entry, first of its entry, its copies kept in act_copies: the entry has
+    several items, or one that asks)``; the one card offering a choice of dice (card, the
+    counts without it and with it) or None; the cards of each trigger's hooks; per plan
+    the order block of each place."""
+    found = _TABLES.get(program)
+    if found is not None:
+        return found
+    entries = {pid: _plan_entries(pid, plan) for pid, plan in program.plans.items()}
+    plan_steps = {pid: np.array([len(i.steps) for i in plan] or [0], dtype=np.int64)
+                  for pid, plan in program.plans.items()}
+    card_steps = [np.array([len(i.steps) for i in plan or ()] or [0], dtype=np.int64)
+                  for plan in program.card_plans]
+    entry_first, item_info = {}, {}
+    for pid, plan in program.plans.items():
+        entry_of = entries[pid][2].tolist()
+        firsts: dict = {}
+        for j, e in enumerate(entry_of):
+            firsts.setdefault(e, j)
+        entry_first[pid] = [firsts[e] for e in range(len(firsts))]
+        item_info[pid] = [(e, firsts[e] == j, entry_of.count(e) > 1 or any(
+            plan[i].asks for i, f in enumerate(entry_of) if f == e))
+            for j, e in enumerate(entry_of)]
+    dice_rows = None
+    if len(program.dice_cards) == 1:
+        without = np.zeros(len(program.dice_counts), dtype=bool)
+        without[program.default_dice] = True
+        dice_rows = (program.dice_cards[0], (without, program.dice_offers[0]))
+    hook_cards = {pid: np.array(sorted({i.card for i in program.plans[pid]}), dtype=np.int64)
+                  for pid in HOOK_PLANS.values()}
+    block_of = {pid: {j: b for b in blocks for j in range(b.start, b.stop)}
+                for pid, blocks in program.blocks.items()}
+    found = _TABLES[program] = (entries, plan_steps, card_steps, entry_first, item_info,
+                                dice_rows, hook_cards, block_of)
+    return found
+
 
 
 class _Cursor:
@@ -137,6 +209,10 @@ class VectorGames(Batch):
                                                       self.inserted.step)
         self._phase_now = START
         self._inline = None  # run(): the policy answering every decision as it arises
+        self._compacting = False  # run(): games that ended are set aside (_compact)
+        self._ended = 0  # games that ended since the last compaction
+        self._archive = None  # the whole batch's arrays while compacted
+        self.ids = np.arange(n, dtype=np.int64)  # each slot's game (compacted: not g)
         self.pending = np.full(n, -1, dtype=np.int64)
         self.pending_player = np.full(n, -1, dtype=np.int64)
         self.pending_card = np.full(n, -1, dtype=np.int64)
@@ -144,38 +220,10 @@ class VectorGames(Batch):
         self._masks: dict = {}    # kind -> (games, mask): the decisions now waiting
         self._row = np.zeros(n, dtype=np.int64)  # a waiting game's row in its kind's mask
         self.builds: list | None = [] if keep_builds else None
-        self._entries = {pid: self._plan_entries(pid, plan)
-                         for pid, plan in program.plans.items()}
-        # per plan: each entry's first item; per item (entry, first of its entry, its
-        # copies kept in act_copies: the entry has several items, or one that asks)
-        self._plan_steps = {pid: np.array([len(i.steps) for i in plan] or [0], dtype=np.int64)
-                            for pid, plan in program.plans.items()}
-        self._card_steps = [np.array([len(i.steps) for i in plan or ()] or [0],
-                                     dtype=np.int64) for plan in program.card_plans]
-        self._entry_first = {}
-        self._item_info = {}
-        for pid, plan in program.plans.items():
-            entry_of = self._entries[pid][2].tolist()
-            firsts = {}
-            for j, e in enumerate(entry_of):
-                firsts.setdefault(e, j)
-            self._entry_first[pid] = [firsts[e] for e in range(len(firsts))]
-            self._item_info[pid] = [
-                (e, firsts[e] == j, entry_of.count(e) > 1 or any(
-                    plan[i].asks for i, f in enumerate(entry_of) if f == e))
-                for j, e in enumerate(entry_of)]
+        tables = _walk_tables(program)
+        (self._entries, self._plan_steps, self._card_steps, self._entry_first,
+         self._item_info, self._dice_rows, self._hook_cards, self._block_of) = tables
         self._blocks = program.blocks
-        # one card offering a choice of dice: (card, (the counts without it, with it))
-        self._dice_rows = None
-        if len(program.dice_cards) == 1:
-            without = np.zeros(len(program.dice_counts), dtype=bool)
-            without[program.default_dice] = True
-            self._dice_rows = (program.dice_cards[0], (without, program.dice_offers[0]))
-        self._hook_cards = {pid: np.array(sorted({i.card for i in program.plans[pid]}),
-                                          dtype=np.int64) for pid in HOOK_PLANS.values()}
-        self._block_of = {pid: {j: b for b in blocks for j in range(b.start, b.stop)}
-                          for pid, blocks in program.blocks.items()}
-        self._has_blocks = any(self._blocks.values())
         if rules.market_upkeep:
             self._setup_market()
         self.refresh_menus(np.arange(n))
@@ -188,21 +236,6 @@ class VectorGames(Batch):
         self._advance({START: np.arange(self.n)}, {})
 
     # ------------------------------------------------------------------ set-up
-
-    def _plan_entries(self, pid: int, plan: tuple) -> tuple:
-        """``(offsets, cards, entry of each item)``: a plan's distinct (owner offset,
-        card) pairs, whose copies are counted (and reopened) once at the plan's start."""
-        seen: dict = {}
-        entry_of = []
-        for item in plan:
-            key = (item.offset, item.card)
-            if key not in seen or pid < len(TRIGGERS):  # a hook: one entry per item
-                seen[key if pid >= len(TRIGGERS) else (key, len(entry_of))] = len(seen)
-            entry_of.append(len(seen) - 1 if pid < len(TRIGGERS) else seen[key])
-        keys = [k if pid >= len(TRIGGERS) else k[0] for k in seen]
-        offsets = np.array([k[0] for k in keys], dtype=np.int64)
-        cards = np.array([k[1] for k in keys], dtype=np.int64)
-        return offsets, cards, np.array(entry_of, dtype=np.int64)
 
     def _setup_market(self) -> None:
         """Lay out the market: each row with a number of kinds shuffles its cards (the
@@ -326,13 +359,21 @@ class VectorGames(Batch):
         decision as it arises (within the same pass over the turn, not a :meth:`step`
         each: the same games as stepping with the same policy, faster). Raises as
         :meth:`step` does for an answer that is no option (the games that waited for it
-        are left as they were)."""
+        are left as they were).
+
+        While it runs, the games that ended are set aside (:meth:`_compact`): the batch's
+        arrays hold the games still playing, ``ids`` their indices in the batch (a policy
+        keeping state per game reads ``batch.ids``); at the end every game is back in its
+        place."""
         self._inline = policy
+        self._compacting = True
         try:
             while self._masks:
                 self.step(policy(self))
         finally:
             self._inline = None
+            self._compacting = False
+            self._uncompact()
 
     def _answer_slots(self, decoded: dict) -> None:
         """Apply every waiting game's answer (a slot), then run the games on."""
@@ -358,6 +399,93 @@ class VectorGames(Batch):
                 self._apply_choice(kind, games, slot, fresh, resume)
         return fresh, resume
 
+    # ------------------------------------------------------------------ compaction
+
+    _PER_GAME = ("coins", "owned", "supply", "current", "turn", "extra_turns", "dice",
+                 "ndice", "total", "doubles", "dice_count", "rerolled", "built", "nbuilt",
+                 "builds_left", "extra_turn", "winner", "bound", "side", "phase", "menu",
+                 "seen", "seen_on", "held", "act_copies", "plan", "order_state",
+                 "exec_order", "restart", "ins_card", "ins_owner", "ins_copies", "pending",
+                 "pending_player", "pending_card", "_row", "cur_cell", "recorded", "ids")
+    """The batch's own per-game arrays (first axis: the game), beside those of
+    ``marks``, ``decks``, the dice streams and the cursors (:meth:`_arrays`)."""
+
+    def _arrays(self):
+        """``(holder, name)`` of every per-game array of the batch."""
+        for name in self._PER_GAME:
+            if getattr(self, name) is not None:
+                yield self, name
+        for k in range(len(self.marks)):
+            yield self.marks, k
+        for deck in self.decks:
+            if deck is not None:
+                yield from ((deck, "cards"), (deck, "lo"), (deck, "hi"))
+        yield from ((self.dice_stream, "keys"), (self.dice_stream, "counters"))
+        for cursor in (self.main, self.inserted):
+            yield from ((cursor, "pos"), (cursor, "copy"), (cursor, "step"))
+
+    @staticmethod
+    def _get(holder, name):
+        return holder[name] if isinstance(holder, list) else getattr(holder, name)
+
+    @staticmethod
+    def _set(holder, name, value) -> None:
+        if isinstance(holder, list):
+            holder[name] = value
+        else:
+            setattr(holder, name, value)
+
+    def _compact(self, fresh: dict, resume: dict) -> tuple[dict, dict]:
+        """Set the games that ended aside: their rows go back to the whole batch's arrays
+        (kept in ``_archive``), the arrays keep the games still playing (``ids``: whose
+        they are); ``fresh`` and ``resume`` are renumbered."""
+        live = self.phase != OVER
+        keep = np.flatnonzero(live)
+        gone = np.flatnonzero(~live)
+        if self._archive is None:  # the whole batch's arrays, as they were
+            self._archive = [(holder, name, self._get(holder, name))
+                             for holder, name in self._arrays()]
+        full = {(id(holder), name): array for holder, name, array in self._archive}
+        ids = self.ids
+        for holder, name in self._arrays():
+            array = self._get(holder, name)
+            whole = full[(id(holder), name)]
+            if whole is not array:
+                whole[ids[gone]] = array[gone]
+            self._set(holder, name, array[keep])
+        renumber = np.full(self.n, -1, dtype=np.int64)
+        renumber[keep] = np.arange(len(keep))
+        self.moves = {int(renumber[g]): m for g, m in self.moves.items() if renumber[g] >= 0}
+        self._resized(len(keep))
+        self._ended = 0
+        return ({k: renumber[v] for k, v in fresh.items()},
+                {k: renumber[v] for k, v in resume.items()})
+
+    def _uncompact(self) -> None:
+        """Every game back in its place in the whole batch's arrays."""
+        if self._archive is None:
+            return
+        ids = self.ids
+        moves = {int(ids[g]): m for g, m in self.moves.items()}
+        for holder, name, whole in self._archive:
+            array = self._get(holder, name)
+            if whole is not array:
+                whole[ids] = array
+            self._set(holder, name, whole)
+        self._archive = None
+        self.moves = moves
+        self._resized(len(self.ids))
+        self._ended = 0
+
+    def _resized(self, n: int) -> None:
+        """The batch holds ``n`` games now: its views and counts follow."""
+        self.n = n
+        self.coins_flat = self.coins.reshape(-1)
+        self.owned_flat = self.owned.reshape(-1)
+        self.towns_flat = self.owned.reshape(n * self.players, self.cards)
+        self.n_seen = int(self.seen_on.sum())
+        self.cur_cell = np.arange(n, dtype=np.int64) * self.players + self.current
+
     # ------------------------------------------------------------------ the lap
 
     def _advance(self, fresh: dict, resume: dict) -> None:
@@ -367,6 +495,8 @@ class VectorGames(Batch):
                     DICE: self._dice, ROLL: self._roll, AFTER_ROLL: self._hooks,
                     INCOME: self._income, BEFORE_BUILD: self._hooks, BUILD: self._build}
         while fresh or resume:
+            if self._compacting and self._ended * 16 >= self.n and self.n > 64:
+                fresh, resume = self._compact(fresh, resume)
             for phase in _LAP:
                 new, old = fresh.pop(phase, _EMPTY), resume.pop(phase, _EMPTY)
                 if not len(new) and not len(old):
@@ -503,6 +633,7 @@ class VectorGames(Batch):
         if self.max_turns is not None:
             capped = self.turn[games] >= self.max_turns
             self.phase[games[capped]] = OVER
+            self._ended += int(capped.sum())
             games = games[~capped]
         if self.hold_turns:  # stop between turns (go_on() starts the next ones)
             self.phase[games] = START
@@ -542,7 +673,7 @@ class VectorGames(Batch):
                 done.append(self._walk(pid, games, _EMPTY))
         if len(resumed):
             pids = self.plan[resumed]
-            for pid in np.unique(pids).tolist():
+            for pid in _distinct(pids):
                 done.append(self._walk(pid, _EMPTY, resumed[pids == pid]))
         return {BEFORE_BUILD: _cat(done)}
 
@@ -605,7 +736,7 @@ class VectorGames(Batch):
             self.market_changed(g[market])
         seat = self.current.take(g)
         if self.builds is not None and len(g):
-            self.builds.append((g, self.turn.take(g) + 1, seat, card))
+            self.builds.append((self.ids.take(g), self.turn.take(g) + 1, seat, card))
         if self.built.shape[1] == 1:  # one build a turn: the turn's build, and its end
             self.built[g, 0] = card
             self.nbuilt[g] = 1
@@ -623,6 +754,7 @@ class VectorGames(Batch):
         self.winner[w] = seat[won]
         self.phase[w] = OVER
         self.turn[w] += 1
+        self._ended += len(w)
         on = games if not len(w) else games[self.winner.take(games) < 0]
         if self.built.shape[1] == 1:
             fresh.setdefault(END, []).append(on)
@@ -748,7 +880,7 @@ class VectorGames(Batch):
                 parts = [self._item(items[j], j, pid, running[~custom], self.main)]
                 these = running[custom]
                 which = self.exec_order[these, j]
-                for u in np.unique(which).tolist():
+                for u in _distinct(which):
                     parts.append(self._item(items[u], j, pid, these[which == u], self.main,
                                             copies_item=u))
                 running = _cat(parts)
@@ -871,7 +1003,7 @@ class VectorGames(Batch):
         (its own small plan) first; returns the games done with it."""
         done = []
         cards = self.ins_card[games]
-        for card in np.unique(cards).tolist():
+        for card in _distinct(cards):
             these = games[cards == card]
             items = self.program.card_plans[card]
             pos = self.inserted.pos[these]
@@ -936,7 +1068,7 @@ class VectorGames(Batch):
                     continue
                 self._resolve(choice, cur, g, slot[part])
         self.in_income = False
-        for ph in np.unique(phase).tolist():
+        for ph in _distinct(phase):
             resume.setdefault(ph, []).append(games[phase == ph])
 
     def _resolve(self, choice, cur: _Cursor, g, slot) -> None:
@@ -956,12 +1088,12 @@ class VectorGames(Batch):
         out = np.zeros(len(g), dtype=np.int64)
         if cur is self.inserted:
             cards = self.ins_card[g]
-            for c in np.unique(cards).tolist():
+            for c in _distinct(cards):
                 these = cards == c
                 out[these] = self._card_steps[c][cur.pos[g[these]]]
             return out
         pids = self.plan[g]
-        for pid in np.unique(pids).tolist():
+        for pid in _distinct(pids):
             these = pids == pid
             gp = g[these]
             at = cur.pos[gp]

@@ -41,9 +41,10 @@ class RandomPolicy:
 
     def __call__(self, batch) -> np.ndarray:
         options = np.zeros(batch.n, dtype=np.int64)
+        ids = batch.ids  # the games' own indices (run() sets ended games aside)
         for waiting in batch.decisions().values():
             games = waiting.games
-            streams = games * self.players + batch.pending_player[games]
+            streams = ids.take(games) * self.players + batch.pending_player[games]
             options[games] = self.streams.below(streams, waiting.counts)
         return options
 
