@@ -162,11 +162,10 @@ def run_piece(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | Non
 
 
 def play(batch, policy) -> None:
-    """Step ``batch`` with ``policy`` until every game is over
-    (:func:`~machikoro.vector.policies.play_batch`)."""
-    from ..vector.policies import play_batch
-
-    play_batch(batch, policy)
+    """Play ``batch`` with ``policy`` until every game is over, each decision answered as
+    it arises (:meth:`~machikoro.vector.engine.VectorGames.run`: the same games as
+    stepping)."""
+    batch.run(policy)
 
 
 def run_batch(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | None]:

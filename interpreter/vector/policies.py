@@ -52,8 +52,9 @@ class RandomPolicy:
 class SeatPolicies:
     """Seats played by different policies: ``policies[k]`` answers for the seats that
     ``seats[g][p] == k`` names (an ``(N, P)`` array of policy indices, e.g. the lab's
-    lineups). Each policy is asked once per step, for every game; its answers are kept
-    where it plays the deciding seat."""
+    lineups; rows by the games' indices in the batch, ``batch.ids``). Each policy is asked
+    once per step, for every game; its answers are kept where it plays the deciding
+    seat."""
 
     def __init__(self, policies: list, seats):
         self.policies = list(policies)
@@ -64,7 +65,8 @@ class SeatPolicies:
         waiting = np.flatnonzero(batch.pending >= 0)
         if not len(waiting):
             return options
-        who = self.seats[waiting, batch.pending_player[waiting]]
+        who = self.seats[batch.ids[waiting], batch.pending_player[waiting]]  # (run():
+        # the batch's slots hold its live games, ``ids`` says whose)
         for k, policy in enumerate(self.policies):
             ours = who == k
             if ours.any():
