@@ -1,6 +1,6 @@
 """An agent of the user's joins the named agents: ``register_agent`` in a script, or the
-``machikoro.agents`` entry-point group of an installed package (README, "Writing an
-agent")."""
+``machikoro.agents`` entry-point group of an installed package (docs/agents.md,
+"Writing an agent")."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""bench/bench.py still runs and reports every ratio it promises (README, Speed). The
+"""bench/bench.py still runs and reports every ratio it promises (docs/speed.md). The
 numbers themselves are measured by running it, never asserted here: a tiny run on a shared
 machine says nothing about speed."""
 

@@ -2,7 +2,7 @@
 conditions nested deeper than the language's limit (card, variant and strategy files, and
 the Python API), deeply nested JSON in a game log or a tournament's results file, seeds of
 thousands of digits (flags, log headers, the API), and a log whose header points at a file
-that is no variant (README, "Bad input")."""
+that is no variant (docs/bad-input.md)."""
 
 from __future__ import annotations
 

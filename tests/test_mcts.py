@@ -1,7 +1,7 @@
 """The ``mcts`` agent (issue 11): usable by name with a budget (``mcts:N``), legal and
 reproducible answers, look-ahead that never sees or changes the real game's dice, and play
 that beats the random agent. Its strength against ``greedy`` is measured by
-``bench/agents.py`` (README), not by a timed test."""
+``bench/agents.py`` (docs/agents.md), not by a timed test."""
 
 from __future__ import annotations
 

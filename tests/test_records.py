@@ -1,5 +1,5 @@
-"""machikoro.records: the package's value objects, what frozen dataclasses gave it (README,
-Speed: why Record and not dataclasses)."""
+"""machikoro.records: the package's value objects, what frozen dataclasses gave it (docs/speed.md,
+"Records, not dataclasses")."""
 
 from __future__ import annotations
 
@@ -202,7 +202,7 @@ def test_annotations_that_are_no_strings_work_too():
 
 
 def test_the_package_never_imports_dataclasses():
-    """Start-up: ``import dataclasses`` alone costs about 20 ms (README, Speed)."""
+    """Start-up: ``import dataclasses`` alone costs about 20 ms (docs/speed.md)."""
     code = ("import sys, machikoro.rules.ruleset, machikoro.agents.registry, machikoro.cli;"
             "print('dataclasses' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -263,9 +263,9 @@ def test_a_log_or_a_line_past_the_limits_is_refused(capsys, log, monkeypatch):
 
 
 def test_the_limits_are_those_documented():
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
-    assert game_log.MAX_LOG_BYTES == 32 * 1024 * 1024 and "32 MiB" in readme
-    assert game_log.MAX_LINE_CHARS == 4 * 1024 * 1024 and "4 MiB" in readme
+    page = (Path(__file__).resolve().parents[1] / "docs" / "game-logs.md").read_text("utf-8")
+    assert game_log.MAX_LOG_BYTES == 32 * 1024 * 1024 and "**32 MiB**" in page
+    assert game_log.MAX_LINE_CHARS == 4 * 1024 * 1024 and "**4 MiB**" in page
 
 
 def test_a_folder_or_a_device_is_no_log(capsys, tmp_path):

@@ -1,4 +1,4 @@
-"""Start-up of the command line (issue 10; README, Speed): what ``play --agents random`` with
+"""Start-up of the command line (issue 10; docs/speed.md): what ``play --agents random`` with
 a warm cache and ``--help`` do not import. A module named here came back into the start-up
 path: each costs milliseconds at every run (measured with bench/startup.py)."""
 
