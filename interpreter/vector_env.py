@@ -376,6 +376,7 @@ class VectorEnv(GymnasiumVectorEnv):
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
         self._layout()
+        self._row_starts = np.arange(num_envs, dtype=np.int64) * table.observation_size
         self.batch: VectorGames | None = None
         self._run_seed: int | None = None
         self._episode = np.zeros(num_envs, dtype=np.int64)  # each env's episode, from 0
@@ -690,38 +691,44 @@ class VectorEnv(GymnasiumVectorEnv):
         vector, for all games at once); the masks of legal actions made beside it."""
         batch, at, order = self.batch, self._at, self._order
         n, p, c, a = self.num_envs, self.players, self.program.cards, self.table.num_actions
-        obs = np.zeros((n, self.table.observation_size), dtype=np.float32)
-        rows = np.arange(n)
+        size = self.table.observation_size
+        obs = np.zeros((n, size), dtype=np.float32)
+        flat = obs.reshape(-1)  # one-hot entries by flat index: cheaper than (row, column)
+        base = self._row_starts
         obs[:, :p] = batch.coins[:, order]
         obs[:, at["towns"]:at["towns"] + p * c] = batch.owned[:, order].reshape(n, p * c)
         obs[:, at["market"]:at["market"] + c] = batch.supply
-        obs[rows, at["turn_of"] + (batch.current - self.seat) % p] = 1
-        waiting = batch.pending >= 0
-        w = np.flatnonzero(waiting)
-        obs[w, at["decision_of"] + (batch.pending_player[w] - self.seat) % p] = 1
-        obs[rows, at["phase"] + self._phase_of[batch.phase]] = 1
+        flat[base + at["turn_of"] + (batch.current - self.seat) % p] = 1
+        w = np.flatnonzero(batch.pending >= 0)
+        flat[base[w] + at["decision_of"] + (batch.pending_player[w] - self.seat) % p] = 1
+        flat[base + at["phase"] + self._phase_of[batch.phase]] = 1
         dice = at["dice"]
         obs[:, dice] = batch.total
         ndice = batch.ndice
         obs[:, dice + 1] = ndice
-        width = batch.dice.shape[1]
-        same = (batch.dice == batch.dice[:, :1]) | (np.arange(width) >= ndice[:, None])
-        obs[:, dice + 2] = (ndice > 1) & same.all(axis=1)
+        if batch.dice.shape[1] == 2:
+            obs[:, dice + 2] = (ndice == 2) & (batch.dice[:, 0] == batch.dice[:, 1])
+        else:
+            width = batch.dice.shape[1]
+            same = (batch.dice == batch.dice[:, :1]) | (np.arange(width) >= ndice[:, None])
+            obs[:, dice + 2] = (ndice > 1) & same.all(axis=1)
         built = at["built_this_turn"]
-        for k in range(batch.built.shape[1]):
+        for k in range(batch.built.shape[1]):  # (a game's k-th build: one entry per game)
             b = np.flatnonzero(batch.nbuilt > k)
-            np.add.at(obs, (b, built + batch.built[b, k]), 1)
+            flat[base[b] + built + batch.built[b, k]] += 1
         obs[:, at["rerolls_used"]:at["rerolls_used"] + c] = batch.rerolled
         obs[:, at["extra_turn"]] = batch.extra_turn
         named = self._kind_decision[batch.pending[w]]
         by_card = named == -2
-        named[by_card] = self._card_decision[batch.pending_card[w[by_card]]]
+        if by_card.any():
+            named[by_card] = self._card_decision[batch.pending_card[w[by_card]]]
         shown_ = named >= 0
-        obs[w[shown_], at["decision"] + named[shown_]] = 1
+        flat[base[w[shown_]] + at["decision"] + named[shown_]] = 1
         chosen = at["chosen"]
         for j in range(min(self._prefix.shape[1], PREFIX_SLOTS)):
             e = np.flatnonzero(self._plen > j)
-            obs[e, chosen + j * a + self._prefix[e, j]] = 1
+            if len(e):
+                flat[base[e] + chosen + j * a + self._prefix[e, j]] = 1
         marks = at["marks"]
         for m, table in enumerate(batch.marks):
             start = marks + m * p * c
@@ -741,9 +748,7 @@ class VectorEnv(GymnasiumVectorEnv):
                 continue
             paths = self._paths_of(kind, int(games[0]))
             if paths.atoms:
-                rows = np.zeros((len(games), table.num_actions), dtype=bool)
-                rows[:, paths.action_of] = waiting.mask
-                mask[games] = rows
+                mask[games[:, None], paths.action_of[None, :]] = waiting.mask
                 continue
             candidates, plen = self._candidates(waiting, paths)
             lengths = paths.lengths[None, :]

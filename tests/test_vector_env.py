@@ -549,3 +549,26 @@ def test_render_gives_each_envs_position_as_text():
     texts = env.render()
     assert len(texts) == 2 and all("market:" in t and "decision build" in t for t in texts)
     assert mve.VectorEnv(2).render() is None
+
+
+def test_the_bench_script_runs_and_reports_finite_ratios():
+    """bench/vector_env.py's figures come from running it; here a tiny run only shows it
+    runs and reports each ratio it promises."""
+    import json
+    import math
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    bench = Path(__file__).resolve().parents[1] / "bench" / "vector_env.py"
+    done = subprocess.run([sys.executable, str(bench), "--envs", "20", "--envs", "40",
+                           "--steps", "4", "--games", "2", "--rounds", "2", "--json"],
+                          capture_output=True, text=True, timeout=300, check=True)
+    result = json.loads(done.stdout)
+    assert set(result["over_pettingzoo"]) == {"20", "40"} and result["target"] == 50
+    for ratio in [*result["over_pettingzoo"].values(),
+                  *result["over_single_agent_env"].values()]:
+        assert math.isfinite(ratio) and ratio > 0
+    refused = subprocess.run([sys.executable, str(bench), "--envs", "0"],
+                             capture_output=True, text=True, timeout=60, check=False)
+    assert refused.returncode == 2 and "at least 1" in refused.stderr
