@@ -53,12 +53,18 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
 GYMNASIUM_ID = "Machikoro-v0"
 """The Gymnasium id of :class:`machikoro.pettingzoo.SingleAgentEnv`:
 ``gymnasium.make("Machikoro-v0", players=2, opponents=["greedy"])``."""
+GYMNASIUM_VECTOR_ID = "Machikoro-vector-v0"
+"""The Gymnasium id of :class:`machikoro.vector_env.VectorEnv` (a vector entry point):
+``gymnasium.make_vec("Machikoro-vector-v0", num_envs=1024, players=2)``."""
 
 
 def _register_gymnasium(gymnasium) -> None:
-    # by its import path: the environment's module (and PettingZoo) loads at make()
+    # by their import paths: the environments' modules (and PettingZoo) load at make()
     if GYMNASIUM_ID not in gymnasium.registry:
         gymnasium.register(GYMNASIUM_ID, entry_point="machikoro.pettingzoo:SingleAgentEnv")
+    if GYMNASIUM_VECTOR_ID not in gymnasium.registry:
+        gymnasium.register(GYMNASIUM_VECTOR_ID,
+                           vector_entry_point="machikoro.vector_env:VectorEnv")
 
 
 def _register_pyspiel(pyspiel) -> None:
@@ -66,8 +72,9 @@ def _register_pyspiel(pyspiel) -> None:
 
 
 # Importing machikoro registers its environments with the libraries that load them by name
-# (pyspiel.load_game("machikoro"), gymnasium.make("Machikoro-v0")), but importing those
-# libraries costs 60 ms (pyspiel) and 450 ms (gymnasium), and neither has a plugin
+# (pyspiel.load_game("machikoro"), gymnasium.make("Machikoro-v0"),
+# gymnasium.make_vec("Machikoro-vector-v0")), but importing those libraries costs 60 ms
+# (pyspiel) and 450 ms (gymnasium), and neither has a plugin
 # mechanism of its own: so the registration runs when the library is imported, before or
 # after machikoro. The finder below only watches for the two names; it imports nothing.
 _AFTER_IMPORT = {"pyspiel": _register_pyspiel, "gymnasium": _register_gymnasium}
