@@ -32,7 +32,7 @@ from machikoro import Game, RandomAgent, play
 from machikoro.data.bundled import resolve_variant
 from machikoro.rules.loader import load_ruleset
 from machikoro.vector.engine import VectorGames
-from machikoro.vector.policies import RandomPolicy, play_batch
+from machikoro.vector.policies import RandomPolicy
 
 TARGETS = {("base", 2): 15.0, ("harbor+millionaires-row", 4): 10.0}
 
@@ -63,7 +63,7 @@ def vector_turns(rules, players: int, first: int, count: int) -> tuple[float, in
     start = time.process_time()
     batch = VectorGames(rules, players, range(first, first + count), max_turns=1000)
     seeds = np.arange(first, first + count)[:, None] * 16 + np.arange(players)
-    play_batch(batch, RandomPolicy(seeds))
+    batch.run(RandomPolicy(seeds))
     seconds = time.process_time() - start
     state = sum(v.nbytes for v in vars(batch).values() if isinstance(v, np.ndarray))
     state += sum(m.nbytes for m in batch.marks)

@@ -217,7 +217,7 @@ def _cat(parts: list) -> np.ndarray:
     return parts[0] if len(parts) == 1 else np.concatenate(parts)
 
 
-_INDEXED = {"cur_cell", "_row"}  # per-game arrays holding game indices: made again
+_INDEXED = {"cur_cell", "_row", "every", "ids"}  # arrays of game indices: not copied
 _SHARED_TYPES = (Streams, vector_engine._Cursor, vector_engine.Deck)
 
 

@@ -168,6 +168,27 @@ def test_the_same_seed_plays_the_same_game_whatever_the_batch():
         assert (part.owned[k] == whole.owned[g]).all()
 
 
+@pytest.mark.parametrize("name,players,games", LOCKSTEP[::2])
+def test_run_plays_the_same_games_as_stepping(name, players, games):
+    """run() answers inline and sets ended games aside; the games must be those that
+    step() plays with the same policy, and every game back in its slot at the end."""
+    rules = rules_of(name)
+    seats = np.arange(games * players).reshape(games, players) + 11
+    stepped = play_batch(VectorGames(rules, players, range(games)), RandomPolicy(seats))
+    ran = VectorGames(rules, players, range(games))
+    ran.run(RandomPolicy(seats))
+    assert ran.n == games and (ran.ids == np.arange(games)).all()
+    for name_ in ("coins", "owned", "turn", "winner", "supply"):
+        assert (getattr(ran, name_) == getattr(stepped, name_)).all(), name_
+    for ours, theirs in zip(ran.marks, stepped.marks):
+        assert (ours == theirs).all()
+    for ours, theirs in zip(ran.decks, stepped.decks):  # the market decks (variants)
+        if ours is not None:
+            assert all((getattr(ours, f) == getattr(theirs, f)).all() for f in ("cards", "lo",
+                                                                                 "hi"))
+    assert (ran.winner >= 0).sum() > games // 2  # most games reached a winner
+
+
 def test_an_illegal_answer_names_the_games_and_applies_nothing():
     batch = VectorGames(load_ruleset(), 2, range(5))
     coins, owned = batch.coins.copy(), batch.owned.copy()

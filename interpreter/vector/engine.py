@@ -466,7 +466,7 @@ class VectorGames(Batch):
         holes = ended[ended < k]  # ended slots among the first k: filled by live games
         movers = np.arange(k, n)
         movers = movers[self.phase[k:n] != OVER]
-        ids = self.ids
+        ids = self.ids.copy()  # (``ids`` is one of the arrays moved below)
         for holder, name, whole, buffer in self._archive:
             array = self._get(holder, name)
             whole[ids[ended]] = array[ended]
@@ -518,13 +518,16 @@ class VectorGames(Batch):
                 fresh, resume = self._compact(fresh, resume)
             for phase in _LAP:
                 new, old = fresh.pop(phase, _EMPTY), resume.pop(phase, _EMPTY)
-                if not len(new) and not len(old):
-                    continue
-                self._phase_now = phase  # the phase of the games that wait now
-                for nxt, games in handlers[phase](phase, new, old).items():
-                    if len(games):
-                        fresh[nxt] = _cat([fresh.get(nxt, _EMPTY), games])
-                if self._inline is not None and self._waiting:  # answered at once
+                outputs: dict = {}
+                while len(new) or len(old):
+                    self._phase_now = phase  # the phase of the games that wait now
+                    for nxt, games in handlers[phase](phase, new, old).items():
+                        if len(games):
+                            outputs.setdefault(nxt, []).append(games)
+                    if self._inline is None or not self._waiting:
+                        break
+                    # answered at once; those that go on in this phase go on now, so that
+                    # the phase's games leave it together (the next phases get them all)
                     self._gather_waiting()
                     more_fresh, more_resume = self._route(
                         self._decoded(np.asarray(self._inline(self), dtype=np.int64)))
@@ -532,6 +535,9 @@ class VectorGames(Batch):
                     for into, more in ((fresh, more_fresh), (resume, more_resume)):
                         for nxt, parts in more.items():
                             into[nxt] = _cat([into.get(nxt, _EMPTY)] + parts)
+                    new, old = fresh.pop(phase, _EMPTY), resume.pop(phase, _EMPTY)
+                for nxt, parts in outputs.items():
+                    fresh[nxt] = _cat([fresh.get(nxt, _EMPTY)] + parts)
         self._gather_waiting()
 
     def _gather_waiting(self) -> None:
