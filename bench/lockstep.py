@@ -1,7 +1,7 @@
 """Lock-step agreement of the batched engine with the scalar engine over many games.
 
     python bench/lockstep.py [--games 100000] [--workers 2] [--batch 500] [--mutate]
-                             [--json]
+                             [--part K/M] [--json] [--combine FILE ...]
 
 Plays ``--games`` games, spread over every bundled rule set and player count below (each
 case's share of the games in proportion to its weight), in both engines in lock-step
@@ -11,6 +11,10 @@ the whole state compared after every step), in batches of ``--batch`` games on
 every difference found (exit 1 if any). ``--mutate`` plants a bug in the batched engine
 first (a payer pays one coin less than it owes) and must find differences: it checks that
 the check can fail (exit 0 when it does).
+
+``--part K/M`` plays only the K-th of M interleaved shares of the batches (K from 1), so
+that a run can be split over sessions or machines with the same seeds as the whole run;
+``--combine`` adds up the ``--json`` outputs of the parts and reports them as one run.
 """
 
 from __future__ import annotations
@@ -77,9 +81,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--batch", type=int, default=500)
     parser.add_argument("--mutate", action="store_true")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--part", default="1/1", help="K/M: the K-th of M shares")
+    parser.add_argument("--combine", nargs="+", metavar="FILE",
+                        help="add up the --json outputs of parts")
     args = parser.parse_args(argv)
     if args.games < 1 or args.workers < 1 or args.batch < 1:
         parser.error("--games, --workers and --batch must be at least 1")
+    try:
+        part, parts = (int(x) for x in args.part.split("/"))
+    except ValueError:
+        parser.error(f"--part {args.part!r}: expected K/M, two whole numbers")
+    if not 1 <= part <= parts:
+        parser.error(f"--part {args.part}: K must be 1 to M")
+    if args.combine:
+        return report(*combined(args.combine), args)
     total_weight = sum(w for _, _, w in CASES)
     jobs = []
     for k, (name, players, weight) in enumerate(CASES):
@@ -87,19 +102,43 @@ def main(argv: list[str] | None = None) -> int:
         for first in range(0, games, args.batch):
             jobs.append((name, players, 10_000_000 * k + first,
                          min(args.batch, games - first), args.mutate))
+    jobs = jobs[part - 1::parts]
     totals: dict = {}
     start = time.perf_counter()
     with ProcessPoolExecutor(args.workers) as pool:
         for result in pool.map(one_batch, jobs):
-            key = (result["rules"], result["players"])
-            row = totals.setdefault(key, {"games": 0, "turns": 0, "decisions": 0,
-                                          "differences": [], "asked": {}, "cpu_s": 0.0})
-            for field in ("games", "turns", "decisions", "cpu_s"):
-                row[field] += result[field]
-            row["differences"] += result["differences"]
-            for name, count in result["asked"].items():
-                row["asked"][name] = row["asked"].get(name, 0) + count
-    wall = time.perf_counter() - start
+            add(totals, result)
+    return report(totals, time.perf_counter() - start, args)
+
+
+def combined(paths: list) -> tuple[dict, float]:
+    """The totals of several ``--json`` outputs, per rule set and player count, and the
+    parts' wall-clock seconds added up."""
+    totals: dict = {}
+    wall = 0.0
+    for path in paths:
+        with open(path, encoding="utf-8") as handle:
+            run = json.load(handle)
+        wall += run["wall_s"]
+        for case in run["cases"]:
+            add(totals, case)
+    return totals, wall
+
+
+def add(totals: dict, result: dict) -> None:
+    """Add one batch's (or one part's case's) counts to ``totals``."""
+    row = totals.setdefault((result["rules"], result["players"]), {
+        "games": 0, "turns": 0, "decisions": 0, "differences": [], "asked": {},
+        "cpu_s": 0.0})
+    for field in ("games", "turns", "decisions", "cpu_s"):
+        row[field] += result[field]
+    row["differences"] += result["differences"]
+    for name, count in result["asked"].items():
+        row["asked"][name] = row["asked"].get(name, 0) + count
+
+
+def report(totals: dict, wall: float, args) -> int:
+    """Print the totals (text or ``--json``); the exit status."""
     differences = sum(len(r["differences"]) for r in totals.values())
     if args.json:
         print(json.dumps({"wall_s": wall, "differences": differences, "cases": [
@@ -113,8 +152,9 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"    {line}")
         games = sum(r["games"] for r in totals.values())
         decisions = sum(r["decisions"] for r in totals.values())
+        where = f"{len(args.combine)} parts" if args.combine else f"{args.workers} workers"
         print(f"all: {games:,} games, {decisions:,} decisions compared: {differences} "
-              f"differences ({wall:,.0f} s on {args.workers} workers)")
+              f"differences ({wall:,.0f} s on {where})")
     if args.mutate:
         return 0 if differences else 1
     return 1 if differences else 0

@@ -84,3 +84,35 @@ def test_the_adapters_bench_refuses_a_run_without_games(options):
     done = subprocess.run([sys.executable, str(ADAPTERS), *options], check=False,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "Traceback" not in done.stderr
+
+
+LOCKSTEP = BENCH.with_name("lockstep.py")
+
+
+def _lockstep(*options: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(LOCKSTEP), "--workers", "1", *options],
+                          check=False, capture_output=True, text=True, timeout=600)
+
+
+def test_the_lockstep_bench_in_parts_adds_up_to_the_whole_run(tmp_path):
+    """Parts of a run play the same games as the whole run, and --combine adds them up."""
+    whole = _lockstep("--games", "40", "--batch", "3", "--json")
+    assert whole.returncode == 0, whole.stderr
+    parts = []
+    for k in (1, 2):
+        done = _lockstep("--games", "40", "--batch", "3", "--part", f"{k}/2", "--json")
+        assert done.returncode == 0, done.stderr
+        parts.append(tmp_path / f"part{k}.json")
+        parts[-1].write_text(done.stdout)
+    added = _lockstep("--combine", *map(str, parts), "--json")
+    cases = {(c["rules"], c["players"]): (c["games"], c["turns"], c["decisions"])
+             for c in json.loads(added.stdout)["cases"]}
+    assert cases == {(c["rules"], c["players"]): (c["games"], c["turns"], c["decisions"])
+                     for c in json.loads(whole.stdout)["cases"]}
+    assert json.loads(added.stdout)["differences"] == 0
+
+
+def test_the_lockstep_bench_catches_its_planted_mutation():
+    done = _lockstep("--games", "25", "--batch", "5", "--mutate")
+    assert done.returncode == 0, done.stdout  # 0: the planted bug was found
+    assert " 0 differences (" not in done.stdout.splitlines()[-1]

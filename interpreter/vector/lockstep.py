@@ -129,11 +129,28 @@ def _decision_matches(batch: VectorGames, g: int, decision) -> tuple | None:
             return None
         return ("decision", None if decision is None else decision.name,
                 None if kind < 0 else batch.decision_name(kind, g))
-    vector = (batch.decision_name(kind, g), int(batch.pending_player[g]), batch.options_of(g))
-    scalar = (decision.name, decision.player, tuple(decision.options))
+    options = decision.options
+    mask = batch._masks[kind].mask if len(options) > _WHOLE else None
+    if mask is None:  # every option compared
+        vector = (batch.decision_name(kind, g), int(batch.pending_player[g]),
+                  batch.options_of(g))
+        scalar = (decision.name, decision.player, tuple(options))
+    else:  # hundreds of swaps: the count and a spread of them (the answer is checked
+        # by the state that follows)
+        picks = np.linspace(0, len(options) - 1, _SPREAD).astype(int).tolist()
+        slots = mask[int(batch._row[g])].nonzero()[0]
+        vector = (batch.decision_name(kind, g), int(batch.pending_player[g]), len(slots),
+                  tuple(batch.slot_value(kind, g, int(slots[k])) for k in picks
+                        if k < len(slots)))
+        scalar = (decision.name, decision.player, len(options),
+                  tuple(options[k] for k in picks))
     if scalar != vector:
         return "decision", scalar, vector
     return None
+
+
+_WHOLE = 48  # decisions with more options are compared by count and a spread of them
+_SPREAD = 16
 
 
 def run_lockstep(rules: RuleSet, players: int, seeds, max_turns: int = 1000,
