@@ -162,11 +162,11 @@ def test_auto_falls_back_to_scalar_for_a_rule_set_the_batched_engine_refuses(
 
 
 @pytest.mark.parametrize("args, message", [
-    (("simulate", "--engine", "vector", "--agents", "greedy"),
-     ("--engine vector: the batched engine cannot play the agent 'greedy' (no batched "
+    (("simulate", "--engine", "vector", "--agents", "mcts"),
+     ("--engine vector: the batched engine cannot play the agent 'mcts' (no batched "
       "policy) yet (--engine auto would play the scalar engine)")),
-    (("simulate", "--engine", "vector", "--agents", "random,pool:random|bakery"),
-     "the agent 'bakery'"),
+    (("simulate", "--engine", "vector", "--agents", "random,pool:random|mcts:20"),
+     "the agent 'mcts:20'"),
     (("simulate", "--engine", "vector", "--agents", "random", "--variant", "NESTED"),
      "--engine vector: the batched engine cannot play an activation inside an activated"),
     (("compare", "base", "NESTED", "--engine", "vector", "--agents", "random"),
@@ -182,8 +182,8 @@ def test_auto_falls_back_to_scalar_for_a_rule_set_the_batched_engine_refuses(
     (("simulate", "--engine", "vector", "--batch", "lots", "--agents", "random"),
      "--batch: expected a whole number, got 'lots'"),
     (("simulate", "--engine", "turbo", "--agents", "random"), "--engine: invalid choice"),
-    (("tournament", "random", "greedy", "--players", "2", "--engine", "vector"),
-     "--engine vector: the batched engine cannot play the agent 'greedy'"),
+    (("tournament", "random", "mcts", "--players", "2", "--engine", "vector"),
+     "--engine vector: the batched engine cannot play the agent 'mcts'"),
 ])
 def test_refusals_are_usage_errors_before_any_game(capsys, nested, args, message):
     args = [nested if a == "NESTED" else a for a in args]
@@ -195,12 +195,13 @@ def test_refusals_are_usage_errors_before_any_game(capsys, nested, args, message
 def test_vector_refusal_names_the_concept():
     rules = cached_ruleset(None)
     assert engines.vector_refusal(rules, 2, ("random", "random")) is None
-    refusal = engines.vector_refusal(rules, 2, ("random", "pool:random|greedy"))
-    assert refusal.concept == "the agent 'greedy' (no batched policy)"
-    choice = engines.choose_engine("auto", [(None, rules, 2)], ("greedy",))
+    assert engines.vector_refusal(rules, 2, ("greedy", "pool:bakery|landmark-rush")) is None
+    refusal = engines.vector_refusal(rules, 2, ("random", "pool:random|mcts"))
+    assert refusal.concept == "the agent 'mcts' (no batched policy)"
+    choice = engines.choose_engine("auto", [(None, rules, 2)], ("mcts",))
     assert (choice.engine, choice.refused) == ("scalar", False)
-    assert "greedy" in choice.fallback
-    assert engines.choose_engine("vector", [(None, rules, 2)], ("greedy",)).refused
+    assert "mcts" in choice.fallback
+    assert engines.choose_engine("vector", [(None, rules, 2)], ("mcts",)).refused
     assert engines.choose_engine("scalar", [(None, rules, 2)], ("random",)).engine == "scalar"
     with pytest.raises(ValueError, match="unknown engine 'fast'"):
         engines.choose_engine("fast", [], ())

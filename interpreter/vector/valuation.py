@@ -88,15 +88,13 @@ class View:
         self.rows = np.arange(len(coins))
 
 
-def check_test(test, reads_coins: bool = True) -> None:
+def check_test(test) -> None:
     """Raise :class:`Unsupported` unless :func:`holds` reads ``test``."""
     kind = type(test)
     if kind in (cond.AllOf, cond.AnyOf):
         for t in test.tests:
             check_test(t)
-    elif kind is cond.Not:
-        check_test(test.inner)
-    elif kind is cond.OtherPlayers:
+    elif kind is cond.Not or kind is cond.OtherPlayers:
         check_test(test.inner)
     elif kind not in (cond.HasCard, cond.HasLandmarks, cond.HasCoins, cond.HasCount,
                       cond.RollIs, cond.Doubles, cond.BuiltNothing, cond.MarketHas):
