@@ -134,16 +134,25 @@ def test_auto_plays_vector_when_everything_compiles(capsys):
 
 
 def test_auto_falls_back_to_scalar_for_an_agent_without_a_batched_policy(capsys):
-    args = ("--games", "10", "--agents", "random,bakery", "--seed", "1")
+    args = ("--games", "3", "--agents", "random,mcts:4", "--seed", "1")
     code, out, err = cli(capsys, "simulate", *args, "--engine", "auto")
     assert code == 0, err
     assert ("Engine: scalar (--engine auto: the batched engine cannot play the agent "
-            "'bakery' (no batched policy) yet)") in out
+            "'mcts:4' (no batched policy) yet)") in out
     auto = run_json(capsys, "simulate", *args, "--engine", "auto")
-    assert auto.pop("engine_fallback").endswith("the agent 'bakery' (no batched policy) yet")
+    assert auto.pop("engine_fallback").endswith("the agent 'mcts:4' (no batched policy) yet")
     scalar = run_json(capsys, "simulate", *args)
     scalar.pop("engine_fallback")
     assert auto == scalar  # the scalar engine's games: the same as without --engine
+
+
+def test_greedy_and_strategies_play_batched(capsys):
+    args = ("--games", "30", "--agents", "greedy,bakery", "--seed", "3")
+    auto = run_json(capsys, "simulate", *args, "--engine", "auto")
+    assert auto["engine"] == "vector" and auto["engine_fallback"] is None
+    assert auto == run_json(capsys, "simulate", *args, "--engine", "vector", "--batch", "7")
+    greedy, bakery = auto["by_agent"]
+    assert greedy["wins"] > bakery["wins"]  # greedy beats the Bakery plan
 
 
 def test_auto_falls_back_to_scalar_for_a_rule_set_the_batched_engine_refuses(
@@ -473,8 +482,9 @@ def test_a_results_file_from_before_the_engines_resumes_as_scalar(capsys, tmp_pa
     assert again.pop("resumed_games") == 10
     reference.pop("resumed_games")
     assert again == reference
-    code, _, _ = cli(capsys, *args, "--out", str(out), "--engine", "auto")
-    assert code == 0  # auto falls back to scalar (bakery has no batched policy): the same
+    code, _, err = cli(capsys, *args, "--out", str(out), "--engine", "auto")
+    assert code == 2  # auto plays the batched engine (bakery has a batched policy): the
+    assert "another tournament (different engine)" in err  # file's games are scalar
 
 
 # --------------------------------------------------------------------------- statistics

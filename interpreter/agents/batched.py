@@ -177,8 +177,8 @@ class GreedyPolicy:
         scalar = best < 0
         scalar[~scalar] |= cost[best[~scalar]] < 0
         self.scalar(batch, games[scalar], options)
-        mine = ~scalar
-        options[games[mine]] = ranks[mine.nonzero()[0], best[mine] + 1]
+        chosen_here = ~scalar
+        options[games[chosen_here]] = ranks[chosen_here.nonzero()[0], best[chosen_here] + 1]
 
     def _pick(self, position: Position, seat, cards, cost, offered) -> np.ndarray:
         """The place per game of :meth:`GreedyAgent._build`'s pick over the menu
@@ -425,10 +425,10 @@ class StrategyPolicy:
                 best_key = key if best_key is None else np.where(better[:, None], key,
                                                                  best_key)
             for k, (_, offered, i) in enumerate(avail):
-                mine = applies & (choice == k)
-                build = mine & offered
+                chosen_here = applies & (choice == k)
+                build = chosen_here & offered
                 options[games[build]] = ranks[build, slot_of.get(i, 0)]
-                options[games[mine & ~offered]] = 0  # saving for it
+                options[games[chosen_here & ~offered]] = 0  # saving for it
             open_ &= ~applies
         self._otherwise(batch, waiting, rows[open_], phase, options)
 
