@@ -1,7 +1,8 @@
 """Benchmark: the batched engine against the scalar engine, as ratios measured in one run.
 
     python bench/vector.py [--games 100000] [--scalar-games 3000] [--rounds 3]
-                           [--case base:2] [--case harbor+millionaires-row:4] [--json]
+                           [--case base:2] [--case harbor+millionaires-row:4]
+                           [--agent random|greedy] [--json]
 
 For each case (a rule set, bundled variant names joined by ``+``, and a player count),
 random agents on both sides: the scalar engine plays ``--scalar-games`` games one by one
@@ -12,6 +13,11 @@ VectorGames` with :class:`~machikoro.vector.policies.RandomPolicy`), alternating
 summed over the rounds, and their ratio. A turn is one player's turn, extra turns
 included. Also the batch's state arrays in bytes per game (a batch of 1M games: times
 10**6).
+
+``--agent greedy`` plays the greedy agent on both sides instead (``GreedyAgent``; the
+batched engine with :class:`~machikoro.agents.batched.GreedyPolicy`), and also reports
+games per CPU second and the share of the batched policy's decisions that its scalar
+fallback answered.
 
 The machine may be shared and noisy: only the ratio, measured in the same run, is a figure.
 Targets (issue 18): base 2 players >= 15x (goal 30x), Harbor + Millionaire's Row 4 players
@@ -29,6 +35,8 @@ import time
 import numpy as np
 
 from machikoro import Game, RandomAgent, play
+from machikoro.agents.batched import GreedyPolicy
+from machikoro.agents.greedy import GreedyAgent
 from machikoro.data.bundled import resolve_variant
 from machikoro.rules.loader import load_ruleset
 from machikoro.vector.engine import VectorGames
@@ -45,30 +53,35 @@ def rule_set(name: str):
     return load_ruleset(paths if len(paths) > 1 else paths[0])
 
 
-def scalar_turns(rules, players: int, first: int, count: int) -> tuple[float, int]:
-    """``(CPU seconds, turns)`` of ``count`` scalar games with random agents."""
+def scalar_turns(rules, players: int, first: int, count: int,
+                 agent: str = "random") -> tuple[float, int]:
+    """``(CPU seconds, turns)`` of ``count`` scalar games with ``agent`` agents."""
+    make = GreedyAgent if agent == "greedy" else RandomAgent
     start = time.process_time()
     turns = 0
     for i in range(first, first + count):
         game = Game(rules, players, seed=i, max_turns=1000)
-        play(game, [RandomAgent(i * 16 + s) for s in range(players)])
+        play(game, [make(i * 16 + s) for s in range(players)])
         turns += game.turn
     return time.process_time() - start, turns
 
 
-def vector_turns(rules, players: int, first: int, count: int) -> tuple[float, int, int]:
-    """``(CPU seconds, turns, state bytes per game)`` of one batch of ``count`` games
-    with random policies."""
+def vector_turns(rules, players: int, first: int, count: int,
+                 agent: str = "random") -> tuple[float, int, int, tuple]:
+    """``(CPU seconds, turns, state bytes per game, (decisions, fallbacks))`` of one
+    batch of ``count`` games with ``agent``'s batched policy."""
     gc.collect()
     start = time.process_time()
     batch = VectorGames(rules, players, range(first, first + count), max_turns=1000)
     seeds = np.arange(first, first + count)[:, None] * 16 + np.arange(players)
-    batch.run(RandomPolicy(seeds))
+    policy = GreedyPolicy(rules, players, seeds) if agent == "greedy" else RandomPolicy(seeds)
+    batch.run(policy)
     seconds = time.process_time() - start
+    asked = (policy.decisions, policy.fallback.asked) if agent == "greedy" else (0, 0)
     state = sum(v.nbytes for v in vars(batch).values() if isinstance(v, np.ndarray))
     state += sum(m.nbytes for m in batch.marks)
     state += sum(d.cards.nbytes + d.lo.nbytes + d.hi.nbytes for d in batch.decks if d)
-    return seconds, int(batch.turn.sum()), state // count
+    return seconds, int(batch.turn.sum()), state // count, asked
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -78,6 +91,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--case", action="append", default=None,
                         help="RULESET:PLAYERS (default: base:2 and harbor+millionaires-row:4)")
+    parser.add_argument("--agent", choices=("random", "greedy"), default="random")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.games < 1 or args.scalar_games < 1 or args.rounds < 1:
@@ -91,17 +105,23 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for name, players in cases:
         rules = rule_set(name)
-        s_time = s_turns = v_time = v_turns = 0
+        s_time = s_turns = v_time = v_turns = decided = fallen = 0
         per_round = max(1, args.scalar_games // args.rounds)
         for r in range(args.rounds):
-            t, n = scalar_turns(rules, players, r * per_round, per_round)
+            t, n = scalar_turns(rules, players, r * per_round, per_round, args.agent)
             s_time, s_turns = s_time + t, s_turns + n
-            t, n, state = vector_turns(rules, players, r * args.games, args.games)
-            v_time, v_turns = v_time + t, v_turns + n
+            t, n, state, (d, f) = vector_turns(rules, players, r * args.games, args.games,
+                                               args.agent)
+            v_time, v_turns, decided, fallen = v_time + t, v_turns + n, decided + d, fallen + f
         scalar, vector = s_turns / s_time, v_turns / v_time
-        results.append({"rules": name, "players": players, "scalar_turns_per_s": scalar,
+        results.append({"rules": name, "players": players, "agent": args.agent,
+                        "scalar_turns_per_s": scalar,
                         "vector_turns_per_s": vector, "ratio": vector / scalar,
-                        "target": TARGETS.get((name, players)),
+                        "scalar_games_per_s": per_round * args.rounds / s_time,
+                        "vector_games_per_s": args.games * args.rounds / v_time,
+                        "fallback": fallen / decided if decided else None,
+                        "target": TARGETS.get((name, players)) if args.agent == "random"
+                        else None,
                         "state_bytes_per_game": state, "games": args.games,
                         "scalar_games": per_round * args.rounds})
     if args.json:
@@ -109,10 +129,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     for r in results:
         target = f" (target >= {r['target']:g}x)" if r["target"] else ""
-        print(f"{r['rules']}, {r['players']} players: scalar {r['scalar_turns_per_s']:,.0f} "
-              f"turns/s, batched {r['vector_turns_per_s']:,.0f} turns/s "
-              f"(N = {r['games']:,}): {r['ratio']:.1f}x{target}; state "
-              f"{r['state_bytes_per_game']:,} bytes a game")
+        fallback = "" if r["fallback"] is None else (
+            f"; games/s {r['scalar_games_per_s']:,.0f} vs {r['vector_games_per_s']:,.0f}; "
+            f"{r['fallback']:.1%} of the batched decisions by the scalar agent")
+        print(f"{r['rules']}, {r['players']} players, {r['agent']}: scalar "
+              f"{r['scalar_turns_per_s']:,.0f} turns/s, batched {r['vector_turns_per_s']:,.0f} "
+              f"turns/s (N = {r['games']:,}): {r['ratio']:.1f}x{target}; state "
+              f"{r['state_bytes_per_game']:,} bytes a game{fallback}")
     return 0
 
 

@@ -134,16 +134,25 @@ def test_auto_plays_vector_when_everything_compiles(capsys):
 
 
 def test_auto_falls_back_to_scalar_for_an_agent_without_a_batched_policy(capsys):
-    args = ("--games", "10", "--agents", "random,bakery", "--seed", "1")
+    args = ("--games", "3", "--agents", "random,mcts:4", "--seed", "1")
     code, out, err = cli(capsys, "simulate", *args, "--engine", "auto")
     assert code == 0, err
     assert ("Engine: scalar (--engine auto: the batched engine cannot play the agent "
-            "'bakery' (no batched policy) yet)") in out
+            "'mcts:4' (no batched policy) yet)") in out
     auto = run_json(capsys, "simulate", *args, "--engine", "auto")
-    assert auto.pop("engine_fallback").endswith("the agent 'bakery' (no batched policy) yet")
+    assert auto.pop("engine_fallback").endswith("the agent 'mcts:4' (no batched policy) yet")
     scalar = run_json(capsys, "simulate", *args)
     scalar.pop("engine_fallback")
     assert auto == scalar  # the scalar engine's games: the same as without --engine
+
+
+def test_greedy_and_strategies_play_batched(capsys):
+    args = ("--games", "30", "--agents", "greedy,bakery", "--seed", "3")
+    auto = run_json(capsys, "simulate", *args, "--engine", "auto")
+    assert auto["engine"] == "vector" and auto["engine_fallback"] is None
+    assert auto == run_json(capsys, "simulate", *args, "--engine", "vector", "--batch", "7")
+    greedy, bakery = auto["by_agent"]
+    assert greedy["wins"] > bakery["wins"]  # greedy beats the Bakery plan
 
 
 def test_auto_falls_back_to_scalar_for_a_rule_set_the_batched_engine_refuses(
@@ -162,11 +171,11 @@ def test_auto_falls_back_to_scalar_for_a_rule_set_the_batched_engine_refuses(
 
 
 @pytest.mark.parametrize("args, message", [
-    (("simulate", "--engine", "vector", "--agents", "greedy"),
-     ("--engine vector: the batched engine cannot play the agent 'greedy' (no batched "
+    (("simulate", "--engine", "vector", "--agents", "mcts"),
+     ("--engine vector: the batched engine cannot play the agent 'mcts' (no batched "
       "policy) yet (--engine auto would play the scalar engine)")),
-    (("simulate", "--engine", "vector", "--agents", "random,pool:random|bakery"),
-     "the agent 'bakery'"),
+    (("simulate", "--engine", "vector", "--agents", "random,pool:random|mcts:20"),
+     "the agent 'mcts:20'"),
     (("simulate", "--engine", "vector", "--agents", "random", "--variant", "NESTED"),
      "--engine vector: the batched engine cannot play an activation inside an activated"),
     (("compare", "base", "NESTED", "--engine", "vector", "--agents", "random"),
@@ -182,8 +191,8 @@ def test_auto_falls_back_to_scalar_for_a_rule_set_the_batched_engine_refuses(
     (("simulate", "--engine", "vector", "--batch", "lots", "--agents", "random"),
      "--batch: expected a whole number, got 'lots'"),
     (("simulate", "--engine", "turbo", "--agents", "random"), "--engine: invalid choice"),
-    (("tournament", "random", "greedy", "--players", "2", "--engine", "vector"),
-     "--engine vector: the batched engine cannot play the agent 'greedy'"),
+    (("tournament", "random", "mcts", "--players", "2", "--engine", "vector"),
+     "--engine vector: the batched engine cannot play the agent 'mcts'"),
 ])
 def test_refusals_are_usage_errors_before_any_game(capsys, nested, args, message):
     args = [nested if a == "NESTED" else a for a in args]
@@ -195,12 +204,13 @@ def test_refusals_are_usage_errors_before_any_game(capsys, nested, args, message
 def test_vector_refusal_names_the_concept():
     rules = cached_ruleset(None)
     assert engines.vector_refusal(rules, 2, ("random", "random")) is None
-    refusal = engines.vector_refusal(rules, 2, ("random", "pool:random|greedy"))
-    assert refusal.concept == "the agent 'greedy' (no batched policy)"
-    choice = engines.choose_engine("auto", [(None, rules, 2)], ("greedy",))
+    assert engines.vector_refusal(rules, 2, ("greedy", "pool:bakery|landmark-rush")) is None
+    refusal = engines.vector_refusal(rules, 2, ("random", "pool:random|mcts"))
+    assert refusal.concept == "the agent 'mcts' (no batched policy)"
+    choice = engines.choose_engine("auto", [(None, rules, 2)], ("mcts",))
     assert (choice.engine, choice.refused) == ("scalar", False)
-    assert "greedy" in choice.fallback
-    assert engines.choose_engine("vector", [(None, rules, 2)], ("greedy",)).refused
+    assert "mcts" in choice.fallback
+    assert engines.choose_engine("vector", [(None, rules, 2)], ("mcts",)).refused
     assert engines.choose_engine("scalar", [(None, rules, 2)], ("random",)).engine == "scalar"
     with pytest.raises(ValueError, match="unknown engine 'fast'"):
         engines.choose_engine("fast", [], ())
@@ -472,8 +482,9 @@ def test_a_results_file_from_before_the_engines_resumes_as_scalar(capsys, tmp_pa
     assert again.pop("resumed_games") == 10
     reference.pop("resumed_games")
     assert again == reference
-    code, _, _ = cli(capsys, *args, "--out", str(out), "--engine", "auto")
-    assert code == 0  # auto falls back to scalar (bakery has no batched policy): the same
+    code, _, err = cli(capsys, *args, "--out", str(out), "--engine", "auto")
+    assert code == 2  # auto plays the batched engine (bakery has a batched policy): the
+    assert "another tournament (different engine)" in err  # file's games are scalar
 
 
 # --------------------------------------------------------------------------- statistics

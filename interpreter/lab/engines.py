@@ -65,24 +65,49 @@ def _random(rules: RuleSet, players: int, seat_seeds: np.ndarray):
     return RandomPolicy(seat_seeds)
 
 
+def _greedy(rules: RuleSet, players: int, seat_seeds: np.ndarray):
+    from ..agents.batched import greedy_policy
+
+    return greedy_policy(rules, players, seat_seeds)
+
+
+def _strategy(name: str, rules: RuleSet, players: int, seat_seeds: np.ndarray):
+    """The batched policy of the strategy agent ``name`` (a bundled strategy or a file),
+    or None when ``name`` is no strategy; raises VectorUnsupported for one that does not
+    compile to arrays."""
+    from ..agents.batched import strategy_policy
+    from ..agents.registry import strategy_of
+
+    if name in ("random", "greedy") or name.split(":")[0] == "mcts":
+        return None
+    strategy = strategy_of(name, rules)
+    return None if strategy is None else strategy_policy(strategy, players, seat_seeds)
+
+
 VECTOR_POLICIES: dict[str, Callable] = {
     "random": _random,
+    "greedy": _greedy,
 }
 """Batched policies by agent name: ``make(rules, players, seat_seeds) -> policy`` (a
 policy of :mod:`machikoro.vector.policies`: ``policy(batch) -> option per game``;
 ``seat_seeds`` an ``(N, P)`` int64 array, each seat's agent seed as
 :func:`~machikoro.lab.runs.game_seeds` gives it). A maker may raise
 :class:`~machikoro.errors.VectorUnsupported` for a rule set it cannot play. An agent given
-a batched policy later is one more line here."""
+a batched policy later is one more line here. Strategy files (bundled or by path) get
+theirs from :func:`_strategy` (:class:`~machikoro.agents.batched.StrategyPolicy`); ``mcts``
+has none (its rollouts are batched elsewhere)."""
 
 
 def vector_policy(name: str, rules: RuleSet, players: int, seat_seeds) -> Callable:
     """The batched policy of agent ``name`` for games of ``rules`` at ``players`` seats,
     each seat of each game seeded by ``seat_seeds`` (``(N, P)`` whole numbers: the seats'
-    agent seeds). Raises :class:`~machikoro.errors.VectorUnsupported` naming the agent
+    agent seeds): :data:`VECTOR_POLICIES`, else a strategy's. Raises :class:`~machikoro.errors.VectorUnsupported` naming the agent
     when it has no batched policy (or its maker refuses the rule set)."""
     make = VECTOR_POLICIES.get(name)
     if make is None:
+        policy = _strategy(name, rules, players, np.asarray(seat_seeds, dtype=np.int64))
+        if policy is not None:
+            return policy
         shown = Path(name).stem if name.endswith((".yaml", ".yml")) else name
         raise VectorUnsupported(f"the agent '{shown}' (no batched policy)")
     return make(rules, players, np.asarray(seat_seeds, dtype=np.int64))

@@ -53,8 +53,9 @@ class SeatPolicies:
     """Seats played by different policies: ``policies[k]`` answers for the seats that
     ``seats[g][p] == k`` names (an ``(N, P)`` array of policy indices, e.g. the lab's
     lineups; rows by the games' indices in the batch, ``batch.ids``). Each policy is asked
-    once per step, for every game; its answers are kept where it plays the deciding
-    seat."""
+    once per step, for every game (a policy with ``takes_only`` true, as
+    ``policy(batch, only)``: ``only`` a bool per game, True where it plays the deciding
+    seat); its answers are kept where it plays the deciding seat."""
 
     def __init__(self, policies: list, seats):
         self.policies = list(policies)
@@ -70,7 +71,12 @@ class SeatPolicies:
         for k, policy in enumerate(self.policies):
             ours = who == k
             if ours.any():
-                answer = policy(batch)
+                if getattr(policy, "takes_only", False):  # it answers only its games
+                    only = np.zeros(batch.n, dtype=bool)
+                    only[waiting[ours]] = True
+                    answer = policy(batch, only)
+                else:
+                    answer = policy(batch)
                 options[waiting[ours]] = answer[waiting[ours]]
         return options
 

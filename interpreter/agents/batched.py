@@ -1,0 +1,544 @@
+"""Batched policies of the scalar agents, for the batched engine (:mod:`machikoro.vector`).
+
+A policy is ``policy(batch, only=None) -> options`` (:mod:`machikoro.vector.policies`):
+one option index per game of the batch; ``only`` (a bool per game, or None: all) names the
+games it answers for (:class:`~machikoro.vector.policies.SeatPolicies` passes the games
+where its seats decide).
+
+- :class:`GreedyPolicy` makes the decisions :class:`~machikoro.agents.greedy.GreedyAgent`
+  makes, game by game: the dice and the build decisions from the quick look-ahead values,
+  computed as arrays (:mod:`machikoro.vector.valuation`); what those cannot say (the full
+  valuation of a build where no card pays back within the horizon, a reroll, a choice of a
+  card's clause, a town holding a card the arrays cannot value) by the scalar agent itself,
+  on that game made a scalar game (:func:`~machikoro.vector.convert.to_game`), one agent
+  per seat of each game as the lab gives them.
+- :class:`StrategyPolicy` plays a strategy file (:mod:`machikoro.agents.strategy`): its
+  phases, build lists and dice rules compiled to array conditions
+  (:func:`compile_strategy`, which refuses, naming the construct, what does not fit); its
+  reroll and ``choose`` rules by the scalar strategy agent on the game made scalar; what
+  it leaves to greedy, by :class:`GreedyPolicy`.
+
+They live here, above :mod:`machikoro.vector`, because they fall back on the scalar
+agents.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import VectorUnsupported
+from ..language import conditions as cond
+from ..language import values
+from ..records import Record
+from ..rules.ruleset import RuleSet
+from ..vector.convert import to_game
+from ..vector.program import Program
+from ..vector.valuation import Position, Unsupported, View, check_test, holds, valuation_for
+from . import strategy_values as sv
+from .greedy import GreedyAgent, paying_shares
+
+
+def _index_of(options: tuple, answer) -> int:
+    """The position of ``answer`` in ``options`` (a bool is not taken for an int)."""
+    for k, option in enumerate(options):
+        if option == answer and type(option) is type(answer):
+            return k
+    return options.index(answer)
+
+
+class ScalarFallback:
+    """The scalar agents of the games a batched policy hands back: one agent per seat of
+    each game (``make(seed)``, seeded with the seat's seed of ``seat_seeds``, an ``(N,
+    P)`` array), kept for the game's whole run, as the lab keeps them; :meth:`answer`
+    asks it on the game made scalar. ``asked`` counts the decisions answered."""
+
+    def __init__(self, make, seat_seeds):
+        self.make = make
+        self.seat_seeds = np.asarray(seat_seeds, dtype=np.int64)
+        self.agents: dict = {}
+        self.asked = 0
+
+    def agent(self, game_id: int, seat: int):
+        """The agent of ``seat`` in the batch's game ``game_id`` (made when first asked)."""
+        key = (game_id, seat)
+        found = self.agents.get(key)
+        if found is None:
+            found = self.agents[key] = self.make(int(self.seat_seeds[game_id, seat]))
+        return found
+
+    def answer(self, batch, g: int) -> int:
+        """The option index the scalar agent answers in game ``g`` (a slot) of ``batch``."""
+        game = to_game(batch, g, seed=0)
+        decision = game.decision()
+        self.asked += 1
+        agent = self.agent(int(batch.ids[g]), decision.player)
+        return _index_of(tuple(decision.options), agent.choose(game, decision))
+
+
+class GreedyPolicy:
+    """:class:`~machikoro.agents.greedy.GreedyAgent`'s decisions for every game of a batch
+    (see the module text): ``rules`` and ``players`` the batch's, ``seat_seeds`` the
+    seats' agent seeds (``(N, P)``), ``horizon`` greedy's (rounds). ``decisions`` counts
+    the decisions it answered, ``fallback.asked`` those the scalar agent answered."""
+
+    name = "greedy"
+    takes_only = True
+
+    def __init__(self, rules: RuleSet, players: int, seat_seeds, horizon: float = 6.0):
+        self.rules, self.players, self.horizon = rules, players, horizon
+        self.fallback = ScalarFallback(lambda seed: GreedyAgent(seed, horizon), seat_seeds)
+        self.shares = np.asarray(paying_shares(rules), dtype=np.float64)
+        self.decisions = 0
+        self.valuation = None
+
+    def __call__(self, batch, only=None) -> np.ndarray:
+        options = np.zeros(batch.n, dtype=np.int64)
+        for kind, waiting in batch.decisions().items():
+            rows = np.arange(len(waiting.games))
+            if only is not None:
+                rows = rows[only[waiting.games]]
+            if not len(rows):
+                continue
+            self.decisions += len(rows)
+            many = rows[waiting.counts[rows] > 1]  # one option: it (options stay 0)
+            if not len(many):
+                continue
+            if kind == Program.BUILD:
+                self.build(batch, waiting, many, options)
+            elif kind == Program.DICE:
+                self.dice(batch, waiting, many, options)
+            else:
+                self.scalar(batch, waiting.games[many], options)
+        return options
+
+    def scalar(self, batch, games: np.ndarray, options: np.ndarray) -> None:
+        """The scalar agent's answers for ``games``."""
+        for g in games.tolist():
+            options[g] = self.fallback.answer(batch, g)
+
+    def supported(self, batch, games: np.ndarray) -> np.ndarray:
+        """Where the arrays value every card of every town of ``games``."""
+        bad = ~self.valuation.card_ok
+        if not bad.any() and self.valuation.raises_ok:
+            return np.ones(len(games), dtype=bool)
+        if not self.valuation.raises_ok:
+            return np.zeros(len(games), dtype=bool)
+        return ~(batch.owned[games][:, :, bad] > 0).any(axis=(1, 2))
+
+    def dice(self, batch, waiting, rows: np.ndarray, options: np.ndarray) -> None:
+        """The number of dice with the highest expected own income (the first of the
+        best), for the games of ``rows`` of ``waiting``."""
+        self.valuation = valuation_for(batch.program)
+        games = waiting.games[rows]
+        ok = self.supported(batch, games)
+        self.scalar(batch, games[~ok], options)
+        rows, games = rows[ok], games[ok]
+        if not len(games):
+            return
+        allowed = waiting.mask[rows]
+        position = Position(self.valuation, batch, games)
+        count = position.best_dice(batch.pending_player[games], allowed)
+        where = {k: j for j, k in enumerate(batch.program.dice_counts)}
+        slot = np.array([where[k] for k in count.tolist()], dtype=np.int64)
+        options[games] = np.cumsum(allowed, axis=1)[np.arange(len(games)), slot] - 1
+
+    def build(self, batch, waiting, rows: np.ndarray, options: np.ndarray) -> None:
+        """Greedy's build: the dearest victory landmark it can finish, else the
+        establishment with the best positive score (value over ``horizon`` rounds less
+        cost: the first static one of the best, then any other that beats it, as
+        :meth:`GreedyAgent._build` goes), else the scalar agent (its full valuation)."""
+        program, rules = batch.program, self.rules
+        self.valuation = valuation_for(program)
+        cards = np.asarray(program.by_cost, dtype=np.int64)
+        cost = np.asarray(rules.cost, dtype=np.float64)[cards]
+        victory = np.zeros(len(rules.ids), dtype=bool)
+        victory[list(rules.victory)] = True
+        mask = waiting.mask[rows]
+        menu = mask[:, 1:]
+        ranks = np.cumsum(mask, axis=1) - 1  # option index of each slot
+        games = waiting.games[rows]
+        finishing = menu & victory[cards]
+        done = finishing.any(axis=1)
+        if done.any():
+            slot = np.argmax(np.where(finishing[done], cost, -np.inf), axis=1) + 1
+            options[games[done]] = ranks[done.nonzero()[0], slot]
+        left = ~done
+        unvalued = ~self.valuation.card_ok[cards]  # a card offered the arrays cannot value
+        ok = left & self.supported(batch, games) & ~(menu & unvalued).any(axis=1)
+        self.scalar(batch, games[left & ~ok], options)
+        if not ok.any():
+            return
+        games, menu, ranks = games[ok], menu[ok], ranks[ok]
+        landmark = np.array([rules.cards[c].is_landmark for c in cards.tolist()])
+        offered = menu & ~landmark
+        seat = batch.pending_player[games]
+        position = Position(self.valuation, batch, games)
+        best = self._pick(position, seat, cards, cost, offered)
+        scalar = best < 0
+        scalar[~scalar] |= cost[best[~scalar]] < 0
+        self.scalar(batch, games[scalar], options)
+        chosen_here = ~scalar
+        options[games[chosen_here]] = ranks[chosen_here.nonzero()[0], best[chosen_here] + 1]
+
+    def _pick(self, position: Position, seat, cards, cost, offered) -> np.ndarray:
+        """The place per game of :meth:`GreedyAgent._build`'s pick over the menu
+        places ``offered`` (-1: none with a positive score)."""
+        tables = self.valuation.tables
+        m = len(seat)
+        scores = np.full(offered.shape, -np.inf)
+        for j in np.flatnonzero(offered.any(axis=0)).tolist():
+            card = int(cards[j])
+            value = position.card_value(seat, card, float(self.shares[card]))
+            scores[:, j] = value * self.horizon - cost[j]
+        static = np.array([tables.static[c] or not self.rules.cards[c].activation
+                           for c in cards.tolist()])
+        best = np.full(m, -1)
+        best_score = np.zeros(m)
+        for j in np.flatnonzero(static & offered.any(axis=0)).tolist():
+            better = offered[:, j] & (scores[:, j] > best_score)
+            best = np.where(better, j, best)
+            best_score = np.where(better, scores[:, j], best_score)
+        for j in np.flatnonzero(~static & offered.any(axis=0)).tolist():
+            s = scores[:, j]
+            better = offered[:, j] & ((s > best_score) | (
+                (s == best_score) & (best >= 0) & (j < best)))
+            best = np.where(better, j, best)
+            best_score = np.where(better, s, best_score)
+        return best
+
+
+def _refuse(strategy, what: str) -> VectorUnsupported:
+    return VectorUnsupported(f"the strategy '{strategy.key}' ({what})")
+
+
+def _check_condition(strategy, condition, where: str) -> None:
+    """Refuse a condition the arrays do not read (:func:`_holds`), naming it."""
+    for test in condition.tests if condition is not None else ():
+        if isinstance(test, sv.BuildListDone):
+            continue
+        if isinstance(test, (cond.RollIs, cond.Doubles)):
+            raise _refuse(strategy, f"{where}: '{condition.text}' reads the roll")
+        try:
+            check_test(test)
+        except Unsupported:
+            raise _refuse(strategy, f"{where}: '{condition.text}' ({type(test).__name__})"
+                          " has no array form") from None
+
+
+def _card_keys(strategy, ranking, where: str) -> tuple:
+    """A card ranking as ``((negated, read), ...)`` (read: ``cost`` or ``copies``)."""
+    if ranking is None or ranking.target == "player":
+        return ()  # none, or one for players: the order written
+    out = []
+    for key in ranking.keys:
+        negated = isinstance(key, values.Negated)
+        inner = key.inner if negated else key
+        if isinstance(inner, sv.OptionCost):
+            out.append((negated, "cost"))
+        elif isinstance(inner, sv.OptionCopies):
+            out.append((negated, "copies"))
+        else:
+            raise _refuse(strategy, f"{where}: the ranking '{ranking.text}' has no array form")
+    return tuple(out)
+
+
+def compile_strategy(strategy) -> tuple:
+    """What :class:`StrategyPolicy` reads of ``strategy`` (a
+    :class:`~machikoro.agents.strategy.Strategy`), per phase the card rankings of its build
+    entries; raises :class:`~machikoro.errors.VectorUnsupported` naming the strategy and
+    the construct for what has no array form: a phase change, a build entry's ``when`` or
+    a dice rule's ``when`` reading the roll or a strategy value other than ``build list
+    done``, a build ranking by anything but cost and copies. (Reroll and ``choose`` rules
+    are answered by the scalar strategy agent: any of them plays.)"""
+    compiled = []
+    for phase in strategy.phases:
+        where = f"phase '{phase.name}'"
+        _check_condition(strategy, phase.until, f"{where}: until")
+        keys = []
+        for entry in phase.build:
+            _check_condition(strategy, entry.when, f"{where}: build when")
+            keys.append(_card_keys(strategy, entry.prefer or phase.prefer, where))
+        for rule in phase.dice or ():
+            _check_condition(strategy, rule.when, f"{where}: dice when")
+        compiled.append(tuple(keys))
+    return tuple(compiled)
+
+
+def _holds(condition, batch, games: np.ndarray, seat: np.ndarray, others) -> np.ndarray:
+    """``condition.test(game, seat)`` for each of ``games`` (towns as they are now)."""
+    out = np.ones(len(games), dtype=bool)
+    if condition is None or not condition.tests:
+        return out
+    owned = batch.owned[games].astype(np.int64)
+    view = View(owned, batch.coins[games].astype(np.float64), batch.current[games],
+                batch.total[games], None, batch.nbuilt[games] == 0,
+                batch.supply[games].astype(np.int64), [m[games] for m in batch.marks])
+    rows = np.arange(len(games))
+    rules = batch.rules
+    for test in condition.tests:
+        if isinstance(test, sv.BuildListDone):
+            done = np.ones(len(games), dtype=bool)
+            for i, cap in test.cards:
+                copies = owned[rows, seat, i]
+                done &= ~((copies < cap) & (copies < rules.limit[i]) & (
+                    (view.supply[:, i] > 0) | rules.cards[i].is_landmark))
+            out &= done
+        else:
+            out &= holds(test, view, seat, others)
+    return out
+
+
+class StrategyPolicy:
+    """A strategy file played for every game of a batch, as
+    :class:`~machikoro.agents.strategy.StrategyAgent` plays it (see the module text):
+    ``phase`` holds each seat's phase in each game (``(N, P)``, by ``batch.ids``)."""
+
+    takes_only = True
+
+    def __init__(self, strategy, players: int, seat_seeds):
+        self.strategy, self.name = strategy, strategy.key
+        self.keys = compile_strategy(strategy)
+        seat_seeds = np.asarray(seat_seeds, dtype=np.int64)
+        self.phase = np.zeros(seat_seeds.shape, dtype=np.int64)
+        self.greedy = GreedyPolicy(strategy.rules, players, seat_seeds)
+        self.fallback = ScalarFallback(strategy.agent, seat_seeds)
+        self.decisions = 0
+
+    def __call__(self, batch, only=None) -> np.ndarray:
+        options = np.zeros(batch.n, dtype=np.int64)
+        others = np.asarray(batch.program.others, dtype=np.int64).reshape(batch.players, -1)
+        for kind, waiting in batch.decisions().items():
+            rows = np.arange(len(waiting.games))
+            if only is not None:
+                rows = rows[only[waiting.games]]
+            if not len(rows):
+                continue
+            self.decisions += len(rows)
+            games = waiting.games[rows]
+            phase = self._advance(batch, games, others)
+            for p in np.unique(phase).tolist():
+                at = phase == p
+                if kind == Program.BUILD:
+                    self._build(batch, waiting, rows[at], p, others, options)
+                elif kind == Program.DICE and self.strategy.phases[p].dice is not None:
+                    self._dice(batch, waiting, rows[at], p, others, options)
+                elif kind == Program.DICE:
+                    self.greedy.dice(batch, waiting, rows[at], options)
+                else:
+                    for g in games[at].tolist():
+                        options[g] = self._scalar(batch, g)
+        return options
+
+    def _advance(self, batch, games, others) -> np.ndarray:
+        """Each deciding seat's phase after its ``until`` conditions (at most once
+        through every phase), kept; returns it."""
+        phases = self.strategy.phases
+        ids, seat = batch.ids[games], batch.pending_player[games]
+        phase = self.phase[ids, seat]
+        if len(phases) > 1:
+            moving = np.ones(len(games), dtype=bool)
+            for _ in phases:
+                for p in np.unique(phase[moving]).tolist():
+                    at = moving & (phase == p)
+                    until = phases[p].until
+                    if until is None:
+                        moving[at] = False
+                        continue
+                    move = _holds(until, batch, games[at], seat[at], others)
+                    idx = at.nonzero()[0]
+                    moving[idx[~move]] = False
+                    phase[idx[move]] = phases[p].next
+            self.phase[ids, seat] = phase
+        return phase
+
+    def _scalar(self, batch, g: int) -> int:
+        """The scalar strategy agent's answer in game ``g``, in the seat's phase."""
+        game = to_game(batch, g, seed=0)
+        decision = game.decision()
+        seat = decision.player
+        agent = self.fallback.agent(int(batch.ids[g]), seat)
+        agent._game, agent._turn = (game.seed, game.n), game.turn
+        agent._phases[seat] = int(self.phase[batch.ids[g], seat])
+        self.fallback.asked += 1
+        return _index_of(tuple(decision.options), agent.choose(game, decision))
+
+    def _dice(self, batch, waiting, rows, p: int, others, options) -> None:
+        """The first dice rule whose count is allowed and whose ``when`` holds, else the
+        fewest dice."""
+        games = waiting.games[rows]
+        allowed = waiting.mask[rows]
+        counts = list(batch.program.dice_counts)
+        seat = batch.pending_player[games]
+        chosen = np.full(len(games), -1)
+        for rule in self.strategy.phases[p].dice:
+            if rule.roll not in counts:
+                continue
+            j = counts.index(rule.roll)
+            ok = (chosen < 0) & allowed[:, j]
+            if ok.any():
+                ok[ok] &= _holds(rule.when, batch, games[ok], seat[ok], others)
+            chosen[ok] = j
+        fewest = np.argmin(np.where(allowed, np.asarray(counts), np.iinfo(np.int64).max),
+                           axis=1)
+        chosen = np.where(chosen < 0, fewest, chosen)
+        options[games] = np.cumsum(allowed, axis=1)[np.arange(len(games)), chosen] - 1
+
+    def _build(self, batch, waiting, rows, p: int, others, options) -> None:
+        """The phase's build list (:meth:`StrategyAgent._build`): the first entry that
+        applies builds its best card, or saves; else ``otherwise``."""
+        phase, rules = self.strategy.phases[p], batch.rules
+        slot_of = {int(c): k + 1 for k, c in enumerate(batch.program.by_cost)}
+        games = waiting.games[rows]
+        mask = waiting.mask[rows]
+        ranks = np.cumsum(mask, axis=1) - 1
+        seat = batch.pending_player[games]
+        m = len(games)
+        open_ = np.ones(m, dtype=bool)
+        owned = batch.owned[games]
+        supply = batch.supply[games]
+        at = np.arange(m)
+        for entry, keys in zip(phase.build, self.keys[p]):
+            if not open_.any():
+                break
+            avail = []
+            for _, i, cap in entry.cards:
+                copies = owned[at, seat, i]
+                ok = (copies < cap) & (copies < rules.limit[i]) & (
+                    (supply[:, i] > 0) | rules.cards[i].is_landmark)
+                offered = mask[:, slot_of[i]] if i in slot_of else np.zeros(m, dtype=bool)
+                avail.append((ok if entry.save else ok & offered, offered, i))
+            applies = open_ & np.any([a for a, _, _ in avail], axis=0)
+            if applies.any():
+                applies[applies] &= _holds(entry.when, batch, games[applies],
+                                           seat[applies], others)
+            if not applies.any():
+                continue
+            choice = np.full(m, -1)
+            best_key = None
+            for k, (a, _, i) in enumerate(avail):
+                key = np.stack([self._key(rules, owned, at, seat, i, neg, read)
+                                for neg, read in keys], axis=1) if keys else np.zeros((m, 0))
+                better = applies & a & (choice < 0)
+                if best_key is not None and keys:
+                    better |= applies & a & (choice >= 0) & _greater(key, best_key)
+                choice = np.where(better, k, choice)
+                best_key = key if best_key is None else np.where(better[:, None], key,
+                                                                 best_key)
+            for k, (_, offered, i) in enumerate(avail):
+                chosen_here = applies & (choice == k)
+                build = chosen_here & offered
+                options[games[build]] = ranks[build, slot_of.get(i, 0)]
+                options[games[chosen_here & ~offered]] = 0  # saving for it
+            open_ &= ~applies
+        self._otherwise(batch, waiting, rows[open_], phase, options)
+
+    @staticmethod
+    def _key(rules, owned, at, seat, card: int, negated: bool, read: str) -> np.ndarray:
+        value = np.full(len(at), float(rules.cost[card])) if read == "cost" else \
+            owned[at, seat, card].astype(np.float64)
+        return -value if negated else value
+
+    def _otherwise(self, batch, waiting, rows, phase, options) -> None:
+        """No entry applied: ``save`` (pass), ``greedy`` or ``random`` (the scalar agent:
+        its own random stream)."""
+        if not len(rows):
+            return
+        if phase.otherwise == "greedy":
+            self.greedy.build(batch, waiting, rows[waiting.counts[rows] > 1], options)
+        elif phase.otherwise == "random":
+            for g in waiting.games[rows].tolist():
+                options[g] = self._scalar(batch, g)
+        else:
+            options[waiting.games[rows]] = 0
+
+
+def _greater(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Row by row, True where the key ``a`` is greater than ``b`` (compared in order)."""
+    out = np.zeros(len(a), dtype=bool)
+    same = np.ones(len(a), dtype=bool)
+    for j in range(a.shape[1]):
+        out |= same & (a[:, j] > b[:, j])
+        same &= a[:, j] == b[:, j]
+    return out
+
+
+def strategy_policy(strategy, players: int, seat_seeds) -> StrategyPolicy:
+    """The batched policy of a loaded strategy (raises
+    :class:`~machikoro.errors.VectorUnsupported` for one that does not fit)."""
+    return StrategyPolicy(strategy, players, seat_seeds)
+
+
+def greedy_policy(rules: RuleSet, players: int, seat_seeds) -> GreedyPolicy:
+    """The lab's maker of the ``greedy`` agent's batched policy
+    (:data:`machikoro.lab.engines.VECTOR_POLICIES`)."""
+    return GreedyPolicy(rules, players, seat_seeds)
+
+
+
+
+class PolicyCheck(Record):
+    """What :func:`check_policy` found: the lock-step ``report``
+    (:class:`~machikoro.vector.lockstep.LockstepReport`: the engines agreed where it has
+    no differences), the ``decisions`` compared, the ``mismatches`` (``(game, turn,
+    decision name, the scalar agent's answer, the policy's)``, at most 20 kept),
+    ``count`` of them, and ``fallback``: the decisions the policy handed to the scalar
+    agent."""
+
+    report: object
+    decisions: int
+    mismatches: tuple
+    count: int
+    fallback: int
+
+
+def check_policy(rules: RuleSet, players: int, seeds, make_policy, make_agent,
+                 max_turns: int = 1000) -> PolicyCheck:
+    """Play the games of ``seeds`` in both engines in lock-step
+    (:func:`~machikoro.vector.lockstep.drive`) with ``make_policy(rules, players,
+    seat_seeds)``'s answers, and compare each answer with the one the scalar agent
+    ``make_agent(seed)`` (one per seat of each game, seeded ``seat_seeds[g][p] = g * 16 +
+    p``) gives in the scalar twin; where they differ, the scalar agent's answer is played
+    (so the games go on alike) and the mismatch counted."""
+    from ..vector.engine import VectorGames
+    from ..vector.lockstep import _Dice, drive, scalar_twin
+
+    seeds = list(seeds)
+    n = len(seeds)
+    seat_seeds = np.arange(n)[:, None] * 16 + np.arange(players)
+    batch = VectorGames(rules, players, seeds, max_turns=max_turns, start=False)
+    batch.dice_log = []
+    scripts = [_Dice() for _ in range(n)]
+    twins = [scalar_twin(batch, g, scripts[g]) for g in range(n)]
+    batch.begin()
+    policy = make_policy(rules, players, seat_seeds)
+    agents: dict = {}
+    found: list = []
+    compared = [0]
+
+    def checked(b) -> np.ndarray:
+        options = np.asarray(policy(b), dtype=np.int64).copy()
+        for g in np.flatnonzero(b.pending >= 0).tolist():
+            game = twins[g]
+            decision = game.pending
+            if decision is None:
+                continue
+            seat = decision.player
+            agent = agents.get((g, seat))
+            if agent is None:
+                agent = agents[g, seat] = make_agent(int(seat_seeds[g, seat]))
+            k = _index_of(tuple(decision.options), agent.choose(game, decision))
+            compared[0] += 1
+            if k != options[g]:
+                found.append((g, game.turn, decision.name, decision.options[k],
+                              decision.options[int(options[g])]))
+                options[g] = k
+        return options
+
+    report = drive(batch, twins, scripts, policy=checked)
+    fallback = policy.fallback.asked + (policy.greedy.fallback.asked
+                                        if hasattr(policy, "greedy") else 0)
+    return PolicyCheck(report, compared[0], tuple(found[:20]), len(found), fallback)
+
+
+__all__ = ["GreedyPolicy", "PolicyCheck", "ScalarFallback", "StrategyPolicy", "check_policy",
+           "compile_strategy", "greedy_policy", "strategy_policy"]

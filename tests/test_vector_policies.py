@@ -1,0 +1,102 @@
+"""The batched policies of the greedy agent and of strategy files make the scalar agents'
+decisions: both engines driven in lock-step, every answer of the batched policy compared
+with the scalar agent's in the scalar twin (machikoro.agents.batched.check_policy).
+bench/vector.py --agents greedy runs more games."""
+
+from __future__ import annotations
+
+import pytest
+
+from machikoro.agents.batched import GreedyPolicy, StrategyPolicy, check_policy
+from machikoro.agents.greedy import GreedyAgent
+from machikoro.agents.registry import agent_factory, strategy_of
+from machikoro.data.bundled import resolve_variant
+from machikoro.errors import VectorUnsupported
+from machikoro.rules.loader import cached_ruleset, load_ruleset
+from machikoro.vector.engine import VectorGames
+from machikoro.vector.policies import RandomPolicy, SeatPolicies
+
+
+def _rules(name: str):
+    if name == "base":
+        return cached_ruleset(None)
+    return load_ruleset([str(resolve_variant(part)) for part in name.split("+")])
+
+
+def _agrees(result) -> None:
+    assert not result.report.differences, result.report.differences[:3]
+    assert result.count == 0, result.mismatches[:5]
+
+
+@pytest.mark.parametrize("name, players, games", [
+    ("base", 2, 120), ("base", 4, 30), ("harbor", 2, 40), ("millionaires-row", 2, 40),
+    ("harbor+millionaires-row+market/variable", 4, 12), ("market/hybrid", 2, 40),
+])
+def test_batched_greedy_makes_the_scalar_greedy_decisions(name, players, games):
+    result = check_policy(_rules(name), players, range(games),
+                          lambda r, p, s: GreedyPolicy(r, p, s), GreedyAgent)
+    _agrees(result)
+    assert result.decisions > 20 * games
+    assert result.fallback < result.decisions  # most decisions made as arrays
+
+
+@pytest.mark.parametrize("strategy", ["cheese-factory", "landmark-rush", "one-die-spread",
+                                      "convenience-store", "buy-nothing"])
+def test_batched_strategy_makes_the_scalar_strategy_decisions(strategy):
+    rules = cached_ruleset(None)
+    loaded = strategy_of(strategy, rules)
+    result = check_policy(rules, 2, range(30),
+                          lambda r, p, s: StrategyPolicy(loaded, p, s),
+                          agent_factory(strategy, rules))
+    _agrees(result)
+
+
+def test_a_strategy_plays_batched_under_the_harbor_too():
+    rules = _rules("harbor")
+    loaded = strategy_of("furniture-factory", rules)
+    result = check_policy(rules, 3, range(20), lambda r, p, s: StrategyPolicy(loaded, p, s),
+                          agent_factory("furniture-factory", rules))
+    _agrees(result)
+
+
+def test_a_check_fails_when_the_policy_answers_otherwise():
+    """The comparison can fail: a policy that always passes its build is caught."""
+    def passing(rules, players, seeds):
+        greedy = GreedyPolicy(rules, players, seeds)
+
+        def policy(batch):
+            options = greedy(batch)
+            build = batch.decisions().get(0)
+            if build is not None:
+                options[build.games] = 0
+            return options
+        policy.fallback = greedy.fallback
+        return policy
+
+    result = check_policy(cached_ruleset(None), 2, range(5), passing, GreedyAgent)
+    assert result.count > 0
+
+
+def test_a_strategy_that_does_not_fit_is_refused_naming_the_construct(tmp_path):
+    path = tmp_path / "income.yaml"
+    path.write_text("kind: strategy\nversion: 2\nname: Income\nbuild:\n"
+                    "  - cards: [ranch, bakery]\n    prefer: highest expected income\n")
+    rules = cached_ruleset(None)
+    with pytest.raises(VectorUnsupported, match="the strategy 'income' .*'highest expected"
+                                                " income' has no array form"):
+        StrategyPolicy(strategy_of(str(path), rules), 2, [[0, 0]])
+    path.write_text("kind: strategy\nversion: 2\nname: Doubles\nbuild:\n"
+                    "  - card: ranch\n    when: roll is 6\n")
+    with pytest.raises(VectorUnsupported, match="'roll is 6' reads the roll"):
+        StrategyPolicy(strategy_of(str(path), rules), 2, [[0, 0]])
+
+
+def test_seat_policies_ask_a_batched_greedy_only_for_its_seats():
+    rules = cached_ruleset(None)
+    seeds = [[0, 1]] * 40
+    greedy = GreedyPolicy(rules, 2, seeds)
+    batch = VectorGames(rules, 2, range(40))
+    batch.run(SeatPolicies([greedy, RandomPolicy(seeds)], [[0, 1]] * 40))
+    assert batch.over.all()
+    assert 0 < greedy.decisions < sum(batch.turn.tolist()) * 2
+    assert (batch.winner == 0).mean() > 0.8  # greedy beats random
