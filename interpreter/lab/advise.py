@@ -1,0 +1,179 @@
+"""The advisor: the legal answers of a position's pending decision ranked by the mover's
+chance to win (issue 19, ``machikoro advise``).
+
+Each option is played out to the end of the game many times from the position, every seat
+played by the agents given (default: greedy for every seat), each copy of the position
+rolling its own dice and reshuffling the market decks (it never knows the real game's
+future). The estimate of an option is the mover's share of wins among its rollouts, with a
+95% Wilson interval. Rollouts go in rounds of equal games per option; the advisor stops
+when the best option's interval is clear of every other option's, or at the budget
+(``games`` in all, ``seconds`` of CPU). The rollouts run in the batched engine
+(:func:`~machikoro.vector.rollouts.option_rollouts`) when the rule set, the position and
+every agent compile for it, else in the scalar engine, one game at a time.
+
+For a build option, ``income`` is the expected coins per round one more copy of the card
+brings the mover in this position (:func:`~machikoro.engine.expectations.card_value`, the
+number ``analyze`` gives per card, here for the towns as they stand).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from ..agents.protocol import play
+from ..agents.registry import make_agent
+from ..engine import expectations
+from ..engine.game import Game
+from ..errors import MachikoroError, VectorUnsupported
+from .engines import vector_policy
+from .runs import game_seed
+from .statistics import wilson
+
+
+@dataclass(frozen=True)
+class OptionEstimate:
+    """One option's estimate: ``option`` (as in ``Decision.options``), ``games`` played
+    out, ``wins`` of the mover, ``rate`` (0 to 1) and its 95% interval ``low``..``high``,
+    ``turns`` (mean turns to the end), ``income`` (coins per round one more copy of a
+    built card brings the mover; None for other options)."""
+
+    option: object
+    games: int
+    wins: int
+    rate: float
+    low: float
+    high: float
+    turns: float
+    income: float | None
+
+
+def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
+           seconds: float | None = 2.0, seed: int = 0, engine: str = "auto",
+           round_games: int = 64) -> list[OptionEstimate]:
+    """Rank the options of ``game``'s pending decision by the mover's win rate (see the
+    module text): ``agents``, one agent name per seat (default greedy for all), play every
+    seat after the option; ``games`` (rollouts in all) and ``seconds`` (CPU time, None: no
+    limit) bound the work; ``seed`` seeds the rollouts (the same seed and budget in games,
+    the same estimates); ``engine`` is ``auto``, ``vector`` or ``scalar``;
+    ``round_games`` rollouts per option per round. Returns one :class:`OptionEstimate` per
+    option, best first; ``game`` is left as it was.
+
+    Raises :class:`~machikoro.errors.MachikoroError` for a game with no pending decision,
+    a wrong number of agents or a budget below one round, and
+    :class:`~machikoro.errors.VectorUnsupported` for ``engine="vector"`` where the batched
+    engine cannot play."""
+    decision = game.decision()
+    if decision is None:
+        raise MachikoroError("advise: the position has no pending decision (the game is "
+                             "over or waits at a chance step)")
+    agents = list(agents) if agents is not None else ["greedy"] * game.n
+    if len(agents) != game.n:
+        raise MachikoroError(f"advise: {len(agents)} agent names for {game.n} seats (one a "
+                             f"seat)")
+    options = decision.options
+    if type(games) is not int or games < len(options):
+        raise MachikoroError(f"advise: games must be a whole number >= the options "
+                             f"({len(options)}), not {games!r}")
+    if engine not in ("auto", "vector", "scalar"):
+        raise MachikoroError(f"advise: engine must be auto, vector or scalar, not {engine!r}")
+    rollouts = _rollouts(game, agents, engine)
+    per = max(1, min(round_games, games // len(options)))
+    wins = np.zeros(len(options), dtype=np.int64)
+    turns = np.zeros(len(options), dtype=np.float64)
+    played = 0
+    start = time.process_time()
+    for step in range(games // (per * len(options)) or 1):
+        won, lengths = rollouts(per, game_seed(seed, step))
+        wins += won
+        turns += lengths
+        played += per
+        if _separated(wins, played) or (
+                seconds is not None and time.process_time() - start >= seconds):
+            break
+    return _estimates(game, decision, wins, turns, played)
+
+
+def _rollouts(game: Game, agents: list[str], engine: str):
+    """``rollouts(per, seed) -> (wins, summed turns)`` per option, in the batched engine
+    when it applies (``auto``), else the scalar one."""
+    if engine != "scalar":
+        try:
+            return _batched(game, agents)
+        except VectorUnsupported:
+            if engine == "vector":
+                raise
+    return _scalar(game, agents)
+
+
+def _batched(game: Game, agents: list[str]):
+    from ..vector.policies import SeatPolicies
+    from ..vector.program import compile_rules
+    from ..vector.rollouts import option_rollouts
+
+    rules, players = game.rules, game.n
+    compile_rules(rules, players)  # refuses here, before any rollout
+    for name in set(agents):
+        vector_policy(name, rules, players, np.zeros((1, players), dtype=np.int64))
+    names = sorted(set(agents))
+    seats = [names.index(a) for a in agents]
+
+    def policy(batch, seat_seeds):
+        made = [vector_policy(name, rules, players, seat_seeds) for name in names]
+        if len(made) == 1:
+            return made[0]
+        return SeatPolicies(made, np.tile(seats, (len(seat_seeds), 1)))
+
+    def rollouts(per: int, seed: int):
+        found = option_rollouts(game, per, seed, policy=policy)
+        return (np.array([f.wins for f in found]),
+                np.array([f.turns * f.games for f in found]))
+
+    return rollouts
+
+
+def _scalar(game: Game, agents: list[str]):
+    rules, mover = game.rules, game.decision().player
+    options = game.decision().options
+
+    def rollouts(per: int, seed: int):
+        wins = np.zeros(len(options), dtype=np.int64)
+        turns = np.zeros(len(options), dtype=np.float64)
+        for i, option in enumerate(options):
+            for r in range(per):
+                copy = game.clone(seed=game_seed(seed, i * per + r))
+                copy.answer(option)
+                players = [make_agent(name, game_seed(seed, i * per + r, s), rules)
+                           for s, name in enumerate(agents)]
+                play(copy, players)
+                wins[i] += copy.winner == mover
+                turns[i] += copy.turn - game.turn
+        return wins, turns
+
+    return rollouts
+
+
+def _separated(wins: np.ndarray, played: int) -> bool:
+    """True when the best option's interval is clear of every other option's."""
+    if len(wins) < 2:
+        return True
+    bounds = [wilson(int(w), played) for w in wins]
+    best = int(np.argmax(wins))
+    return all(bounds[best][0] > high for k, (_, high) in enumerate(bounds) if k != best)
+
+
+def _estimates(game: Game, decision, wins, turns, played: int) -> list[OptionEstimate]:
+    rules = game.rules
+    out = []
+    for i, option in enumerate(decision.options):
+        income = None
+        if decision.name == "build" and decision.card is None and option is not None:
+            card = rules.index[option]
+            if card in rules.establishments:
+                income = expectations.card_value(game, decision.player, card)
+        low, high = wilson(int(wins[i]), played)
+        out.append(OptionEstimate(option, played, int(wins[i]), wins[i] / played, low, high,
+                                  turns[i] / played, income))
+    return sorted(out, key=lambda e: (-e.rate, e.turns))  # (of equals, the quicker)
