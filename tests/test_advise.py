@@ -14,9 +14,10 @@ from machikoro.lab.advise import advise
 
 
 def test_the_option_that_wins_at_once_is_ranked_first_with_every_rollout_won():
-    rules, game, last = _one_landmark_short()
+    _, game, last = _one_landmark_short()
     ranked = advise(game, agents=["random", "random"], games=400, seconds=None)
-    assert ranked[0].option == last and ranked[0].rate == 1.0 and ranked[0].wins == ranked[0].games
+    assert ranked[0].option == last and ranked[0].rate == 1.0
+    assert ranked[0].wins == ranked[0].games
     assert ranked[-1].rate < 1.0  # random play after any other option loses some games
     assert [e.rate for e in ranked] == sorted((e.rate for e in ranked), reverse=True)
     assert all(e.low <= e.rate <= e.high for e in ranked)
