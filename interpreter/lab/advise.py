@@ -7,7 +7,8 @@ rolling its own dice and reshuffling the market decks (it never knows the real g
 future). The estimate of an option is the mover's share of wins among its rollouts, with a
 95% Wilson interval. Rollouts go in rounds of equal games per option; the advisor stops
 when the best option's interval is clear of every other option's, or at the budget
-(``games`` in all, ``seconds`` of CPU). The rollouts run in the batched engine
+(``games`` in all; ``seconds`` of CPU: no round starts that would end past it, judged by
+the round before). The rollouts run in the batched engine
 (:func:`~machikoro.vector.rollouts.option_rollouts`) when the rule set, the position and
 every agent compile for it, else in the scalar engine, one game at a time.
 
@@ -84,15 +85,18 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
     wins = np.zeros(len(options), dtype=np.int64)
     turns = np.zeros(len(options), dtype=np.float64)
     played = 0
-    start = time.process_time()
+    start = last = time.process_time()
     for step in range(games // (per * len(options)) or 1):
         won, lengths = rollouts(per, game_seed(seed, step))
         wins += won
         turns += lengths
         played += per
+        now = time.process_time()
+        # stop when clear, or when another round like the last would pass the budget
         if _separated(wins, played) or (
-                seconds is not None and time.process_time() - start >= seconds):
+                seconds is not None and 2 * now - last - start > seconds):
             break
+        last = now
     return _estimates(game, decision, wins, turns, played)
 
 
