@@ -10,6 +10,7 @@ import sys
 from ..agents.registry import agent_factory, agent_names
 from ..engine.game import Game
 from ..errors import DataError
+from ..logs.event_text import describe_event, position_lines, turn_header
 from ..rules.ruleset import RuleSet
 from .arguments import (
     LazyHelp,
@@ -25,7 +26,6 @@ from .arguments import (
     variant_of,
     warn_unwinnable,
 )
-from .event_text import describe_event, turn_header
 from .line_files import LineFile
 
 HELP = "play one game and print it turn by turn"
@@ -111,14 +111,10 @@ def _narrate(game: Game, decide: list, as_json: bool, log_file, out) -> None:
 
 
 def _final_position(game: Game, labels: list[str], max_turns: int, out) -> None:
-    rules, names = game.rules, game.names
+    names = game.names
     out.write("\nFinal position:\n")
-    for seat, name in enumerate(names):
-        marks = ", ".join(rules.card(i).name for i in game.built_landmarks(seat)) or "none"
-        town = ", ".join(f"{rules.card(k).name} x{v}" for k, v in game.town(seat).items())
-        coins = game.coins[seat]
-        out.write(f"  {name} ({labels[seat]}): {coins} coin{'s' * (coins != 1)}; "
-                  f"landmarks: {marks}; town: {town}\n")
+    for line in position_lines(game, labels):
+        out.write(line + "\n")
     if game.winner is not None:
         out.write(f"Winner: {names[game.winner]} ({labels[game.winner]}) after "
                   f"{game.turn} turns.\n")
@@ -140,7 +136,7 @@ def run(args) -> int:
     game = Game(rules, names, seed=seed, max_turns=args.max_turns, record=True)
     header = None
     if args.json or log_file:  # the header hashes the rule set's files: only when written
-        from . import game_log
+        from ..logs import game_log
 
         header = game_log.header(rules, args.variant, seed, names, labels, args.max_turns)
     out = sys.stdout
