@@ -68,6 +68,9 @@ def run(args) -> int:
     print(f"machikoro serve: http://{shown}:{port}/ - logs saved in {save_dir.resolve()}; "
           "Ctrl-C stops", flush=True)
     config = uvicorn.Config(app, log_level="warning", lifespan="off")
-    uvicorn.Server(config).run(sockets=[sock])
+    try:
+        uvicorn.Server(config).run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn shut down on Ctrl-C, then passes the signal on
+        pass
     print("machikoro serve: stopped", file=sys.stderr)
     return 0
