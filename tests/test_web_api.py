@@ -113,7 +113,7 @@ def test_seats_name_agents_not_files(saves):
         response = client.post("/api/games", json={"seats": ["human", seat]})
         assert response.status_code == 422, seat
     too_many = client.post("/api/games", json={"seats": ["human"] * 9})
-    assert too_many.status_code == 422 and "2-4 players" in too_many.json()["error"]
+    assert too_many.status_code == 422 and "2-4 names" in too_many.json()["error"]
 
 
 def test_a_replay_scrubs_its_turns_and_refuses_a_turn_past_the_end(saves):

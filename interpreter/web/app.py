@@ -121,8 +121,10 @@ class WebApp:
     def _seats(self, seats, rules) -> list[str]:
         """The seats a page sent, each ``human`` or an agent the registry makes (no file
         paths). Raises :class:`Refused`."""
-        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
-            raise Refused("seats: a list of 'human' or agent names", 422)
+        if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats) \
+                or not rules.min_players <= len(seats) <= rules.max_players:
+            raise Refused(f"seats: a list of {rules.min_players}-{rules.max_players} names, "
+                          "each 'human' or an agent", 422)
         for seat in seats:
             if seat == HUMAN:
                 continue
