@@ -17,7 +17,8 @@ from pathlib import Path
 import pytest
 from helpers import cli
 
-from machikoro.cli import game_log, main
+from machikoro.cli import main
+from machikoro.logs import game_log
 
 LONG = "x" * 5000
 

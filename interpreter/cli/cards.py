@@ -6,8 +6,8 @@ import argparse
 import json
 import sys
 
+from ..logs.event_text import card_table
 from .arguments import add_cache, add_variant, ruleset_of, variant_of
-from .event_text import card_table
 
 HELP = "print the card table of a rule set"
 

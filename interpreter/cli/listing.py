@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from pathlib import Path
 
-from ..data.bundled import STRATEGY_FOLDER, bundled_files
-from ..data.yaml_reader import read_yaml
-from ..errors import DataError, one_line
+from ..data.listing import bundled_entries
+from ..errors import one_line
 
 HELP = "list the bundled variants and strategies"
 
@@ -19,30 +17,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", action="store_true", help="print JSON")
 
 
-def bundled() -> dict[str, list[dict]]:
-    """``{"variants": [...], "strategies": [...]}``, each entry ``{name, title,
-    description}``: ``name`` as ``--variant`` takes it (``house/radio-tower-18``), or as
-    ``--agents`` takes a strategy (``cheese-factory``). A file that cannot be read is
-    listed with its problem as description (``machikoro validate`` says more)."""
-    out: dict[str, list[dict]] = {"variants": [], "strategies": []}
-    for name, file in bundled_files().items():
-        try:
-            data = read_yaml(file).data
-        except DataError as exc:
-            data = {"description": f"(cannot be read: {exc.problems[0].message})"}
-        data = data if isinstance(data, dict) else {}
-        strategy = name.startswith(STRATEGY_FOLDER + "/")
-        out["strategies" if strategy else "variants"].append({
-            "name": Path(name).name if strategy else name,
-            "title": str(data.get("name", "")),
-            "description": str(data.get("description", "")),
-        })
-    return out
-
-
 def run(args) -> int:
     """Print the bundled variants and strategies; exit 0."""
-    found = bundled()
+    found = bundled_entries()
     if args.json:
         print(json.dumps(found, indent=2, ensure_ascii=False))
         return 0

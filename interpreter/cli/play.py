@@ -10,6 +10,7 @@ import sys
 from ..agents.registry import agent_factory, agent_names
 from ..engine.game import Game
 from ..errors import DataError
+from ..logs.event_text import describe_event, position_lines, turn_header
 from ..rules.ruleset import RuleSet
 from .arguments import (
     LazyHelp,
@@ -25,7 +26,7 @@ from .arguments import (
     variant_of,
     warn_unwinnable,
 )
-from .event_text import describe_event, turn_header
+from .human import InputEnded, TerminalPlayer
 from .line_files import LineFile
 
 HELP = "play one game and print it turn by turn"
@@ -50,6 +51,10 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
                            "checks it)")
     play.add_argument("--json", action="store_true",
                       help="print the events as JSON lines instead of text")
+    play.add_argument("--human", type=non_empty("seats"), default=None, metavar="SEAT[,SEAT]",
+                      help="seats played by a person at the terminal (1 for P1, or P1): "
+                           "each decision asked as numbered options, the table printed first; "
+                           "end of input or Ctrl-C stops the game, the log keeps it so far")
     add_cache(play)
 
 
@@ -76,6 +81,31 @@ def _seats(args, rules: RuleSet) -> tuple[list[str], dict]:
     if len(names) > players:
         raise UsageError(f"--agents names {len(names)} agents for {players} players")
     return names + [names[-1]] * (players - len(names)), makers
+
+
+def _human_seats(text: str | None, players: int) -> set[int]:
+    """The 0-based seats of ``--human`` (``1,3`` or ``P1,P3``). Raises UsageError."""
+    if text is None:
+        return set()
+    seats = set()
+    for part in text.split(","):
+        word = part.strip().upper().removeprefix("P")
+        if not word.isdigit() or not 1 <= int(word) <= players:
+            raise UsageError(f"--human: '{part.strip()[:20]}' is no seat of the {players} "
+                             f"players (1-{players}, or P1-P{players})")
+        seats.add(int(word) - 1)
+    return seats
+
+
+def _read_line() -> str:
+    """One line of standard input (written out when it is not a terminal); EOFError at
+    its end."""
+    line = sys.stdin.readline()
+    if not line:
+        raise EOFError
+    if not sys.stdin.isatty():  # piped answers: shown after their prompt, as if typed
+        sys.stdout.write(line if line.endswith("\n") else line + "\n")
+    return line
 
 
 def _json_line(value) -> str:
@@ -110,15 +140,20 @@ def _narrate(game: Game, decide: list, as_json: bool, log_file, out) -> None:
         game.answer(decide[decision.player](game, decision), decision.player)
 
 
+def _narrate_until_input_ends(game: Game, agents: list, as_json: bool, log_file, out) -> bool:
+    """:func:`_narrate` with the agents; True when a person's input ended first."""
+    try:
+        _narrate(game, [a.choose for a in agents], as_json, log_file, out)
+    except InputEnded:
+        return True
+    return False
+
+
 def _final_position(game: Game, labels: list[str], max_turns: int, out) -> None:
-    rules, names = game.rules, game.names
+    names = game.names
     out.write("\nFinal position:\n")
-    for seat, name in enumerate(names):
-        marks = ", ".join(rules.card(i).name for i in game.built_landmarks(seat)) or "none"
-        town = ", ".join(f"{rules.card(k).name} x{v}" for k, v in game.town(seat).items())
-        coins = game.coins[seat]
-        out.write(f"  {name} ({labels[seat]}): {coins} coin{'s' * (coins != 1)}; "
-                  f"landmarks: {marks}; town: {town}\n")
+    for line in position_lines(game, labels):
+        out.write(line + "\n")
     if game.winner is not None:
         out.write(f"Winner: {names[game.winner]} ({labels[game.winner]}) after "
                   f"{game.turn} turns.\n")
@@ -132,15 +167,21 @@ def run(args) -> int:
     seat_agents, makers = _seats(args, rules)
     players = len(seat_agents)
     seed = args.seed if args.seed is not None else random.randrange(1_000_000)
+    humans = _human_seats(args.human, players)
+    if humans and args.json:
+        raise UsageError("--human asks at the terminal: it cannot be given with --json")
     agents = [makers[name](seed * 1009 + i) for i, name in enumerate(seat_agents)]
     labels = [os.path.splitext(os.path.basename(n))[0] if n.endswith((".yaml", ".yml"))
               else n for n in seat_agents]  # a strategy file's stem
+    if humans:
+        for seat in humans:
+            agents[seat], labels[seat] = TerminalPlayer(_read_line, sys.stdout), "human"
     names = [f"P{i + 1}" for i in range(players)]
     log_file = LineFile(args.log, "--log") if args.log else None  # UsageError: exit 2
     game = Game(rules, names, seed=seed, max_turns=args.max_turns, record=True)
     header = None
     if args.json or log_file:  # the header hashes the rule set's files: only when written
-        from . import game_log
+        from ..logs import game_log
 
         header = game_log.header(rules, args.variant, seed, names, labels, args.max_turns)
     out = sys.stdout
@@ -154,7 +195,7 @@ def run(args) -> int:
         if log_file:
             log_file.write(_json_line(header))
         try:
-            _narrate(game, [a.choose for a in agents], args.json, log_file, out)
+            stopped = _narrate_until_input_ends(game, agents, args.json, log_file, out)
         finally:
             end = {"type": "end", "winner": game.winner, "turns": game.turn,
                    "answers": game.history}
@@ -162,6 +203,9 @@ def run(args) -> int:
                 log_file.write(_json_line(end))
         if args.json:
             out.write(_json_line(end))
+        elif stopped:
+            out.write(f"\nThe input ended: the game stops in turn {game.turn + 1}"
+                      + (f"; {args.log} keeps it so far" if args.log else "") + ".\n")
         else:
             _final_position(game, labels, args.max_turns, out)
     finally:  # the log's failure is said even when standard output failed too

@@ -110,9 +110,10 @@ def _absolute(variant) -> str | list | None:
 
 
 def header(rules: RuleSet, variant, seed: int, names: list[str],
-           agents: list[str], max_turns: int) -> dict:
+           agents: list[str], max_turns: int, branch: dict | None = None) -> dict:
     """The log's first line (see the module text); ``variant`` is None, one spec or a list
-    of them (stacked)."""
+    of them (stacked); ``branch`` (``{"log", "turn", "answers"}``), when given, says which
+    log the game was continued from, after which turn, keeping how many of its answers."""
     if isinstance(variant, (list, tuple)) and len(variant) == 1:
         variant = variant[0]
     path = _absolute(variant)
@@ -120,7 +121,7 @@ def header(rules: RuleSet, variant, seed: int, names: list[str],
             "files": [{"path": str(p.resolve()), "sha256": digest(p)}
                       for p in rule_set_files(variant)],
             "version": package_version(), "seed": seed, "players": names, "agents": agents,
-            "max_turns": max_turns}
+            "max_turns": max_turns} | ({"branch": branch} if branch else {})
 
 
 def shown(value: Any) -> str:
@@ -273,7 +274,16 @@ def read_log(path: str) -> GameLog:
     JSON object with a ``type`` or passes a limit, a missing header or end line, a header
     or end line against ``schema/log.schema.json`` (every such problem), or a header whose
     ``agents`` do not match its ``players``, an end whose ``winner`` is no seat."""
-    text = _text(path, _read_bytes(path))
+    return parse_log(path, _read_bytes(path))
+
+
+def parse_log(path: str, raw: bytes) -> GameLog:
+    """The :class:`GameLog` of a log's bytes (``path`` names it in the messages: a file
+    sent to the web app), checked as :func:`read_log` checks a file. Raises
+    :class:`LogError`."""
+    if len(raw) > MAX_LOG_BYTES:
+        raise LogError(path, 1, f"the log is over {MAX_LOG_BYTES:,} bytes, the limit")
+    text = _text(path, raw)
     lines = _lines(path, text)
     if not lines or lines[0][2]["type"] != "game":
         raise LogError(path, lines[0][0] if lines else 1, "the first line must be the "

@@ -1,4 +1,5 @@
-"""Readable text for game events (the ``machikoro play`` account) and the card table."""
+"""Readable text for game events (the ``machikoro play`` account), for a position (every
+player's coins, landmarks and town, and the market) and for the card table."""
 
 from __future__ import annotations
 
@@ -102,6 +103,50 @@ def describe_event(event: dict, game: Game) -> str | None:
 def turn_header(event: dict, game_names: list[str]) -> str:
     """``Turn 12 - P3 (7 coins)``: the turn event, with the player's coins at its start."""
     return f"Turn {event['turn']} - {game_names[event['player']]} ({_coins(event['coins'])})"
+
+
+def _marked(game: Game, seat: int, card: int) -> str:
+    """`` (1 closed)`` or `` (3 coins on it)``: the markers of the rules file on a seat's
+    card (their names come from the data), or nothing."""
+    parts = []
+    for m, (name, _) in enumerate(game.rules.markers):
+        n = game.marks[m][seat][card]
+        if n:
+            parts.append(_coins(n) + " on it" if m in game.rules.coin_markers else f"{n} {name}")
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+def market_rows(game: Game) -> list[tuple[list[tuple[int, int]], int | None]]:
+    """The market as it stands: per row, the face-up ``(card index, copies)`` (copies > 0)
+    and the number of cards left in the row's deck (None: a row without a deck, every pile
+    face up). The base set's market is one row of every establishment."""
+    rules, supply = game.rules, game.supply
+    rows = [row.cards for row in rules.market_rows] or [rules.establishments]
+    decks = game.decks if rules.market_rows else [None]
+    return [([(i, supply[i]) for i in cards if supply[i] > 0],
+             None if deck is None else len(deck)) for cards, deck in zip(rows, decks)]
+
+
+def position_lines(game: Game, labels: list[str] | None = None) -> list[str]:
+    """The position as text, one line per player (coins, landmarks built, town with counts
+    and markers; ``labels``, one per seat, are shown after the names: agents), then one
+    line per market row (face-up cards with copies, cards left in its deck)."""
+    rules = game.rules
+    lines = []
+    for seat, name in enumerate(game.names):
+        marks = ", ".join(rules.card(i).name for i in game.built_landmarks(seat)) or "none"
+        town = ", ".join(f"{rules.card(k).name} x{v}{_marked(game, seat, rules.index[k])}"
+                         for k, v in game.town(seat).items())
+        label = f" ({labels[seat]})" if labels else ""
+        lines.append(f"  {name}{label}: {_coins(game.coins[seat])}; landmarks: {marks}; "
+                     f"town: {town}")
+    rows = market_rows(game)
+    for r, (shown, deck) in enumerate(rows):
+        cards = ", ".join(f"{rules.cards[i].name} x{n}" for i, n in shown) or "nothing"
+        row = f" row {r + 1}" if len(rows) > 1 else ""
+        left = f" ({deck} in the deck)" if deck is not None else ""
+        lines.append(f"  market{row}: {cards}{left}")
+    return lines
 
 
 def card_table(rules: RuleSet) -> str:

@@ -1,0 +1,4 @@
+"""The web app of ``machikoro serve``: play a game against agents in the browser, watch
+one, replay a log and continue it from any turn (:mod:`.app`: the routes; :mod:`.sessions`:
+the games and replays held; :mod:`.table`: the position and card faces as JSON; ``static/``:
+the page). It holds no rule of the game: the engine decides, the card data draws."""

@@ -1,0 +1,262 @@
+"""The games and replays the web app holds, and what a request may do to them.
+
+A :class:`Play` is one game played in the app: a :class:`~machikoro.engine.game.Game`, who
+sits in each seat (``human`` or an agent name), and its log, rewritten whole after every
+answer into the save folder (so it is always a normal log that ``machikoro replay``
+accepts, cut short while the game goes on). Its ``step`` is the number of answers given:
+a page sends the step it shows with each answer, and an answer sent from a page that is
+out of date (another tab moved the game on) is refused with the state unchanged.
+
+A :class:`Replay` is a log opened in the app, checked by the same replay as ``machikoro
+replay``, with the position after each turn; "continue from here" makes a new
+:class:`Play` from the log's seed and its answers up to a turn (its header's ``branch``
+says where it came from).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import threading
+import time
+from collections import OrderedDict
+from pathlib import Path
+
+from ..agents.registry import agent_factory
+from ..engine.game import Game
+from ..errors import MachikoroError
+from ..logs import game_log
+from ..logs.decision_text import option_text, question_text
+from ..logs.event_text import describe_event, turn_header
+from ..logs.replay import NO_OPTION, log_variant, matching_option, replay_log
+from ..rules.ruleset import RuleSet
+from .table import card_faces, position
+
+HUMAN = "human"
+"""The seat label of a person playing in the app."""
+
+MAX_HELD = 64
+"""The most games (and, apart, replays) the app keeps in memory; the oldest goes first."""
+
+
+class Refused(MachikoroError):
+    """A request the game cannot take (an answer that is no option, a seat that is not the
+    deciding one, a turn past the end); ``status`` is the HTTP status to answer with.
+    The state is unchanged."""
+
+    def __init__(self, message: str, status: int = 409):
+        super().__init__(message)
+        self.status = status
+
+
+def _event_lines(game: Game, events: list) -> list[dict]:
+    """``[{turn, text}]``: the events in words (a turn's header, each coin naming its
+    card), numbered by the turn they belong to."""
+    lines, turn = [], 0
+    for event in events:
+        if event["type"] == "turn":
+            turn = event["turn"]
+            lines.append({"turn": turn, "text": turn_header(event, game.names), "head": True})
+            continue
+        text = describe_event(event, game)
+        if text:
+            lines.append({"turn": turn, "text": text.strip(), "head": False})
+    return lines
+
+
+def decision_view(game: Game, seats: list[str]) -> dict | None:
+    """The pending decision for a page: ``{player, name, card, human, question, options:
+    [{index, label}]}`` (None when the game is over)."""
+    decision = game.pending
+    if decision is None:
+        return None
+    return {"player": decision.player, "name": decision.name, "card": decision.card,
+            "human": seats[decision.player] == HUMAN,
+            "question": question_text(game, decision),
+            "options": [{"index": i, "label": option_text(game, decision, option)}
+                        for i, option in enumerate(decision.options)]}
+
+
+class Play:
+    """One game in the app (see the module text). ``seats`` has one label per seat
+    (``human`` or an agent name the registry knows); ``prefix`` is a list of answers to
+    play first (a branch: ``branch`` says from where). Raises
+    :class:`~machikoro.errors.MachikoroError` for bad players, seed or agent names."""
+
+    def __init__(self, rules: RuleSet, variant, seats: list[str], seed: int,
+                 max_turns: int, save_dir: Path, prefix: list | None = None,
+                 branch: dict | None = None):
+        self.id = secrets.token_urlsafe(9)
+        self.lock = threading.Lock()
+        names = [f"P{i + 1}" for i in range(len(seats))]
+        self.game = Game(rules, names, seed=seed, max_turns=max_turns, record=True)
+        self.seats = list(seats)
+        makers = {s: agent_factory(s, rules) for s in set(seats) if s != HUMAN}
+        self.agents = [None if s == HUMAN else makers[s](seed * 1009 + i)
+                       for i, s in enumerate(seats)]
+        self.header = game_log.header(rules, variant, seed, names, self.seats, max_turns,
+                                      branch)
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        self.path = Path(save_dir) / f"game-{stamp}-{self.id[:6]}.jsonl"
+        self.faces = card_faces(rules)
+        for value in prefix or ():
+            decision = self.game.decision()
+            self.game.answer(matching_option(decision, value), decision.player)
+        self.game.decision()
+        self.save()
+
+    @property
+    def step(self) -> int:
+        """The number of answers given so far: the version of the game's state."""
+        return len(self.game.history)
+
+    def _check(self, step, human: bool):
+        """The pending decision, when a request sent at ``step`` may answer it (a person's
+        decision when ``human``, an agent's otherwise). Raises :class:`Refused`."""
+        if type(step) is not int or step != self.step:
+            raise Refused(f"this page is out of date: the game has moved on (it is at step "
+                          f"{self.step}, the page showed step {step!r:.20}); the table is "
+                          "shown as it stands now")
+        decision = self.game.pending
+        if decision is None:
+            raise Refused("the game is over: no decision is waiting")
+        if (self.seats[decision.player] == HUMAN) != human:
+            whose = "a person's" if not human else "an agent's"
+            raise Refused(f"the decision waiting is {whose} ({self.game.names[decision.player]})")
+        return decision
+
+    def answer(self, step, index) -> None:
+        """A person's answer: option number ``index`` of the pending decision, sent by a
+        page that showed ``step``. Raises :class:`Refused` (state unchanged)."""
+        with self.lock:
+            decision = self._check(step, human=True)
+            if type(index) is not int or not 0 <= index < len(decision.options):
+                raise Refused(f"no option {index!r:.20}: the decision has options 0-"
+                              f"{len(decision.options) - 1}", 422)
+            self.game.answer(decision.options[index], decision.player)
+            self._after()
+
+    def advance(self, step) -> None:
+        """The agent whose decision is waiting answers it (the page asks after its pause).
+        Raises :class:`Refused` when the page is out of date or a person must answer."""
+        with self.lock:
+            decision = self._check(step, human=False)
+            agent = self.agents[decision.player]
+            self.game.answer(agent.choose(self.game, decision), decision.player)
+            self._after()
+
+    def _after(self) -> None:
+        self.game.decision()
+        self.save()
+
+    def end_line(self) -> dict:
+        """The log's last line as it stands (answers so far; winner None until it ends)."""
+        g = self.game
+        return {"type": "end", "winner": g.winner, "turns": g.turn, "answers": g.history}
+
+    def save(self) -> None:
+        """Write the whole log to its file (a file beside it, then renamed over it: the
+        log on disk is always whole)."""
+        lines = [self.header, *self.game.events, self.end_line()]
+        text = "".join(json.dumps(line) + "\n" for line in lines)
+        temporary = self.path.with_name(self.path.name + ".part")
+        temporary.write_text(text, "utf-8")
+        os.replace(temporary, self.path)
+
+    def view(self) -> dict:
+        """What a page shows: ``{id, kind, step, log, seats, table, decision, events,
+        cards}`` (``events``: the last two turns' events in words)."""
+        g = self.game
+        lines = _event_lines(g, g.events)
+        first = max(0, g.turn - 1)
+        return {"id": self.id, "kind": "play", "step": self.step, "log": self.path.name,
+                "seats": self.seats, "table": position(g, self.seats),
+                "decision": decision_view(g, self.seats),
+                "events": [line for line in lines if line["turn"] >= first],
+                "branch": self.header.get("branch"), "cards": self.faces}
+
+
+class Replay:
+    """A log opened in the app: checked by :func:`~machikoro.logs.replay.replay_log` (a
+    :class:`~machikoro.logs.game_log.LogError` when it does not replay), then played once
+    more from its seed and answers to keep the position after every turn. ``name`` is the
+    log's name as shown (a file name, never a path to write to)."""
+
+    def __init__(self, log: game_log.GameLog, name: str):
+        checked = replay_log(log)
+        self.id = secrets.token_urlsafe(9)
+        self.name = name
+        self.head = log.header.value
+        self.rules = checked.game.rules
+        self.variant = log_variant(self.head)
+        self.answers = log.end.value["answers"]
+        self.complete = checked.complete
+        self.faces = card_faces(self.rules)
+        self.turns = self._positions()
+
+    def _positions(self) -> list[dict]:
+        """Per turn t (0: before the first): the position after it, its events in words
+        and how many answers were given by then."""
+        head = self.head
+        game = Game(self.rules, list(head["players"]), seed=head["seed"],
+                    max_turns=head["max_turns"], record=True)
+        agents = list(head["agents"])
+        turns = [{"table": position(game, agents), "events": [], "answers": 0}]
+        used = seen = 0
+        while True:
+            decision = game.decision(stop_at_turn_end=True)
+            if decision is None or used == len(self.answers):  # a turn ended, or the log
+                turns.append({"table": position(game, agents), "answers": used,
+                              "events": _event_lines(game, game.events[seen:])})
+                seen = len(game.events)
+                if decision is not None or game.over:  # the log stops, or the game ends
+                    return turns
+                continue
+            game.answer(matching_option(decision, self.answers[used]), decision.player)
+            used += 1
+
+    def view(self, turn) -> dict:
+        """The position after ``turn`` (a whole number 0..last). Raises :class:`Refused`
+        for a turn past the end."""
+        last = len(self.turns) - 1
+        if type(turn) is not int or not 0 <= turn <= last:
+            raise Refused(f"no turn {turn!r:.20} in this log: its turns are 0-{last}", 404)
+        return {"id": self.id, "kind": "replay", "name": self.name, "turn": turn,
+                "last": last, "complete": self.complete, "ruleset": self.head["ruleset"],
+                "seed": self.head["seed"], "agents": self.head["agents"],
+                **self.turns[turn], "cards": self.faces}
+
+    def branch(self, turn, seats: list[str], save_dir: Path) -> Play:
+        """A new game that continues this log after ``turn`` with ``seats`` (one label per
+        seat: ``human`` or an agent): the same seed, this log's answers up to there, then
+        the new seats' answers. Raises :class:`Refused` for a turn past the end, and
+        MachikoroError for bad seats."""
+        self.view(turn)
+        if len(seats) != len(self.head["players"]):
+            raise Refused(f"the log has {len(self.head['players'])} players, not "
+                          f"{len(seats)} seats", 422)
+        kept = self.turns[turn]["answers"]
+        branch = {"log": self.name, "turn": turn, "answers": kept}
+        return Play(self.rules, self.variant, seats, self.head["seed"],
+                    self.head["max_turns"], save_dir, self.answers[:kept], branch)
+
+
+class Held(OrderedDict):
+    """Games or replays by id, at most :data:`MAX_HELD` (the oldest dropped first)."""
+
+    def add(self, item) -> None:
+        """Keep ``item`` under its ``id``."""
+        self[item.id] = item
+        while len(self) > MAX_HELD:
+            self.popitem(last=False)
+
+    def find(self, key: str, what: str):
+        """The item ``key``; raises :class:`Refused` (404) when there is none."""
+        item = self.get(key)
+        if item is None:
+            raise Refused(f"no such {what} (the server was restarted, or it was closed)", 404)
+        return item
+
+
+__all__ = ["HUMAN", "NO_OPTION", "Held", "Play", "Refused", "Replay", "decision_view"]
