@@ -5,6 +5,8 @@ refused."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from test_rollouts import _one_landmark_short
 
@@ -68,3 +70,79 @@ def test_a_finished_game_has_nothing_to_advise():
     game.answer(last)
     with pytest.raises(MachikoroError, match="no pending decision"):
         advise(game)
+
+
+# ------------------------------------------------------------------ machikoro advise
+
+POSITION = """\
+name: "A has 10 coins after a roll of 4, with three landmarks built"
+players:
+  - name: A
+    coins: 30
+    landmarks: [train_station, shopping_mall, amusement_park]
+  - name: B
+turns:
+  - player: A
+    choices: {dice: 1}
+    rolls: [[4]]
+expect: {}
+"""
+
+
+def test_advise_on_a_position_file_ranks_the_winning_build_first(capsys, tmp_path):
+    from helpers import cli
+
+    path = tmp_path / "position.yaml"
+    path.write_text(POSITION, "utf-8")
+    code, out, _ = cli(capsys, "advise", "--position", path, "--agents", "random,random",
+                       "--games", "2000", "--seconds", "0", "--json")
+    assert code == 0
+    import json
+
+    found = json.loads(out)
+    assert found["decision"] == "build" and found["player"] == 0
+    assert found["options"][0]["option"] == "radio_tower"
+    assert found["options"][0]["rate"] == 1.0
+    code, out, _ = cli(capsys, "advise", "--position", path, "--agents", "random,random",
+                       "--games", "200", "--seconds", "0")
+    assert code == 0 and out.splitlines()[1].split()[:2] == ["radio_tower", "100.0%"]
+
+
+def test_advise_on_a_log_after_a_turn(capsys, tmp_path):
+    from helpers import cli
+
+    log = tmp_path / "g.jsonl"
+    assert cli(capsys, "play", "--seed", "3", "--log", log)[0] == 0
+    code, out, _ = cli(capsys, "advise", "--log", log, "--turn", "6", "--games", "40",
+                       "--agents", "random,random", "--seconds", "0")
+    assert code == 0 and "in turn 7" in out
+
+
+@pytest.mark.parametrize("args, code, message", [
+    (["--log", "{log}"], 2, "--log needs --turn N"),
+    (["--log", "{log}", "--turn", "900"], 1, "no position after turn 900"),
+    (["--position", "{case}"], 1, "the script answers every decision"),
+    (["--position", "{bad}"], 1, "missing fields 'turns' and 'expect'"),
+    (["--position", "{case}", "--turn", "3"], 2, "--turn goes with --log"),
+    (["--log", "{log}", "--turn", "2", "--agents", "random"], 2, "1 agents for 2 players"),
+    (["--log", "{log}", "--turn", "2", "--seconds", "-1"], 2, "--seconds must be 0"),
+])
+def test_bad_requests_to_the_command_are_located_and_write_nothing(capsys, tmp_path, args,
+                                                                   code, message):
+    from helpers import cli
+
+    from machikoro.cli import main
+
+    log = tmp_path / "g.jsonl"
+    main(["play", "--seed", "3", "--log", str(log)])
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("players: 3\n", "utf-8")
+    case = Path(__file__).parent / "cases" / "build-nothing.yaml"
+    capsys.readouterr()
+    before = sorted(tmp_path.iterdir())
+    filled = [a.format(log=log, bad=bad, case=case) for a in args]
+    found, out, err = cli(capsys, "advise", *filled)
+    assert found == code and message in err and out == ""
+    assert sorted(tmp_path.iterdir()) == before
+    if message.startswith("missing"):
+        assert err.count(message) == 1  # said once

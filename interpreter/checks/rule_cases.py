@@ -83,7 +83,7 @@ def check_case_file(doc: Document, variant: str | Path | None = None) -> list[Pr
     chosen = data.get("variant", _default(variant))
     if not isinstance(chosen, str) and not (
             isinstance(chosen, list) and chosen and all(isinstance(v, str) for v in chosen)):
-        return problems
+        return _once(problems)
     try:
         rules = _ruleset(chosen, Path(doc.file).parent)
     except DataError as exc:
@@ -94,7 +94,14 @@ def check_case_file(doc: Document, variant: str | Path | None = None) -> list[Pr
     checker.town(("supply",), data.get("supply"), "establishment", limit=False)
     checker.turns(data.get("turns"))
     checker.expect(data.get("expect"))
-    return problems
+    return _once(problems)
+
+
+def _once(problems: list[Problem]) -> list[Problem]:
+    """``problems`` with each one said once (two schema branches may report the same
+    missing fields)."""
+    seen: set = set()
+    return [p for p in problems if not (str(p) in seen or seen.add(str(p)))]
 
 
 class _CaseChecker:
@@ -284,6 +291,51 @@ class _Script:
         if self.rolls:
             raise _CaseFailure(f"turn {self.turn}: {len(self.rolls)} scripted roll(s) were "
                                "not used")
+
+
+def case_position(path: str | Path, variant: str | Path | None = None) -> Game:
+    """The position of a rule-case file (a position file for ``machikoro advise``): its
+    players, coins, towns and market set up, its turns played with their scripted rolls
+    and answers up to the first decision with more than one option that the script does
+    not answer, which the returned game waits at. Its ``expect`` is not checked.
+
+    Raises :class:`~machikoro.errors.DataError` (located) for a file that fails the
+    rule-case checks, and :class:`~machikoro.errors.MachikoroError` for a script that
+    ends with no decision left to answer or that the game refuses."""
+    display = str(path)
+    doc = read_yaml(path, display)
+    problems = check_case_file(doc, variant) if isinstance(doc.data, dict) \
+        else schemas.check(doc, "case")
+    if problems:
+        raise DataError(problems)
+    data = doc.data
+    rules = _ruleset(data.get("variant", _default(variant)), Path(display).parent)
+    names = [str(p["name"]) for p in data["players"]]
+    seat_of = {n: i for i, n in enumerate(names)}
+    script = _Script(rules.dice_faces)
+    game = Game(rules, names, seed=0, dice=script)
+    _position(game, data, rules)
+    convert = _answers(seat_of, rules)
+    try:
+        for number, turn in enumerate(data["turns"], start=1):
+            if number == 1:
+                game.current = seat_of[str(turn["player"])]
+            script.start(number, turn)
+            while not game.over:
+                decision = game.decision(stop_at_turn_end=True)
+                if decision is None:
+                    break
+                if decision.name in script.choices and decision.name not in script.used:
+                    script.used.add(decision.name)
+                    game.answer(convert(script.choices[decision.name]))
+                elif len(decision.options) == 1:
+                    game.answer(decision.options[0])
+                else:
+                    return game
+    except (_CaseFailure, _Illegal, IllegalChoice) as exc:
+        raise MachikoroError(f"{display}: {exc}") from None
+    raise MachikoroError(f"{display}: the script answers every decision of its turns: "
+                         "leave out the answer to the decision to advise on")
 
 
 def _position(game: Game, data: dict, rules: RuleSet) -> None:
