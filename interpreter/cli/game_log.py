@@ -110,9 +110,10 @@ def _absolute(variant) -> str | list | None:
 
 
 def header(rules: RuleSet, variant, seed: int, names: list[str],
-           agents: list[str], max_turns: int) -> dict:
+           agents: list[str], max_turns: int, explain: bool = False) -> dict:
     """The log's first line (see the module text); ``variant`` is None, one spec or a list
-    of them (stacked)."""
+    of them (stacked); ``explain`` adds ``explain: true`` (the events carry their cause),
+    left out otherwise, as the logs written before it."""
     if isinstance(variant, (list, tuple)) and len(variant) == 1:
         variant = variant[0]
     path = _absolute(variant)
@@ -120,7 +121,7 @@ def header(rules: RuleSet, variant, seed: int, names: list[str],
             "files": [{"path": str(p.resolve()), "sha256": digest(p)}
                       for p in rule_set_files(variant)],
             "version": package_version(), "seed": seed, "players": names, "agents": agents,
-            "max_turns": max_turns}
+            "max_turns": max_turns, **({"explain": True} if explain else {})}
 
 
 def shown(value: Any) -> str:

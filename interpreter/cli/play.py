@@ -25,7 +25,7 @@ from .arguments import (
     variant_of,
     warn_unwinnable,
 )
-from .event_text import describe_event, turn_header
+from .event_text import turn_header, write_event
 from .line_files import LineFile
 
 HELP = "play one game and print it turn by turn"
@@ -50,6 +50,10 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
                            "checks it)")
     play.add_argument("--json", action="store_true",
                       help="print the events as JSON lines instead of text")
+    play.add_argument("--explain", action="store_true",
+                      help="under each event, the card, the clause (file:line:col and its "
+                           "text) and the amounts that made it; the events of --json and "
+                           "--log carry it as their 'cause'")
     add_cache(play)
 
 
@@ -86,8 +90,8 @@ def _json_line(value) -> str:
 
 
 def _narrate(game: Game, decide: list, as_json: bool, log_file, out) -> None:
-    """Play the game to its end, writing each event as it happens: as text or JSON on
-    ``out``, and as JSON to ``log_file``."""
+    """Play the game to its end, writing each event as it happens: as text (with its
+    explanation when the game explains) or JSON on ``out``, and as JSON to ``log_file``."""
     shown = 0
     while True:
         decision = game.decision()
@@ -102,9 +106,7 @@ def _narrate(game: Game, decide: list, as_json: bool, log_file, out) -> None:
             elif event["type"] == "turn":
                 out.write("\n" + turn_header(event, game.names) + "\n")
             else:
-                text = describe_event(event, game)
-                if text:
-                    out.write(text + "\n")
+                write_event(event, game, out)
         if decision is None:
             return
         game.answer(decide[decision.player](game, decision), decision.player)
@@ -137,12 +139,14 @@ def run(args) -> int:
               else n for n in seat_agents]  # a strategy file's stem
     names = [f"P{i + 1}" for i in range(players)]
     log_file = LineFile(args.log, "--log") if args.log else None  # UsageError: exit 2
-    game = Game(rules, names, seed=seed, max_turns=args.max_turns, record=True)
+    game = Game(rules, names, seed=seed, max_turns=args.max_turns, record=True,
+                explain=args.explain)
     header = None
     if args.json or log_file:  # the header hashes the rule set's files: only when written
         from . import game_log
 
-        header = game_log.header(rules, args.variant, seed, names, labels, args.max_turns)
+        header = game_log.header(rules, args.variant, seed, names, labels, args.max_turns,
+                                 args.explain)
     out = sys.stdout
     failed = None
     try:

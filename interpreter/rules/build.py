@@ -15,6 +15,7 @@ not built.
 from __future__ import annotations
 
 from ..data import schemas
+from ..data.bundled import cited_name
 from ..errors import Problem
 from ..language.clauses import Span
 from . import rules_data, tables
@@ -128,7 +129,7 @@ def _cost_span(entry: CardEntry) -> Span | None:
     if not isinstance(value, int) or isinstance(value, bool):
         return None
     line, column = doc.where(path)
-    return Span(doc.file, line, column, str(value))
+    return Span(cited_name(doc.file), line, column, str(value))
 
 
 def build(raw: RawRuleSet) -> RuleSet | None:

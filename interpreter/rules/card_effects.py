@@ -12,6 +12,7 @@ one player is an error.
 
 from __future__ import annotations
 
+from ..data.bundled import cited_name
 from ..data.documents import json_path
 from ..errors import Problem
 from ..language.actions import AddToRoll, DiceChoice, ExtraTurn, Give, Swap
@@ -60,15 +61,17 @@ def compile_card(entry: CardEntry, vocab: Vocabulary, problems: list[Problem]) -
         problems.append(_effect_problem(entry, exc))
         return ()
     doc, path = entry.where("effect")
-    return tuple(_located(clause, doc, path) for clause in clauses)
+    file = cited_name(doc.file)
+    return tuple(_located(clause, doc, path, file) for clause in clauses)
 
 
-def _located(clause: Clause, doc, path: tuple) -> Clause:
+def _located(clause: Clause, doc, path: tuple, file: str) -> Clause:
     """``clause`` and its ``then`` steps with their spans: the file's line and column of
-    each one's first character (:meth:`~machikoro.data.documents.Document.locate`)."""
-    rest = _located(clause.rest, doc, path) if clause.rest is not None else None
+    each one's first character (:meth:`~machikoro.data.documents.Document.locate`), the
+    file by its :func:`~machikoro.data.bundled.cited_name`."""
+    rest = _located(clause.rest, doc, path, file) if clause.rest is not None else None
     line, column = doc.locate(path, max(clause.start, 0))
-    return replace(clause, rest=rest, span=Span(doc.file, line, column, clause.text))
+    return replace(clause, rest=rest, span=Span(file, line, column, clause.text))
 
 
 def check_placement(entry: CardEntry, clauses: tuple, colour: Colour | None,
