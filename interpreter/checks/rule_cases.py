@@ -21,18 +21,23 @@ from ..data.yaml_reader import read_yaml
 from ..engine.game import Game
 from ..errors import DataError, IllegalChoice, MachikoroError, Problem, one_line
 from ..records import Record
+from ..records import field as record_field
 from ..rules.file_kinds import article
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet
 
 
 class CaseResult(Record):
-    """The outcome of one case: ``passed``, and ``details`` (one line per difference)."""
+    """The outcome of one case: ``passed``, and ``details`` (one line per difference);
+    ``game`` is the case's game as played (None when it could not start), whose events
+    carry their causes (``Game(..., explain=True)``): ``machikoro scenario`` prints the
+    explained turns of a case that fails."""
 
     file: str
     name: str
     passed: bool
     details: tuple = ()
+    game: Game | None = record_field(default=None, compare=False, repr=False)
 
     def __str__(self) -> str:
         head = f"{'PASS' if self.passed else 'FAIL'} {one_line(self.file)}: {one_line(self.name)}"
@@ -232,15 +237,17 @@ def run_case(path: str | Path, variant: str | Path | None = None,
         else schemas.check(doc, "case")
     if problems:
         return CaseResult(display, str(name), False, tuple(str(p) for p in problems))
+    played: list = []  # the game, once made (kept however the case ends)
     try:
-        details = _play(data, variant, Path(display).parent, engine)
+        details = _play(data, variant, Path(display).parent, engine, played)
     except _CaseFailure as exc:
         details = [str(exc)]
     except MachikoroError as exc:  # a position the engine refuses: this case fails
         details = [f"the game refuses this case: {exc}"]
     except Exception as exc:  # noqa: BLE001 - one broken case must not stop the others
         details = [f"internal error while playing this case: {type(exc).__name__}: {exc}"]
-    return CaseResult(display, str(name), not details, tuple(details))
+    return CaseResult(display, str(name), not details, tuple(details),
+                      played[0] if played else None)
 
 
 class _Script:
@@ -390,7 +397,7 @@ def _play_turn(game: Game, script: _Script, names: list[str], convert) -> None:
 
 
 def _play(data: dict, variant: str | Path | None = None, near: Path | None = None,
-          engine: str = "scalar") -> list[str]:
+          engine: str = "scalar", played: list | None = None) -> list[str]:
     rules = _ruleset(data.get("variant", _default(variant)), near)
     names = [str(p["name"]) for p in data["players"]]
     seat_of = {n: i for i, n in enumerate(names)}
@@ -402,7 +409,9 @@ def _play(data: dict, variant: str | Path | None = None, near: Path | None = Non
         throws.append(faces)
         return faces
 
-    game = Game(rules, names, seed=0, dice=dice)
+    game = Game(rules, names, seed=0, dice=dice, record=True, explain=True)
+    if played is not None:
+        played.append(game)
     _position(game, data, rules)
     expect, turns = data["expect"], data["turns"]
     if turns:

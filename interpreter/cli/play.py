@@ -10,7 +10,7 @@ import sys
 from ..agents.registry import agent_factory, agent_names
 from ..engine.game import Game
 from ..errors import DataError
-from ..logs.event_text import describe_event, position_lines, turn_header
+from ..logs.event_text import position_lines, turn_header, write_event
 from ..rules.ruleset import RuleSet
 from .arguments import (
     LazyHelp,
@@ -55,6 +55,10 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
                       help="seats played by a person at the terminal (1 for P1, or P1): "
                            "each decision asked as numbered options, the table printed first; "
                            "end of input or Ctrl-C stops the game, the log keeps it so far")
+    play.add_argument("--explain", action="store_true",
+                      help="under each event, the card, the clause (file:line:col and its "
+                           "text) and the amounts that made it; the events of --json and "
+                           "--log carry it as their 'cause'")
     add_cache(play)
 
 
@@ -116,8 +120,8 @@ def _json_line(value) -> str:
 
 
 def _narrate(game: Game, decide: list, as_json: bool, log_file, out) -> None:
-    """Play the game to its end, writing each event as it happens: as text or JSON on
-    ``out``, and as JSON to ``log_file``."""
+    """Play the game to its end, writing each event as it happens: as text (with its
+    explanation when the game explains) or JSON on ``out``, and as JSON to ``log_file``."""
     shown = 0
     while True:
         decision = game.decision()
@@ -132,9 +136,7 @@ def _narrate(game: Game, decide: list, as_json: bool, log_file, out) -> None:
             elif event["type"] == "turn":
                 out.write("\n" + turn_header(event, game.names) + "\n")
             else:
-                text = describe_event(event, game)
-                if text:
-                    out.write(text + "\n")
+                write_event(event, game, out)
         if decision is None:
             return
         game.answer(decide[decision.player](game, decision), decision.player)
@@ -178,12 +180,14 @@ def run(args) -> int:
             agents[seat], labels[seat] = TerminalPlayer(_read_line, sys.stdout), "human"
     names = [f"P{i + 1}" for i in range(players)]
     log_file = LineFile(args.log, "--log") if args.log else None  # UsageError: exit 2
-    game = Game(rules, names, seed=seed, max_turns=args.max_turns, record=True)
+    game = Game(rules, names, seed=seed, max_turns=args.max_turns, record=True,
+                explain=args.explain)
     header = None
     if args.json or log_file:  # the header hashes the rule set's files: only when written
         from ..logs import game_log
 
-        header = game_log.header(rules, args.variant, seed, names, labels, args.max_turns)
+        header = game_log.header(rules, args.variant, seed, names, labels, args.max_turns,
+                                 explain=args.explain)
     out = sys.stdout
     failed = None
     try:

@@ -2,7 +2,7 @@
 check that every event comes out the same.
 
 The log is untrusted input (it may come from anyone): it is read and checked first
-(:func:`~machikoro.cli.game_log.read_log`: JSON within limits, the header and end line
+(:func:`~machikoro.logs.game_log.read_log`: JSON within limits, the header and end line
 against ``schema/log.schema.json``). The rule set is loaded from the header's variant (its
 recorded absolute path when it still exists, else the name as given) and its files must be
 exactly the files the header lists, each with the SHA-256 recorded. The game is replayed
@@ -19,7 +19,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..logs.event_text import position_lines
+from ..logs.event_text import position_lines, turn_header, write_event
 from ..logs.game_log import package_version
 from ..logs.replay import replay
 from .arguments import positive
@@ -32,6 +32,20 @@ def add_arguments(replay: argparse.ArgumentParser) -> None:
     replay.add_argument("log", metavar="GAME.jsonl", help="a log written by play --log")
     replay.add_argument("--until", type=positive, default=None, metavar="N",
                         help="stop after turn N and show the position")
+    replay.add_argument("--explain", action="store_true",
+                        help="print the replayed game turn by turn, under each event its "
+                             "cause (card, clause at file:line:col, amounts); works for "
+                             "logs written with or without play --explain")
+
+
+def _narrate(game, out) -> None:
+    """The replayed events as ``play --explain`` prints them, each with its cause."""
+    for event in game.events:
+        if event["type"] == "turn":
+            out.write("\n" + turn_header(event, game.names) + "\n")
+        else:
+            write_event(event, game, out)
+    out.write("\n")
 
 
 def _position(game, out) -> None:
@@ -40,9 +54,12 @@ def _position(game, out) -> None:
 
 
 def run(args) -> int:
-    """Replay and check the log; print what was checked (and the position for --until)."""
-    game, head, seen, complete = replay(args.log, args.until)
+    """Replay and check the log; print what was checked (and the position for --until);
+    with ``--explain``, first the replayed game, explained."""
+    game, head, seen, complete = replay(args.log, args.until, args.explain)
     out = sys.stdout
+    if args.explain:
+        _narrate(game, out)
     if head["version"] != package_version():
         out.write(f"note: the log was written by machikoro {head['version']}, this is "
                   f"{package_version()}\n")

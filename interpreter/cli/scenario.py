@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import argparse
+import io
 import json
+import sys
 from pathlib import Path
 
 from ..checks.rule_cases import run_case
+from ..logs.event_text import turn_header, write_event
 from ..rules.loader import use_disk_cache
 from .arguments import UsageError, add_cache, add_variant, path_text, variant_of
 
@@ -19,6 +22,10 @@ def add_arguments(scenario: argparse.ArgumentParser) -> None:
                           help="rule-case YAML files")
     add_variant(scenario, "the rule set of cases that name none (default: base)")
     scenario.add_argument("--json", action="store_true", help="one JSON object per case")
+    scenario.add_argument("--explain", action="store_true",
+                          help="print every case's turns explained (each event's card, "
+                               "clause at file:line:col and amounts), not only a failing "
+                               "case's; with --json, each case's events with their causes")
     add_cache(scenario)
 
 
@@ -30,6 +37,21 @@ def run(args) -> int:
         return _run_cases(args)
     finally:
         use_disk_cache(False)  # what else this process loads is read from the files
+
+
+def _explain(game) -> None:
+    """The case's turns as played, each event with its cause (``play --explain``'s text),
+    indented under the case's result."""
+    out = sys.stdout
+    out.write("    the turns played, explained:\n")
+    for event in game.events:
+        if event["type"] == "turn":
+            out.write("    " + turn_header(event, game.names) + "\n")
+        else:
+            buffer = io.StringIO()
+            write_event(event, game, buffer)
+            for text in buffer.getvalue().splitlines():
+                out.write("    " + text + "\n")
 
 
 def _run_cases(args) -> int:
@@ -44,11 +66,17 @@ def _run_cases(args) -> int:
         for file in files:
             result = run_case(file, variant_of(args.variant))
             failed += not result.passed
+            explained = result.game is not None and (args.explain or not result.passed)
             if args.json:
-                print(json.dumps({"file": result.file, "name": result.name,
-                                  "passed": result.passed, "details": list(result.details)}))
+                line = {"file": result.file, "name": result.name, "passed": result.passed,
+                        "details": list(result.details)}
+                if explained and args.explain:
+                    line["events"] = result.game.events
+                print(json.dumps(line))
             else:
                 print(result)
+                if explained:
+                    _explain(result.game)
     if not args.json:
         print("all cases pass" if not failed else f"{failed} case(s) failed")
     return 1 if failed else 0

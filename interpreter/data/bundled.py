@@ -33,6 +33,23 @@ def data_folder(name: str) -> str | None:
     return None
 
 
+def cited_name(file: str) -> str:
+    """The name under which an explanation cites the file ``file`` (a path, relative to the
+    current folder or absolute): a bundled card or variant file relative to its data
+    folder's parent (``cards/cafe.yaml``, ``variants/harbor/tuna_boat.yaml``), the same
+    wherever the package is installed; any other file by its absolute path. Neither depends
+    on the folder a command runs in, so a logged explanation replays anywhere."""
+    real = os.path.realpath(file)
+    for name in ("cards", "variants"):
+        folder = data_folder(name)
+        if folder is None:
+            continue
+        folder = os.path.realpath(folder)
+        if real.startswith(folder + os.sep):
+            return name + "/" + os.path.relpath(real, folder).replace(os.sep, "/")
+    return real
+
+
 def data_dir(name: str) -> Path:
     """The bundled folder ``name`` (see :func:`data_folder`) as a ``Path``. Raises
     FileNotFoundError when it is in neither place."""

@@ -104,7 +104,9 @@ class Game(TurnPhases, StateChanges, MarketState):
     ``events``; ``dice`` replaces the generator for rolls: a callable ``(count) -> tuple of
     faces`` (scripted positions); ``explicit_chance`` makes every roll a chance step the
     game stops at (:meth:`chance_step`, :meth:`chance_outcomes`, :meth:`apply_chance`)
-    instead of sampling it.
+    instead of sampling it; ``explain`` (with ``record``) gives the events a card's clause
+    or a build makes their ``cause``: the clause's file, line, column and text and the
+    amounts that went into it (:mod:`machikoro.engine.explanations`).
 
     Raises :class:`~machikoro.errors.MachikoroError` (a ValueError) for a player count
     outside the rule set's range (checked before anything is allocated), players that are
@@ -146,6 +148,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         "dice",
         "dice_count",
         "events",
+        "explain",
         "explicit_chance",
         "extra_turn",
         "extra_turns",
@@ -165,6 +168,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         "rerolls_used",
         "rng",
         "rules",
+        "running",
         "seed",
         "side_rolls",
         "supply",
@@ -176,7 +180,8 @@ class Game(TurnPhases, StateChanges, MarketState):
 
     def __init__(self, rules: RuleSet, players: int | list[str] = 2, seed: int | None = None,
                  *, max_turns: int | None = None, record: bool = False,
-                 dice: Callable[[int], tuple] | None = None, explicit_chance: bool = False):
+                 dice: Callable[[int], tuple] | None = None, explicit_chance: bool = False,
+                 explain: bool = False):
         if not isinstance(rules, RuleSet):
             raise MachikoroError(f"rules must be a RuleSet (load_ruleset()), not "
                                  f"{type(rules).__name__}")
@@ -215,6 +220,8 @@ class Game(TurnPhases, StateChanges, MarketState):
         self.pending: Decision | None = None
         self.pending_item = None
         self.events: list | None = [] if record else None
+        self.explain = bool(explain and record)
+        self.running: tuple | None = None  # the queue item being run, when explaining
         self.history: list = []
         self.builds: list = []
         self.seed = seed
@@ -267,7 +274,7 @@ class Game(TurnPhases, StateChanges, MarketState):
     _SHARED = ("rules", "names", "n", "current", "turn", "phase", "dice", "total",
                "dice_count", "builds_left", "extra_turn", "extra_turns", "winner", "qpos",
                "pending", "pending_item", "max_turns", "_order", "_others", "chance_pending",
-               "bound", "qins", "_dispatch", "_plans")
+               "bound", "qins", "_dispatch", "_plans", "explain", "running")
     """Slots a clone shares with its original: immutable values (ints, tuples, frozen
     objects). Every other slot is copied or made anew by :meth:`clone` (a test checks
     that the two lists cover ``__slots__``)."""
@@ -310,6 +317,8 @@ class Game(TurnPhases, StateChanges, MarketState):
             self.extra_turns, self.winner, self.qpos, self.pending, self.pending_item,
             self.max_turns, self._order, self._others, self.chance_pending, rng, explicit,
             seed, None, self.bound, self.qins, self._dispatch, self._plans)
+        new.running = self.running
+        new.explain = self.explain and not light
         new.coins = list(self.coins)
         new.owned = [list(t) for t in self.owned]
         # in an income step that changed a town: the towns as they stood at the roll
@@ -430,6 +439,8 @@ class Game(TurnPhases, StateChanges, MarketState):
                        "decision": name, "answer": value,
                        "target": value if clause.action.chooses_player else None})
         self.qins = self.qpos
+        if self.explain:  # the clause the events cite (engine.explanations)
+            self.running = (card, owner, copies, clause)
         happened = clause.action.resolve(self, card, owner, copies, value)
         if clause.rest is not None and happened is not False:
             self.enqueue([(card, owner, copies, clause.rest)])

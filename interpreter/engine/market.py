@@ -109,7 +109,7 @@ class MarketState:
             self.decks[r][:0] = [kind] * copies
         ids = self.rules.ids
         if self.events is not None:
-            self._log({"type": "return", "player": seat, "returned": ids[kind], "copies": copies,
-                       "card": ids[card]})
+            self._log_caused({"type": "return", "player": seat, "returned": ids[kind],
+                              "copies": copies, "card": ids[card]}, card)
         if self.rules.market_upkeep:
             self.market_changed()

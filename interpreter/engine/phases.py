@@ -32,6 +32,7 @@ from ..language.clauses import Clause
 from .chance import ChanceStep
 from .decision import Decision
 from .dispatch import GAIN
+from .explanations import build_cause
 from .options import SwapOptions
 from .ordering import order_clause
 
@@ -425,6 +426,8 @@ class TurnPhases:
                 queue.append((card, owner, copies, clause))
             elif not clause.conditions or clause.holds(self, owner):
                 # nothing pending before it: resolve now, in order
+                if self.explain:  # the clause the events cite (engine.explanations)
+                    self.running = (card, owner, copies, clause)
                 happened = clause.action.run(self, card, owner, copies)
                 if clause.rest is not None and happened is not False:
                     self._run_rest(card, owner, copies, clause.rest)
@@ -434,6 +437,8 @@ class TurnPhases:
         clause's action would: ``gain N`` (the bank pays N plus boosts per copy) or ``take
         N from roller`` (the roller pays what it can, never to itself)."""
         kind, per = plain
+        if self.explain:  # the card's one clause (dispatch.plain_payout)
+            self.running = (card, owner, copies, self.rules.activation[card][0])
         boosts = self.rules.boosts[card]
         if boosts:
             town = self.towns_seen[owner]
@@ -443,16 +448,18 @@ class TurnPhases:
         if per <= 0:
             return
         if kind == GAIN:
-            self.coins[owner] += per * copies
-            if self.events is not None:
-                self._log({"type": "income", "player": owner, "coins": per * copies,
-                           "card": self.rules.ids[card], "from": "bank"})
+            if self.events is None:
+                self.coins[owner] += per * copies  # gain()'s change, one call less
+            else:
+                self.gain(owner, per * copies, card)
         elif owner != self.current:
             self.transfer(self.current, owner, per * copies, card)
 
     def _run_rest(self, card: int, owner: int, copies: int, rest) -> None:
         """Run the ``then`` steps of a clause that asks nothing, while each happens."""
         while rest is not None:
+            if self.explain:
+                self.running = (card, owner, copies, rest)
             if rest.action.run(self, card, owner, copies) is False:
                 return
             rest = rest.rest
@@ -489,6 +496,8 @@ class TurnPhases:
                 if self._ask(item):
                     return
                 continue
+            if self.explain:  # the clause the events cite (engine.explanations)
+                self.running = item
             happened = action.run(self, card, owner, copies)
             if clause.rest is not None and happened is not False:
                 self.qins = self.qpos
@@ -598,7 +607,12 @@ class TurnPhases:
             self.builds.append((self.turn + 1, p, card_id))
             self.builds_left -= 1
             if self.events is not None:
-                self._log({"type": "build", "player": p, "card": card_id, "cost": cost})
+                event = {"type": "build", "player": p, "card": card_id, "cost": cost}
+                if self.explain:
+                    cause = build_cause(self, i)
+                    if cause is not None:
+                        event["cause"] = cause
+                self._log(event)
             if landmark and self.has_won(p):
                 self.winner = p
                 self.phase = OVER

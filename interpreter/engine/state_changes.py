@@ -17,6 +17,7 @@ copies an activation closes are closed where they are now (:meth:`activated_copi
 from __future__ import annotations
 
 from .chance import ChanceStep
+from .explanations import clause_cause, coins_cause
 from .phases import INCOME, side_roll_item
 
 
@@ -35,28 +36,48 @@ class StateChanges:
 
     def gain(self, seat: int, coins: int, card: int) -> None:
         """The bank pays ``seat`` ``coins`` because of ``card``."""
+        if self.events is not None:  # (before the coins move: the cause reads the amounts)
+            self._log_caused({"type": "income", "player": seat, "coins": coins,
+                              "card": self.rules.ids[card], "from": "bank"}, card, seat, seat)
         self.coins[seat] += coins
-        if self.events is not None:
-            self._log({"type": "income", "player": seat, "coins": coins,
-                       "card": self.rules.ids[card], "from": "bank"})
 
     def pay_bank(self, seat: int, owed: int, card: int) -> None:
         """``seat`` pays the bank what it can of ``owed`` coins."""
-        paid = min(owed, self.coins[seat])
-        self.coins[seat] -= paid
+        have = self.coins[seat]
+        paid = min(owed, have)
         if self.events is not None:
-            self._log({"type": "payment", "from": seat, "to": None, "coins": paid, "owed": owed,
-                       "card": self.rules.ids[card]})
+            self._log_caused({"type": "payment", "from": seat, "to": None, "coins": paid,
+                              "owed": owed, "card": self.rules.ids[card]}, card, seat, seat,
+                             have)
+        self.coins[seat] = have - paid
 
     def transfer(self, payer: int, payee: int, owed: int, card: int) -> None:
         """``payer`` pays ``payee`` ``owed`` coins, or all it has; the rest is waived."""
         have = self.coins[payer]
         paid = min(owed, have)
+        if self.events is not None:
+            self._log_caused({"type": "payment", "from": payer, "to": payee, "coins": paid,
+                              "owed": owed, "card": self.rules.ids[card]}, card, payer, payee,
+                             have)
         self.coins[payer] = have - paid
         self.coins[payee] += paid
-        if self.events is not None:
-            self._log({"type": "payment", "from": payer, "to": payee, "coins": paid,
-                       "owed": owed, "card": self.rules.ids[card]})
+
+    def _log_caused(self, event: dict, card: int, payer: int = -1, payee: int = -1,
+                    had: int | None = None) -> None:
+        """Log ``event``, made by ``card``'s running clause; when the game explains, with
+        its ``cause`` (:mod:`machikoro.engine.explanations`): the clause's span, and for
+        coins going from ``payer`` to ``payee`` (the same seat for the bank's income or a
+        payment to the bank) the amounts, ``had`` being the payer's coins before."""
+        if self.explain:
+            if payer < 0:
+                cause = clause_cause(self, card)
+            else:  # the amount is read as the player other than the owner makes it
+                other = payee if self.running is not None and payer == self.running[1] \
+                    else payer
+                cause = coins_cause(self, card, other, had)
+            if cause is not None:
+                event["cause"] = cause
+        self._log(event)
 
     def swap(self, seat: int, give: int, other: int, take: int, card: int) -> None:
         """``seat`` gives one ``give`` to ``other`` and takes one ``take`` from it."""
@@ -64,15 +85,16 @@ class StateChanges:
         self._move_copy(other, take, seat)
         ids = self.rules.ids
         if self.events is not None:
-            self._log({"type": "swap", "player": seat, "other": other, "give": ids[give],
-                       "take": ids[take], "card": ids[card]})
+            self._log_caused({"type": "swap", "player": seat, "other": other, "give": ids[give],
+                              "take": ids[take], "card": ids[card]}, card)
 
     def grant_extra_turn(self, seat: int, card: int) -> None:
         """``seat`` (the current player) takes another turn after this one."""
         if seat == self.current and not self.extra_turn:
             self.extra_turn = True
             if self.events is not None:
-                self._log({"type": "extra_turn", "player": seat, "card": self.rules.ids[card]})
+                self._log_caused({"type": "extra_turn", "player": seat,
+                                  "card": self.rules.ids[card]}, card)
 
     def reroll(self, card: int, count: int | None = None) -> None:
         """Roll again (the same number of dice, or ``count``); the new roll replaces the old
@@ -88,16 +110,17 @@ class StateChanges:
         self.dice = faces
         self.total = sum(faces)
         if self.events is not None:
-            self._log({"type": "reroll", "player": self.current, "old": list(old),
-                       "dice": list(self.dice), "total": self.total, "card": step.card})
+            self._log_caused({"type": "reroll", "player": self.current, "old": list(old),
+                              "dice": list(self.dice), "total": self.total, "card": step.card},
+                             self.rules.index[step.card])
         self._queue_hooks("after_roll")
 
     def add_to_roll(self, n: int, card: int) -> None:
         """Raise the roll total by ``n``; the new total is the roll for everyone."""
         self.total += n
         if self.events is not None:
-            self._log({"type": "add_to_roll", "player": self.current, "added": n,
-                       "total": self.total, "card": self.rules.ids[card]})
+            self._log_caused({"type": "add_to_roll", "player": self.current, "added": n,
+                              "total": self.total, "card": self.rules.ids[card]}, card)
 
     # ------------------------------------------------------------------ cards moving
 
@@ -191,8 +214,8 @@ class StateChanges:
         self._move_copy(seat, give, other)
         ids = self.rules.ids
         if self.events is not None:
-            self._log({"type": "give", "player": seat, "other": other, "give": ids[give],
-                       "card": ids[card]})
+            self._log_caused({"type": "give", "player": seat, "other": other, "give": ids[give],
+                              "card": ids[card]}, card)
 
     def unbuild(self, seat: int, landmark: int, card: int) -> None:
         """``seat``'s built ``landmark`` goes back to unbuilt (Demolition Company); the
@@ -202,8 +225,8 @@ class StateChanges:
         self._menus[seat] = None
         ids = self.rules.ids
         if self.events is not None:
-            self._log({"type": "unbuild", "player": seat, "landmark": ids[landmark],
-                       "card": ids[card]})
+            self._log_caused({"type": "unbuild", "player": seat, "landmark": ids[landmark],
+                              "card": ids[card]}, card)
 
     def activate(self, seat: int, kind: int, card: int) -> None:
         """Every copy of ``seat``'s ``kind`` activates now, for ``seat``, whatever the roll:
@@ -211,8 +234,8 @@ class StateChanges:
         copies = self.owned[seat][kind]
         ids = self.rules.ids
         if self.events is not None:
-            self._log({"type": "activate", "player": seat, "activated": ids[kind],
-                       "card": ids[card]})
+            self._log_caused({"type": "activate", "player": seat, "activated": ids[kind],
+                              "card": ids[card]}, card)
         if self.rules.blocking_markers:
             copies = self._reopen(seat, kind, copies)
         if not copies:
@@ -240,8 +263,9 @@ class StateChanges:
         table[kind] = marked
         ids = self.rules.ids
         if self.events is not None:
-            self._log({"type": "mark", "player": seat, "marker": self.rules.markers[marker][0],
-                       "target": ids[kind], "copies": marked, "card": ids[card]})
+            self._log_caused({"type": "mark", "player": seat,
+                              "marker": self.rules.markers[marker][0], "target": ids[kind],
+                              "copies": marked, "card": ids[card]}, card)
 
     def mark_activated(self, marker: int, owner: int, card: int, copies: int) -> None:
         """Put marker ``marker`` on the ``copies`` copies of ``owner``'s ``card`` that
@@ -287,8 +311,9 @@ class StateChanges:
         self.coins[seat] -= coins
         self.marks[marker][seat][kind] += coins
         if self.events is not None:
-            self._log({"type": "store", "player": seat, "coins": coins,
-                       "card": self.rules.ids[kind], "on_card": self.marks[marker][seat][kind]})
+            self._log_caused({"type": "store", "player": seat, "coins": coins,
+                              "card": self.rules.ids[kind],
+                              "on_card": self.marks[marker][seat][kind]}, kind)
 
     # ------------------------------------------------------------------ coins
 
@@ -300,8 +325,8 @@ class StateChanges:
         before = list(self.coins)
         self.coins[:] = [each] * self.n
         if self.events is not None:
-            self._log({"type": "share", "player": self.current, "coins": each, "before": before,
-                       "card": self.rules.ids[card]})
+            self._log_caused({"type": "share", "player": self.current, "coins": each,
+                              "before": before, "card": self.rules.ids[card]}, card)
 
     def side_roll(self, card: int, dice: int) -> int:
         """The total of the side roll of ``card`` in this income step: rolled the first

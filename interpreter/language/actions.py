@@ -59,6 +59,7 @@ class Plain:
 
     asks: ClassVar[bool] = False
     static: ClassVar[bool] = False
+    boosted: ClassVar[bool] = False
     source: ClassVar[str] = ""
     reads: ClassVar[frozenset] = _NOTHING
     writes: ClassVar[frozenset] = _NOTHING
@@ -73,6 +74,7 @@ class Choice:
 
     asks: ClassVar[bool] = True
     static: ClassVar[bool] = False
+    boosted: ClassVar[bool] = False
     source: ClassVar[str] = ""
     decision: ClassVar[str | None] = None
     chooses_player: ClassVar[bool] = False
@@ -91,6 +93,7 @@ class Gain(Plain, Record):
     """``gain AMOUNT``: the bank pays the owner AMOUNT (plus boosts) per copy."""
 
     amount: object
+    boosted: ClassVar[bool] = True
     source: ClassVar[str] = "bank"
     writes: ClassVar[frozenset] = frozenset({"coins+"})
 
@@ -186,6 +189,7 @@ class TakeFromRoller(Plain, Record):
     """``take AMOUNT from roller``: the roller pays the owner, only what the roller has."""
 
     amount: object
+    boosted: ClassVar[bool] = True
     source: ClassVar[str] = "roller"
     writes: ClassVar[frozenset] = frozenset({"coins+"})
 
@@ -210,6 +214,7 @@ class TakeFromEach(Plain, Record):
 
     amount: object
     holding: Quantity | None = None
+    boosted: ClassVar[bool] = True
     source: ClassVar[str] = "players"
     writes: ClassVar[frozenset] = frozenset({"coins+"})
 
@@ -232,6 +237,7 @@ class TakeFromRichest(Plain, Record):
     coins pays (on a tie, the first of them in payment order after the owner)."""
 
     amount: object
+    boosted: ClassVar[bool] = True
     source: ClassVar[str] = "players"
     writes: ClassVar[frozenset] = frozenset({"coins+"})
 
@@ -257,6 +263,7 @@ class TakeFromChosen(Choice, Record):
 
     amount: object
     optional: bool = False
+    boosted: ClassVar[bool] = True
     source: ClassVar[str] = "players"
     chooses_player: ClassVar[bool] = True
     writes: ClassVar[frozenset] = frozenset({"coins+"})

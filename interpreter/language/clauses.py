@@ -13,18 +13,33 @@ TRIGGER_WORDS = {
 }
 
 
+class Span(Record):
+    """Where a clause's text stands in its file: ``file`` (as messages name it), the
+    1-based ``line`` and ``column`` of its first character, and ``text``, the clause as
+    written (a multi-line effect read as one line). Explanations of events cite it."""
+
+    file: str
+    line: int
+    column: int
+    text: str
+
+
 class Clause(Record):
     """One compiled clause: ``trigger`` (None: on activation), ``conditions`` (all must
     hold), ``action``; ``rest`` is the clause of the steps after ``then`` (None when there
     are none), run only when ``action`` happened; ``text`` is the clause's source for
-    messages. ``asks`` is True when running the clause may ask its owner a decision (at
-    any step)."""
+    messages, ``start`` its 0-based offset in the effect text (-1: not from a text), and
+    ``span`` where it stands in its file (:class:`Span`; set by the rule-set loader, None
+    before). ``asks`` is True when running the clause may ask its owner a decision (at any
+    step)."""
 
     trigger: str | None
     conditions: tuple
     action: object
     text: str = field(default="", compare=False)
     rest: Clause | None = None
+    start: int = field(default=-1, compare=False, repr=False)
+    span: Span | None = field(default=None, compare=False, repr=False)
     asks: bool = field(default=False, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:

@@ -44,6 +44,7 @@ from collections.abc import Callable
 
 from lark import Token, Tree
 
+from ..records import replace
 from . import actions as act
 from . import amounts, conditions, values
 from .clauses import TRIGGERS, Clause
@@ -135,7 +136,8 @@ class _Compiler:
         return values.Ranking(target, keys, self.text.strip())
 
     def amount(self, tree: Tree):
-        return AMOUNTS[tree.data](self, tree)
+        """An amount, with its source text (``3 per cow``) for explanations."""
+        return replace(AMOUNTS[tree.data](self, tree), text=_text(tree, self.text))
 
     def action(self, tree: Tree):
         return ACTIONS[tree.data](self, tree)
@@ -162,11 +164,17 @@ class _Compiler:
             steps.append((self.step(step_tree), step_tree))
         rest = None
         for action, step_tree in reversed(steps[1:]):
-            rest = Clause(None, (), action, _text(step_tree, self.text), rest)
+            rest = Clause(None, (), action, _text(step_tree, self.text), rest,
+                          _start(step_tree))
         text = _text(tree, self.text)
         column = tree.meta.column if not tree.meta.empty else 1
         _check_placement([a for a, _ in steps], trigger, tests, text, column)
-        return Clause(trigger, tests, steps[0][0], text, rest)
+        return Clause(trigger, tests, steps[0][0], text, rest, _start(tree))
+
+
+def _start(tree: Tree) -> int:
+    """The 0-based offset of a tree in the text (0 when the parser kept no position)."""
+    return tree.meta.start_pos if not tree.meta.empty else 0
 
 
 def _text(tree: Tree, text: str) -> str:

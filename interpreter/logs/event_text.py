@@ -3,6 +3,8 @@ player's coins, landmarks and town, and the market) and for the card table."""
 
 from __future__ import annotations
 
+import os
+
 from ..engine.game import Game
 from ..rules.ruleset import RuleSet
 
@@ -98,6 +100,67 @@ def describe_event(event: dict, game: Game) -> str | None:
     """One line of text for one event dict, or None for events shown elsewhere."""
     text = _TEXTS.get(event["type"])
     return text(event, game) if text else None
+
+
+def _cited(cause: dict) -> str:
+    """``cards/cafe.yaml:11:9 "take 1 from roller"``: where a cause's text stands (a file
+    named by its absolute path, shown relative to the current folder when below it)."""
+    file = cause["file"]
+    if os.path.isabs(file):
+        here = os.getcwd()
+        if file.startswith(here + os.sep):
+            file = os.path.relpath(file, here)
+    return f'{file}:{cause["line"]}:{cause["column"]} "{cause["text"]}"'
+
+
+def _amount_text(amount: dict, boosts: list) -> str:
+    """What one copy pays, and what went into it: ``3 per cow, 2 counted``, ``1, +1
+    Shopping Mall`` (the boosts' names are given), ``half of their coins: 7``."""
+    if "count" in amount:
+        base = f"{amount['text']}, {amount['count']} counted"
+    elif "coins" in amount or "total" in amount:
+        base = f"{amount['text']}: {amount.get('coins', amount.get('total'))}"
+    else:
+        base = str(amount["value"])
+    return ", ".join([base] + [f"+{coins} {name}" for coins, name in boosts])
+
+
+def describe_cause(event: dict, game: Game) -> list[str]:
+    """The lines that explain an event (``play --explain``): the card and its copies, the
+    coins per copy and what went into them, the clause's file, line, column and text; a
+    line per boost (its own clause); what a payer lacked. Empty for an event without a
+    ``cause`` (:mod:`machikoro.engine.explanations`)."""
+    cause = event.get("cause")
+    if not cause:
+        return []
+    name = _name(game, cause["card"])
+    if cause.get("rule") == "cost":
+        return [f"      why: the {name}'s cost; {_cited(cause)}"]
+    copies = cause.get("copies", 1)
+    head = name + (f" x{copies}" if copies != 1 else "")
+    amount = cause.get("amount")
+    boosts = cause.get("boosts", [])
+    if amount is not None and event["type"] in ("income", "payment"):
+        each = amount["value"] + sum(b["coins"] for b in boosts)
+        named = [(b["coins"], _name(game, b["card"])) for b in boosts]
+        detail = _amount_text(amount, named)
+        head += f": {each} each" + (f" ({detail})" if detail != str(each) else "")
+    lines = [f"      why: {head}; {_cited(cause)}"]
+    lines += [f"      +{b['coins']} from the {_name(game, b['card'])}; {_cited(b)}"
+              for b in boosts if "file" in b]
+    if "had" in cause and event.get("coins", 0) < event.get("owed", 0):
+        payer = game.names[event["from"]]
+        lines.append(f"      {payer} had {_coins(cause['had'])} of the {event['owed']} owed")
+    return lines
+
+
+def write_event(event: dict, game: Game, out) -> None:
+    """Write an event's line of text (none for some) and its explanation to ``out``."""
+    text = describe_event(event, game)
+    if text:
+        out.write(text + "\n")
+        for line in describe_cause(event, game):
+            out.write(line + "\n")
 
 
 def turn_header(event: dict, game_names: list[str]) -> str:

@@ -110,10 +110,13 @@ def _absolute(variant) -> str | list | None:
 
 
 def header(rules: RuleSet, variant, seed: int, names: list[str],
-           agents: list[str], max_turns: int, branch: dict | None = None) -> dict:
+           agents: list[str], max_turns: int, branch: dict | None = None,
+           explain: bool = False) -> dict:
     """The log's first line (see the module text); ``variant`` is None, one spec or a list
     of them (stacked); ``branch`` (``{"log", "turn", "answers"}``), when given, says which
-    log the game was continued from, after which turn, keeping how many of its answers."""
+    log the game was continued from, after which turn, keeping how many of its answers;
+    ``explain`` adds ``explain: true`` (the events carry their cause), left out otherwise,
+    as the logs written before it."""
     if isinstance(variant, (list, tuple)) and len(variant) == 1:
         variant = variant[0]
     path = _absolute(variant)
@@ -121,7 +124,8 @@ def header(rules: RuleSet, variant, seed: int, names: list[str],
             "files": [{"path": str(p.resolve()), "sha256": digest(p)}
                       for p in rule_set_files(variant)],
             "version": package_version(), "seed": seed, "players": names, "agents": agents,
-            "max_turns": max_turns} | ({"branch": branch} if branch else {})
+            "max_turns": max_turns} | ({"branch": branch} if branch else {}) \
+        | ({"explain": True} if explain else {})
 
 
 def shown(value: Any) -> str:

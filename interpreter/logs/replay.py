@@ -128,12 +128,37 @@ def _check_files(log: GameLog, variant) -> None:
                                                 "does not list: it has changed since")
 
 
-def _game(log: GameLog) -> Game:
+def _renames(log: GameLog, variant) -> dict:
+    """``{file now: file in the log}`` for the rule set's files whose absolute path is not
+    the one the log recorded for the same content (a rule set copied elsewhere): a logged
+    cause names its file as it was then."""
+    logged = {entry["sha256"]: entry["path"] for entry in log.header.value["files"]}
+    out = {}
+    for file in rule_set_files(variant):
+        now = str(Path(file).resolve())
+        then = logged.get(digest(file))
+        if then is not None and then != now:
+            out[now] = then
+    return out
+
+
+def _as_logged(cause: dict, renames: dict) -> None:
+    """The replayed ``cause`` with its files named as the log names them."""
+    for part in [cause] + cause.get("boosts", []):
+        if part.get("file") in renames:
+            part["file"] = renames[part["file"]]
+
+
+def _game(log: GameLog, explain: bool = False) -> tuple[Game, dict]:
+    """The game of the log's header, recording events; explaining when the log's events
+    carry causes (``explain`` in the header) or ``explain`` asks; and the files to rename
+    in its causes (:func:`_renames`)."""
     head = log.header.value
     variant, field = _variant(head)
     _check_variant_source(log, variant, field)
     rules = load_ruleset(variant)
     _check_files(log, variant)
+    renames = _renames(log, variant) if head.get("explain") else {}
     if head["ruleset"] != rules.name:
         raise log.error(log.header, ("ruleset",), f"the log names the rule set "
                                                   f"{shown(head['ruleset'])}, the files "
@@ -143,7 +168,8 @@ def _game(log: GameLog) -> Game:
                                                f"digits, not {len(str(head['seed'])):,}")
     try:
         return Game(rules, list(head["players"]), seed=head["seed"],
-                    max_turns=head["max_turns"], record=True)
+                    max_turns=head["max_turns"], record=True,
+                    explain=explain or head.get("explain", False)), renames
     except MachikoroError as exc:
         raise log.error(log.header, ("players",), str(exc)) from None
 
@@ -212,13 +238,21 @@ def _has(value, part) -> bool:
     return isinstance(value, list) and isinstance(part, int) and part < len(value)
 
 
-def _compare(log: GameLog, game: Game, seen: int, partial: bool = False) -> int:
+def _compare(log: GameLog, game: Game, seen: int, partial: bool = False,
+             renames: dict | None = None) -> int:
     """Check the game's new events against the log from ``seen`` on; return the count.
-    With ``partial`` (an interrupted log), events past the log's last are not checked."""
+    With ``partial`` (an interrupted log), events past the log's last are not checked. A
+    replayed ``cause`` is compared only when the log has causes, its files named as the
+    log names them (``renames``)."""
     events, logged = game.events, log.events
     stop = min(len(events), len(logged)) if partial else len(events)
+    causes = log.header.value.get("explain", False)  # else: the log has none to compare
     while seen < stop:
         replayed = _plain(events[seen])
+        if not causes:
+            replayed.pop("cause", None)
+        elif renames and "cause" in replayed:
+            _as_logged(replayed["cause"], renames)
         if seen >= len(logged):
             raise LogError(log.file, log.end.number, f"not in the log: the replay gives "
                            f"event {seen + 1} ({replayed['type']}) before the end",
@@ -240,29 +274,31 @@ class Replayed(NamedTuple):
     complete: bool
 
 
-def replay(path: str, until: int | None = None) -> Replayed:
+def replay(path: str, until: int | None = None, explain: bool = False) -> Replayed:
     """Replay the log at ``path`` and check every event (see the module text). A log whose
     answers run out while the game goes on (``play`` was interrupted) is replayed as far
-    as it goes. Raises :class:`LogError` (a :class:`~machikoro.errors.DataError`, located)
+    as it goes. The replayed game explains (its events carry their ``cause``) when the
+    log's header says ``explain`` (the causes are then compared too) or ``explain`` asks
+    (a log without causes: the replayed causes are not compared). Raises :class:`LogError` (a :class:`~machikoro.errors.DataError`, located)
     at the log's first problem or first difference, or DataError for a rule set with
     problems."""
-    return replay_log(read_log(path), until)
+    return replay_log(read_log(path), until, explain)
 
 
-def replay_log(log: GameLog, until: int | None = None) -> Replayed:
+def replay_log(log: GameLog, until: int | None = None, explain: bool = False) -> Replayed:
     """:func:`replay` of a log already read (:func:`~machikoro.logs.game_log.read_log`,
     :func:`~machikoro.logs.game_log.parse_log`)."""
-    game = _game(log)
+    game, renames = _game(log, explain)
     end = log.end.value
     answers = end["answers"]
     used = seen = 0
     while True:
         decision = game.decision(stop_at_turn_end=until is not None)
         if decision is not None and used == len(answers) and end["winner"] is None:
-            seen = _compare(log, game, seen, partial=True)
+            seen = _compare(log, game, seen, partial=True, renames=renames)
             if seen == len(log.events) and end["turns"] == game.turn:
                 return Replayed(game, log.header.value, seen, False)  # the log stops here
-        seen = _compare(log, game, seen)
+        seen = _compare(log, game, seen, renames=renames)
         if until is not None and game.turn >= until:
             return Replayed(game, log.header.value, seen, game.over)
         if decision is None:

@@ -15,7 +15,9 @@ not built.
 from __future__ import annotations
 
 from ..data import schemas
+from ..data.bundled import cited_name
 from ..errors import Problem
+from ..language.clauses import Span
 from . import rules_data, tables
 from .card_effects import compile_cards
 from .raw import CardEntry, RawRuleSet
@@ -112,8 +114,22 @@ def _make_cards(entries: list[CardEntry], compiled: list[tuple]) -> list[Card]:
             supply=None if d.get("supply") == "players" else d.get("supply", 0),
             limit=d.get("limit", 1 if d["kind"] == "landmark" else None),
             effect=d["effect"], clauses=clauses, file=entry.base[0].file,
+            cost_span=_cost_span(entry),
         ))
     return cards
+
+
+def _cost_span(entry: CardEntry) -> Span | None:
+    """Where the card's ``cost`` is written: the file and path that gave it, the number as
+    written there (None when that file holds no number there)."""
+    doc, path = entry.where("cost")
+    value = doc.data
+    for part in path:
+        value = value.get(part) if isinstance(value, dict) else None
+    if not isinstance(value, int) or isinstance(value, bool):
+        return None
+    line, column = doc.where(path)
+    return Span(cited_name(doc.file), line, column, str(value))
 
 
 def build(raw: RawRuleSet) -> RuleSet | None:

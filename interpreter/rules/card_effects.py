@@ -12,13 +12,15 @@ one player is an error.
 
 from __future__ import annotations
 
+from ..data.bundled import cited_name
 from ..data.documents import json_path
 from ..errors import Problem
 from ..language.actions import AddToRoll, DiceChoice, ExtraTurn, Give, Swap
-from ..language.clauses import TRIGGER_WORDS, Clause
+from ..language.clauses import TRIGGER_WORDS, Clause, Span
 from ..language.compiler import compile_effect
 from ..language.parser import EffectError
 from ..language.vocabulary import Vocabulary
+from ..records import replace
 from .raw import CardEntry
 from .references import entry_problem
 from .ruleset import Colour
@@ -48,15 +50,28 @@ def _clause_problem(problems: list[Problem], entry: CardEntry, clause: Clause, m
 
 def compile_card(entry: CardEntry, vocab: Vocabulary, problems: list[Problem]) -> tuple:
     """The compiled clauses of one card's effect (empty, with a problem, when it does not
-    compile)."""
+    compile), each with its :class:`~machikoro.language.clauses.Span` in the file that
+    gave the effect (a variant's when it changed it)."""
     effect = entry.data.get("effect")
     if not isinstance(effect, str):
         return ()
     try:
-        return compile_effect(_flat(effect), vocab)
+        clauses = compile_effect(_flat(effect), vocab)
     except EffectError as exc:
         problems.append(_effect_problem(entry, exc))
         return ()
+    doc, path = entry.where("effect")
+    file = cited_name(doc.file)
+    return tuple(_located(clause, doc, path, file) for clause in clauses)
+
+
+def _located(clause: Clause, doc, path: tuple, file: str) -> Clause:
+    """``clause`` and its ``then`` steps with their spans: the file's line and column of
+    each one's first character (:meth:`~machikoro.data.documents.Document.locate`), the
+    file by its :func:`~machikoro.data.bundled.cited_name`."""
+    rest = _located(clause.rest, doc, path, file) if clause.rest is not None else None
+    line, column = doc.locate(path, max(clause.start, 0))
+    return replace(clause, rest=rest, span=Span(file, line, column, clause.text))
 
 
 def check_placement(entry: CardEntry, clauses: tuple, colour: Colour | None,

@@ -7,6 +7,7 @@ what the turn engine reads on its hot path (see :mod:`machikoro.rules.tables`).
 
 from __future__ import annotations
 
+from ..language.clauses import Span
 from ..language.vocabulary import Vocabulary
 from ..records import Record, field
 
@@ -29,7 +30,10 @@ class Card(Record):
     ``cost`` in coins (after the rules file's cost changes; negative: the builder gains);
     ``activation`` the roll totals that activate it (empty for a landmark); ``supply`` the
     market pile at the start (None: as many as players); ``limit`` the most copies per
-    player (None: no limit); ``clauses`` the compiled effect.
+    player (None: no limit); ``clauses`` the compiled effect; ``file`` the card's file;
+    ``cost_span`` where its ``cost`` is written (a :class:`~machikoro.language.clauses.Span`
+    whose text is the number, in the card's file or the variant's that changed it), cited
+    by the explanation of a build.
     """
 
     id: str
@@ -45,6 +49,7 @@ class Card(Record):
     effect: str
     clauses: tuple = field(compare=False, repr=False)
     file: str = field(default="", compare=False)
+    cost_span: Span | None = field(default=None, compare=False, repr=False)
 
     @property
     def is_landmark(self) -> bool:
