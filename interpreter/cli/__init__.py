@@ -2,7 +2,7 @@
 
 One module per command (:mod:`.play`, :mod:`.replay`, :mod:`.validate`, :mod:`.scenario`,
 :mod:`.simulate`, :mod:`.compare`, :mod:`.tournament`, :mod:`.analyze`, :mod:`.cards`,
-:mod:`.schema`, :mod:`.listing`), each with ``HELP``, ``add_arguments(parser)`` and
+:mod:`.schema`, :mod:`.listing`, :mod:`.lsp`), each with ``HELP``, ``add_arguments(parser)`` and
 ``run(args) -> int``; a command's module is imported only when that command runs.
 
 Exit codes: 0 success; 1 a problem with the data, a failed rule case, or a game error; 2 bad
@@ -35,6 +35,7 @@ COMMANDS = {
     "schema": ("schema",
                "print, locate or write the JSON Schemas of the file kinds (for editors and CI)"),
     "list": ("listing", "list the bundled variants and strategies"),
+    "lsp": ("lsp", "the language server for editors (LSP over stdin/stdout)"),
 }
 """The commands, in the order ``--help`` lists them: each its module (in this package) and
 its one-line help (the module's ``HELP``; a test keeps them equal). A command's module is
