@@ -6,9 +6,9 @@ breaks the protocol get a diagnostic or a JSON-RPC error, never a crash or a han
 
 from __future__ import annotations
 
-import asyncio
 import io
 import json
+import os
 import shutil
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -202,14 +202,158 @@ async def test_a_request_for_a_closed_document_is_a_json_rpc_error(client, works
             position=types.Position(0, 0)))
 
 
-async def test_requests_before_initialize_are_refused_and_the_server_lives_on():
-    client = await SERVER.start()
+def _frame(message: dict) -> bytes:
+    body = json.dumps(message).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+def _read_message(stream, deadline: float) -> dict:
+    """One JSON-RPC message from the server's stdout (Content-Length framing)."""
+    import select
+    import time
+
+    def take(n: int) -> bytes:
+        data = b""
+        while len(data) < n:
+            ready, _, _ = select.select([stream], [], [], max(0.0, deadline - time.monotonic()))
+            assert ready, "the server did not answer"
+            chunk = os.read(stream.fileno(), n - len(data))
+            assert chunk, "the server closed its output"
+            data += chunk
+        return data
+
+    header = b""
+    while not header.endswith(b"\r\n\r\n"):
+        header += take(1)
+    length = int(header.split(b"Content-Length:")[1].split(b"\r\n")[0])
+    return json.loads(take(length))
+
+
+@pytest.mark.filterwarnings("ignore:The test <Function:pytest.PytestWarning")
+def test_requests_before_initialize_are_refused_and_the_server_lives_on(tmp_path):
+    """Raw JSON-RPC over the server's stdin/stdout: a request before ``initialize`` gets
+    ServerNotInitialized (-32002); then the session works and ends with exit code 0."""
+    import subprocess
+    import time
+
+    server = subprocess.Popen(SERVER.server_command, stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    deadline = time.monotonic() + 60
     try:
-        with pytest.raises(JsonRpcException, match="not initialized"):
-            await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(
-                text_document=types.TextDocumentIdentifier(uri="file:///x.yaml"),
-                position=types.Position(0, 0))), 60)
-        await client.initialize_session(init_params(Path.cwd()))
-        await client.shutdown_session()
+        hover = {"textDocument": {"uri": "file:///x.yaml"},
+                 "position": {"line": 0, "character": 0}}
+        server.stdin.write(_frame({"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover",
+                                   "params": hover}))
+        server.stdin.write(_frame({"jsonrpc": "2.0", "id": 2, "method": "initialize",
+                                   "params": {"processId": None, "rootUri": None,
+                                              "capabilities": {}}}))
+        server.stdin.flush()
+        refused = _read_message(server.stdout, deadline)
+        assert refused["id"] == 1 and refused["error"]["code"] == -32002
+        assert "hoverProvider" in _read_message(server.stdout, deadline)["result"]["capabilities"]
+        server.stdin.write(_frame({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}))
+        server.stdin.write(_frame({"jsonrpc": "2.0", "method": "exit"}))
+        server.stdin.flush()
+        assert _read_message(server.stdout, deadline)["id"] == 3
+        assert server.wait(timeout=60) == 0
     finally:
-        await client.stop()
+        server.kill()
+
+
+# ------------------------------------------------------------ completion, hover, names
+
+def _doc(path: Path) -> types.TextDocumentIdentifier:
+    return types.TextDocumentIdentifier(uri=uri(path))
+
+
+async def test_completion_after_gain_3_per_offers_what_the_grammar_takes_there(
+        client, workspace: Path):
+    path = workspace / "lone" / "typing.yaml"
+    text = CARD.replace("effect: take 1 from roller", "effect: gain 3 per ")
+    await open_doc(client, path, text)
+    result = await client.text_document_completion_async(types.CompletionParams(
+        text_document=_doc(path), position=position(text, "gain 3 per ")))
+    labels = {item.label for item in result.items}
+    # the rule set's names (a card id, an icon, a colour) and the grammar's own words
+    assert {"wheat_field", "cup", "red", "landmarks", "copies"} <= labels
+    assert not {"gain", "from", "take"} & labels  # not allowed after "per"
+    after_take = text.replace("gain 3 per ", "take 1 fr")
+    client.text_document_did_change(types.DidChangeTextDocumentParams(
+        text_document=types.VersionedTextDocumentIdentifier(uri=uri(path), version=2),
+        content_changes=[types.TextDocumentContentChangeWholeDocument(text=after_take)]))
+    result = await client.text_document_completion_async(types.CompletionParams(
+        text_document=_doc(path), position=position(after_take, "take 1 fr")))
+    assert [item.label for item in result.items] == ["from"]
+    await close_doc(client, path)
+
+
+async def test_completion_of_card_ids_and_field_names(client, workspace: Path):
+    path = workspace / "lone" / "variant.yaml"
+    text = "kind: variant\nname: v\nchange:\n  caf\n"
+    await open_doc(client, path, text)
+    ids = await client.text_document_completion_async(types.CompletionParams(
+        text_document=_doc(path), position=position(text, "  caf")))
+    keys = await client.text_document_completion_async(types.CompletionParams(
+        text_document=_doc(path), position=types.Position(4, 0)))
+    await close_doc(client, path)
+    assert [item.label for item in ids.items] == ["cafe"]
+    assert {"extends", "cards", "remove", "change"} <= {item.label for item in keys.items}
+
+
+async def test_hover_on_an_effect_gives_its_meaning_and_expected_coins(client, workspace):
+    path = workspace / "set" / "cafe.yaml"
+    text = path.read_text("utf-8")
+    await open_doc(client, path)
+    found = await client.text_document_hover_async(types.HoverParams(
+        text_document=_doc(path), position=position(text, "take 1 f")))
+    on_id = await client.text_document_hover_async(types.HoverParams(
+        text_document=_doc(path), position=position(text, "icon: c")))
+    await close_doc(client, path)
+    value = found.contents.value
+    assert "takes 1 coin from the player who rolled" in value
+    assert "Expected coins per round" in value and "0.167" in value  # analyze: 1/6 a round
+    assert on_id is None  # 'cup' is an icon, not a card id
+
+
+async def test_hover_on_a_card_id_shows_the_cards_face(client, workspace: Path):
+    path = workspace / "set" / "rules.yaml"
+    text = path.read_text("utf-8")
+    await open_doc(client, path)
+    found = await client.text_document_hover_async(types.HoverParams(
+        text_document=_doc(path), position=position(text, "whea")))
+    await close_doc(client, path)
+    assert "**Wheat Field**" in found.contents.value and "cost 1 coin" in found.contents.value
+
+
+async def test_definition_of_a_card_id_is_its_id_line(client, workspace: Path):
+    path = workspace / "set" / "rules.yaml"
+    text = path.read_text("utf-8")
+    await open_doc(client, path)
+    found = await client.text_document_definition_async(types.DefinitionParams(
+        text_document=_doc(path), position=position(text, "bak")))
+    await close_doc(client, path)
+    bakery = workspace / "set" / "bakery.yaml"
+    assert found.uri == uri(bakery)
+    assert found.range.start == position(bakery.read_text("utf-8"), "id: ")
+
+
+async def test_rename_a_card_id_across_the_rule_set(client, workspace: Path):
+    path = workspace / "set" / "ranch.yaml"
+    text = path.read_text("utf-8")
+    await open_doc(client, path)
+    edit = await client.text_document_rename_async(types.RenameParams(
+        text_document=_doc(path), position=position(text, "id: r"), new_name="cattle_farm"))
+    with pytest.raises(JsonRpcException, match="not a card id"):
+        await client.text_document_rename_async(types.RenameParams(
+            text_document=_doc(path), position=position(text, "id: r"), new_name="Cattle"))
+    with pytest.raises(JsonRpcException, match="only a card id"):
+        await client.text_document_rename_async(types.RenameParams(
+            text_document=_doc(path), position=position(text, "kind: e"), new_name="x"))
+    await close_doc(client, path)
+    files = {Path(u).name for u in (c.removeprefix("file://") for c in edit.changes)}
+    # the card's own id, and the cards whose effect counts it by id (none in the base
+    # set: they count the icon), never the text fields
+    assert "ranch.yaml" in files
+    for edits in edit.changes.values():
+        assert all(e.new_text == "cattle_farm" and e.range.end.character -
+                   e.range.start.character == len("ranch") for e in edits)

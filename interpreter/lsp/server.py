@@ -15,6 +15,7 @@ import atexit
 import hashlib
 import logging
 import os
+import re
 import shutil
 import tempfile
 from pathlib import Path
@@ -25,8 +26,13 @@ from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
+from ..data.buffers import held, read_text
 from ..errors import Problem
-from .diagnostics import check_document, diagnostic
+from .completion import complete
+from .context import RuleSets, card_id_of_text, kind_of_text
+from .diagnostics import check_document, diagnostic, units
+from .hover import hover_text, word_at
+from .names import definition, rename_edits
 
 DEBOUNCE = 0.25
 """Seconds without a change before a changed document is checked again (the client's
@@ -73,6 +79,7 @@ class Server(LanguageServer):
         self.reported: dict[str, set[str]] = {}  # checked uri -> uris it published on
         self.pending: dict[str, asyncio.TimerHandle] = {}
         self.scratch: Path | None = None
+        self.rulesets = RuleSets()
 
     # ------------------------------------------------------------------ documents
 
@@ -203,6 +210,127 @@ def did_close(server: Server, params: types.DidCloseTextDocumentParams) -> None:
         if target not in server.workspace.text_documents:
             server.clear(target)
     server.clear(uri)  # last: a client may wait for it
+
+
+# ------------------------------------------------------------------ the editing features
+
+MAX_CHARACTERS = 1 << 18
+"""Documents longer than this (the YAML reader's limit) get no completion, hover,
+definition or rename: only their diagnostic."""
+
+
+class _Place:
+    """A request's document: its path, lines, kind, own card id, rule set and the files
+    of the rule set, and the cursor in characters."""
+
+    def __init__(self, server: Server, uri: str, position: types.Position) -> None:
+        self.document = server.open_document(uri)
+        self.path = server.document_path(uri)
+        source = self.document.source
+        self.lines = re.split(r"\r\n|\r|\n", source)  # the protocol's line breaks
+        at = self.document.position_codec.position_from_client_units(self.document.lines,
+                                                                     position)
+        self.line = min(position.line, len(self.lines) - 1)
+        self.column = at.character if at.line == position.line else position.character
+        self.usable = len(source) <= MAX_CHARACTERS
+        self.kind = kind_of_text(source) if self.usable else None
+        self.own_id = card_id_of_text(source) if self.kind == "card" else None
+        self.ruleset, self.files = server.rulesets.of(self.path, server.texts()) \
+            if self.usable else (None, [])
+
+    def word(self) -> str | None:
+        found = word_at(self.lines[self.line], self.column)
+        return found[0] if found else None
+
+
+def _location(server: Server, path: Path, line: int, column: int, length: int
+              ) -> types.Location:
+    uri = server.uri_of(path, "", Path())
+    open_doc = server.workspace.text_documents.get(uri)
+    try:
+        text = open_doc.source if open_doc is not None else read_text(path)
+    except OSError:
+        text = ""
+    lines = re.split(r"\r\n|\r|\n", text)
+    row = lines[line] if line < len(lines) else ""
+    encoding = server.workspace.position_encoding
+    return types.Location(uri=uri, range=types.Range(
+        start=types.Position(line, units(row, column, encoding)),
+        end=types.Position(line, units(row, column + length, encoding))))
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_COMPLETION,
+                types.CompletionOptions(trigger_characters=[" ", "{", "[", ","]))
+def completion(server: Server, params: types.CompletionParams) -> types.CompletionList:
+    """Effect words, card ids and field names at the cursor (:mod:`.completion`)."""
+    place = _Place(server, params.text_document.uri, params.position)
+    items = complete(place.lines, place.line, place.column, place.kind, place.ruleset) \
+        if place.usable else []
+    return types.CompletionList(is_incomplete=False, items=items)
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_HOVER)
+def hover(server: Server, params: types.HoverParams) -> types.Hover | None:
+    """A card id's face, or an effect's meaning and expected coins (:mod:`.hover`)."""
+    place = _Place(server, params.text_document.uri, params.position)
+    if not place.usable:
+        return None
+    report = server.rulesets.report(place.ruleset) \
+        if place.ruleset is not None and place.own_id in place.ruleset.index else None
+    text = hover_text(place.lines, place.line, place.column, place.ruleset, report,
+                      place.own_id)
+    if text is None:
+        return None
+    return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown,
+                                                    value=text))
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_DEFINITION)
+def definition_of(server: Server, params: types.DefinitionParams) -> types.Location | None:
+    """The ``id:`` line of the card id under the cursor, in its file."""
+    place = _Place(server, params.text_document.uri, params.position)
+    name = place.word()
+    found = definition(place.ruleset, name) if place.ruleset is not None and name else None
+    if found is None:
+        return None
+    path, line, column = found
+    return _location(server, path, line, column, len(name))
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
+def prepare_rename(server: Server, params: types.PrepareRenameParams):
+    """The card id under the cursor can be renamed; anything else cannot (an error)."""
+    place = _Place(server, params.text_document.uri, params.position)
+    found = word_at(place.lines[place.line], place.column)
+    if found is None or place.ruleset is None or found[0] not in place.ruleset.index:
+        raise JsonRpcInvalidParams("only a card id of the rule set can be renamed")
+    start = _location(server, place.path, place.line, found[1], found[2] - found[1])
+    return start.range
+
+
+@SERVER.feature(types.TEXT_DOCUMENT_RENAME)
+def rename(server: Server, params: types.RenameParams) -> types.WorkspaceEdit:
+    """Rename the card id under the cursor in every file of the rule set (and the
+    document itself): a workspace edit (:mod:`.names`). Errors: not a card id; a new
+    name that is no card id or is taken."""
+    place = _Place(server, params.text_document.uri, params.position)
+    name = place.word()
+    if place.ruleset is None or name not in place.ruleset.index:
+        raise JsonRpcInvalidParams("only a card id of the rule set can be renamed")
+    if params.new_name in place.ruleset.index:
+        raise JsonRpcInvalidParams(f"the rule set already has a card '{params.new_name}'")
+    try:
+        with held(server.texts()):
+            edits = rename_edits(place.files + [place.path], name, params.new_name)
+    except ValueError as exc:
+        raise JsonRpcInvalidParams(str(exc)) from None
+    changes: dict[str, list[types.TextEdit]] = {}
+    for path, spots in edits.items():
+        for line, column in spots:
+            where = _location(server, path, line, column, len(name))
+            changes.setdefault(where.uri, []).append(
+                types.TextEdit(range=where.range, new_text=params.new_name))
+    return types.WorkspaceEdit(changes=changes)
 
 
 def serve() -> int:
