@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..agents.strategy_files import check_strategy_file
+from ..data.buffers import read_text
 from ..data.bundled import resolve_variant, unknown_variant
 from ..data.documents import Document
 from ..errors import Problem
@@ -208,8 +209,7 @@ def _check_card(path: Path, doc: Document, folder_problems: FolderProblems,
     its own problems must not look like the end of the work); else as a lone card added to
     (or replacing its id in) the ``context`` rule set."""
     folder = path.parent
-    entries, _ = _listing(folder)
-    if any(_may_be_rules(p) for p in entries) or folder_variant(folder) is not None:
+    if _is_rule_set_folder(folder):
         return folder_problems(folder)
     problems: list[Problem] = []
     missing = [c for c in (context if isinstance(context, list) else [context])
@@ -227,6 +227,37 @@ def _check_card(path: Path, doc: Document, folder_problems: FolderProblems,
     add_card(doc, (), doc.data, found, raw.cards, raw.unread, problems)
     build(raw)  # raw.problems is `problems`
     return [p for p in problems if p.file == doc.file]
+
+
+def _is_rule_set_folder(folder: Path) -> bool:
+    """True when a card file in ``folder`` is checked within the folder's rule set: the
+    folder has a rules file (or a file that may be one) or is a variant."""
+    entries, _ = _listing(folder)
+    return any(_may_be_rules(p) for p in entries) or folder_variant(folder) is not None
+
+
+def rule_set_of(path: Path, doc: Document | None, context=None):
+    """The rule set :func:`check_files` checks the file at ``path`` (read as ``doc``, None
+    when it does not read) in, as :func:`~machikoro.rules.loader.load_into` takes it: the
+    variant file itself, the folder of a rules file or of a card in a rule-set folder, the
+    ``variant`` a rule case or a strategy names (resolved beside the file), else
+    ``context`` (the resolved ``--variant``; None: the base set). The language server
+    completes and explains a file in this rule set."""
+    kind = kind_of(doc, []) if doc is not None else None
+    if kind == "variant":
+        return path
+    if kind == "rules":
+        return path.parent
+    if kind in ("case", "strategy"):
+        named = doc.data.get("variant")
+        if isinstance(named, str) and named not in ("", "base"):
+            return resolve_variant(named, path.parent)
+        if isinstance(named, list) and named and all(isinstance(v, str) for v in named):
+            return [resolve_variant(v, path.parent) for v in named]
+        return context
+    if kind is not None and _is_rule_set_folder(path.parent):
+        return path.parent
+    return context
 
 
 def _is_file(path: Path) -> bool:
@@ -251,6 +282,6 @@ def _may_be_rules(path: Path) -> bool:
     try:
         if path.stat().st_size >= 1 << 16:
             return False
-        return bool(_RULES_FILE.search(path.read_text("utf-8", "replace")))
+        return bool(_RULES_FILE.search(read_text(path)))
     except OSError:
         return True

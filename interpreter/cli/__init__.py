@@ -2,7 +2,7 @@
 
 One module per command (:mod:`.play`, :mod:`.replay`, :mod:`.validate`, :mod:`.scenario`,
 :mod:`.simulate`, :mod:`.compare`, :mod:`.tournament`, :mod:`.analyze`, :mod:`.cards`,
-:mod:`.schema`, :mod:`.listing`, :mod:`.serve`, :mod:`.advise`), each with ``HELP``, ``add_arguments(parser)`` and
+:mod:`.schema`, :mod:`.listing`, :mod:`.serve`, :mod:`.advise`, :mod:`.lsp`), each with ``HELP``, ``add_arguments(parser)`` and
 ``run(args) -> int``; a command's module is imported only when that command runs.
 
 Exit codes: 0 success; 1 a problem with the data, a failed rule case, or a game error; 2 bad
@@ -38,6 +38,7 @@ COMMANDS = {
     "serve": ("serve", "play, watch and replay games in the browser (a local web app)"),
     "advise": ("advise",
                "rank the answers of a position's pending decision by the mover's chance to win"),
+    "lsp": ("lsp", "the language server for editors (LSP over stdin/stdout)"),
 }
 """The commands, in the order ``--help`` lists them: each its module (in this package) and
 its one-line help (the module's ``HELP``; a test keeps them equal). A command's module is

@@ -31,6 +31,7 @@ from yaml.reader import Reader, ReaderError
 from yaml.resolver import Resolver
 
 from ..errors import DataError, Problem
+from .buffers import held_bytes
 from .documents import BREAK, Document, PathKey, json_path
 from .sources import note_file
 
@@ -51,10 +52,17 @@ def read_yaml(path: str | Path, display: str | None = None) -> Document:
     ``display`` is the file name used in messages (default: ``path`` as given).
     Raises :class:`~machikoro.errors.DataError` (code ``file``, ``encoding``, ``yaml`` or
     ``limits``) for a missing, unreadable, oversized, non-UTF-8, malformed or hostile file.
-    The bytes read are noted for a recording of what was read (:mod:`.sources`).
+    The bytes read are noted for a recording of what was read (:mod:`.sources`). A file
+    held open in an editor (:mod:`.buffers`) is read from its buffer, and not noted.
     """
     name = display or str(path)
     p = Path(path)
+    held = held_bytes(p)  # the editor's unsaved text (the language server), else the disk
+    if held is not None:
+        if len(held) > MAX_BYTES:
+            raise _fail(name, f"file is {len(held):,} bytes; the limit is {MAX_BYTES:,}",
+                        "limits")
+        return parse_yaml(held, name)
     try:
         if p.is_dir():
             raise _fail(name, "is a folder, not a YAML file", "file")

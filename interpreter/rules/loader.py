@@ -125,11 +125,14 @@ def load_ruleset(variant: Variant | list[Variant] = None) -> RuleSet:
 
 def cached_ruleset(variant: Variant | list[Variant]) -> RuleSet:
     """:func:`load_ruleset` for a variant path, ``base`` or None (or a list of them),
-    remembered per path and modification time: rule cases, strategy files and simulation
+    remembered per path and modification time (and the editor buffers held,
+    :mod:`machikoro.data.buffers`): rule cases, strategy files and simulation
     workers that name the same rule set share one compiled copy. Raises like
     :func:`load_ruleset`."""
+    from ..data.buffers import stamp
+
     specs = variant if isinstance(variant, (list, tuple)) else [variant]
-    return _cached(tuple(_key(spec) for spec in specs))
+    return _cached(tuple(_key(spec) for spec in specs), stamp())
 
 
 def _key(spec: Variant) -> tuple[str, int]:
@@ -146,10 +149,12 @@ def _key(spec: Variant) -> tuple[str, int]:
 
 
 @lru_cache(maxsize=32)
-def _cached(keys: tuple) -> RuleSet:
+def _cached(keys: tuple, held: str = "") -> RuleSet:
+    # held: the digest of the editor buffers read in place of files (data.buffers), so
+    # that a rule set made from unsaved text is never given for the files on disk
     specs = [None if key == "base" else key for key, _ in keys]
     variant = specs if len(specs) > 1 else specs[0]
-    if _DISK["on"]:
+    if _DISK["on"] and not held:  # an unsaved text never goes into the cache on disk
         return load_cached(variant, _DISK["directory"])
     return load_ruleset(variant)
 

@@ -16,6 +16,7 @@ import re
 from pathlib import Path
 
 from ..data import schemas
+from ..data.buffers import read_text
 from ..data.bundled import data_dir
 from ..data.documents import Document, json_path
 from ..data.sources import yaml_paths
@@ -175,7 +176,7 @@ def folder_variant(folder: Path) -> Path | None:
     for path in files:
         if _is_variant_file(path):
             try:
-                if _INCLUDES.search(path.read_text("utf-8", "replace")):
+                if _INCLUDES.search(read_text(path)):
                     return path
             except OSError:
                 continue
@@ -191,7 +192,7 @@ def _declared_kind(path: Path) -> str | None:
     try:
         if path.stat().st_size > 1 << 16:
             return None
-        match = _KIND_LINE.search(path.read_text("utf-8", "replace"))
+        match = _KIND_LINE.search(read_text(path))
     except OSError:
         return None
     return match.group(1) if match else None
