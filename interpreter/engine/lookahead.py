@@ -52,7 +52,9 @@ from .payouts import (
 class _Town:
     """What one seat's town alone decides (made again when the town changes): ``key`` (the
     town and its closed copies, for the rule set's ``memo``), ``counts`` (the numbers of
-    dice it may roll), ``row`` (per card, what one copy of a simple card pays), ``static``
+    dice it may roll; ``only``, the one number when there is no choice, else None),
+    ``snapshot`` and ``closed`` (the town and its closed copies as lists, to compare with
+    the game's), ``row`` (per card, what one copy of a simple card pays), ``static``
     (``{total: coins}`` its static payouts bring it on its own roll) and ``signature`` (its
     copies of the non-static cards and the amounts of its ``take N from roller`` cards:
     what other seats' expectations read of it). What depends on less than the whole town
@@ -61,13 +63,14 @@ class _Town:
     made when first asked)."""
 
     __slots__ = ("counts", "dice", "key", "only", "payouts", "row", "signature",
-                 "snapshot", "static", "terms", "values")
+                 "closed", "snapshot", "static", "terms", "values")
 
     def __init__(self, look: Lookahead, seat: int, key: tuple):
         game, tables = look.game, look.tables
         town = game.owned[seat]
         closed = [game.marks[m][seat] for m in game.rules.blocking_markers]
-        self.snapshot = (list(town), [list(row) for row in closed])
+        self.snapshot = list(town)  # (a list: compared with the game's towns)
+        self.closed = [list(row) for row in closed] if closed else ()
         self.values: dict | None = None  # (seat, dice of every seat) -> Lookahead._kept_values
         self.key = key
         self.counts = game.dice_counts(seat)
@@ -102,9 +105,9 @@ class _Town:
 
     def matches(self, game: Game, seat: int) -> bool:
         """True when ``seat``'s town (and closed copies) is still the one seen."""
-        town, closed = self.snapshot
-        if game.owned[seat] != town:
+        if game.owned[seat] != self.snapshot:
             return False
+        closed = self.closed
         return not closed or all(game.marks[m][seat] == row for m, row in
                                  zip(game.rules.blocking_markers, closed))
 
@@ -214,7 +217,7 @@ class Lookahead:
             town = towns[seat]
             before = None if town is None else town.signature
             town = towns[seat] = _Town.of(self, seat)
-            seen[seat] = town.snapshot[0]
+            seen[seat] = town.snapshot
             prefs[seat] = town.only
             changed = changed or town.signature != before
         if changed:  # a seat without a choice of dice keeps its one number
@@ -312,10 +315,9 @@ class Lookahead:
         found = town.terms.get(dice)  # shared by the towns of the same static payouts
         if found is None:
             outcomes = self.tables.probabilities(dice)
-            terms = [p * town.static.get(t, 0) for t, p in outcomes]
-            found = town.terms[dice] = (
-                terms, {t: (i, p) for i, (t, p) in enumerate(outcomes)},
-                frozenset(t for t, _ in outcomes), sum(terms))
+            terms = tuple([p * town.static.get(t, 0) for t, p in outcomes])
+            where, support = self.tables.totals_index(dice)
+            found = town.terms[dice] = (terms, where, support, sum(terms))
         return found
 
     def _patched(self, seat: int, dice: int, terms: list, where: dict, walk, capped) -> float:
