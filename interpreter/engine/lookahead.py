@@ -62,8 +62,8 @@ class _Town:
     by its counts and static payouts) and ``values`` (by its :meth:`Lookahead._profile`,
     made when first asked)."""
 
-    __slots__ = ("counts", "dice", "key", "only", "payouts", "row", "signature",
-                 "closed", "snapshot", "static", "terms", "values")
+    __slots__ = ("closed", "counts", "dice", "key", "only", "payouts", "row", "signature",
+                 "snapshot", "static", "terms", "values")
 
     def __init__(self, look: Lookahead, seat: int, key: tuple):
         game, tables = look.game, look.tables
