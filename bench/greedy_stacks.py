@@ -21,7 +21,8 @@ For each bundled rule set and stack (:data:`STACKS`) at each player count it all
 The measurement prints JSON (or writes it to ``--out``). ``--render`` turns one run
 (``--after``), and optionally an earlier one (``--before``), a ``bench/bench.py --json``
 speed comparison (``--speed``: a JSON object ``{"before": ..., "after": ...}`` of two such
-outputs) and a Markdown text (``--notes``), into the Markdown page ``docs/greedy.md``. The numbers depend on the seed and the
+outputs, and optionally ``"work"``: a later speed change's ratios, ``{"text": ..., "old":
+{players: [ratio, ...]}, "new": ...}``, shown as medians and ranges) and a Markdown text (``--notes``), into the Markdown page ``docs/greedy.md``. The numbers depend on the seed and the
 code, never on the machine: a re-run with the same options and code gives the same page.
 """
 
@@ -184,6 +185,22 @@ def speed_table(speed: dict) -> list[str]:
     return lines
 
 
+def speed_work_table(work: dict) -> list[str]:
+    """The Markdown table of a speed change measured in alternating pairs of
+    ``bench/bench.py`` runs (``work``: ``{"old": {players: [ratio, ...]}, "new": ...}``,
+    one ratio per run): the median and the range of each side."""
+    def cell(values: list) -> str:
+        return (f"{statistics.median(values):.3f} ({min(values):.3f}-{max(values):.3f})")
+
+    lines = ["| players | old code: median (range) | new code: median (range) | new / old |",
+             "| ---: | ---: | ---: | ---: |"]
+    for n in sorted(work["new"], key=int):
+        old, new = work["old"][n], work["new"][n]
+        lines.append(f"| {n} | {cell(old)} | {cell(new)} | "
+                     f"{statistics.median(new) / statistics.median(old):.2f} |")
+    return lines
+
+
 def render(after: dict, before: dict | None = None, speed: dict | None = None,
            notes: str = "") -> str:
     """The Markdown page of one run (and the one before it, the speed figures and the
@@ -214,6 +231,9 @@ def render(after: dict, before: dict | None = None, speed: dict | None = None,
                   ("random's (base set, greedy memo warmed), each side measured in the same "
                   "run; target >= 0.3."),
                   "", *speed_table(speed)]
+        if "work" in speed:
+            work = speed["work"]
+            lines += ["", work["text"].strip(), "", *speed_work_table(work)]
     if notes:
         lines += ["", notes.strip()]
     lines += ["", "## Re-running", "", "```",

@@ -52,7 +52,9 @@ from .payouts import (
 class _Town:
     """What one seat's town alone decides (made again when the town changes): ``key`` (the
     town and its closed copies, for the rule set's ``memo``), ``counts`` (the numbers of
-    dice it may roll), ``row`` (per card, what one copy of a simple card pays), ``static``
+    dice it may roll; ``only``, the one number when there is no choice, else None),
+    ``snapshot`` and ``closed`` (the town and its closed copies as lists, to compare with
+    the game's), ``row`` (per card, what one copy of a simple card pays), ``static``
     (``{total: coins}`` its static payouts bring it on its own roll) and ``signature`` (its
     copies of the non-static cards and the amounts of its ``take N from roller`` cards:
     what other seats' expectations read of it). What depends on less than the whole town
@@ -60,18 +62,23 @@ class _Town:
     by its counts and static payouts) and ``values`` (by its :meth:`Lookahead._profile`,
     made when first asked)."""
 
-    __slots__ = ("counts", "dice", "key", "payouts", "row", "signature", "snapshot",
-                 "static", "terms", "values")
+    __slots__ = ("closed", "counts", "dice", "key", "only", "payouts", "row", "signature",
+                 "snapshot", "static", "terms", "values")
 
     def __init__(self, look: Lookahead, seat: int, key: tuple):
         game, tables = look.game, look.tables
         town = game.owned[seat]
         closed = [game.marks[m][seat] for m in game.rules.blocking_markers]
-        self.snapshot = (list(town), [list(row) for row in closed])
+        self.snapshot = list(town)  # (a list: compared with the game's towns)
+        self.closed = [list(row) for row in closed] if closed else ()
         self.values: dict | None = None  # (seat, dice of every seat) -> Lookahead._kept_values
         self.key = key
         self.counts = game.dice_counts(seat)
-        self.row = look.per_copy(seat)
+        # its one number of dice (None: it has a choice), whatever the other towns show
+        self.only = self.counts[0] if len(self.counts) == 1 else None
+        # (tuples of numbers: the garbage collector stops scanning them, the memo keeps
+        # thousands of towns)
+        self.row = tuple(look.per_copy(seat))
         self.static = look.own_static(seat, self.row)
         payouts = self.payouts = _Payouts.of(look, self.counts, self.static)
         self.terms = payouts.terms  # per number of dice: Lookahead._terms
@@ -98,9 +105,9 @@ class _Town:
 
     def matches(self, game: Game, seat: int) -> bool:
         """True when ``seat``'s town (and closed copies) is still the one seen."""
-        town, closed = self.snapshot
-        if game.owned[seat] != town:
+        if game.owned[seat] != self.snapshot:
             return False
+        closed = self.closed
         return not closed or all(game.marks[m][seat] == row for m, row in
                                  zip(game.rules.blocking_markers, closed))
 
@@ -154,14 +161,17 @@ class _Shared:
                         mode == 2 and (len(owners) > 1 or owners[0] != seat)):
                     for total in activation:
                         (capped if card in tables.roller_pays[total] else walk)[seat].add(total)
-        self.walk = tuple(frozenset(w) for w in walk)
-        self.capped = tuple(frozenset(c - w) for c, w in zip(capped, walk))
+        # (the same sets and tuples of them recur in many: one object each, so that
+        # fewer objects live long for the garbage collector to scan)
+        self.walk = _interned(tuple(_interned(frozenset(w)) for w in walk))
+        self.capped = _interned(tuple(_interned(frozenset(c - w))
+                                      for c, w in zip(capped, walk)))
         self.owes: dict = {}
         self.capped_owes: list = [None] * n  # per seat: Lookahead._capped_owes
         # what a seat's expectations come to with these towns around it, by its coins up
         # to what it could be asked (``cap``), where no total is run on the position:
         self.expected: dict = {}  # (seat, dice, its _Payouts) -> (cap, {min(coins, cap): value})
-        self.prefs: dict = {}  # (seat, its _Payouts) -> Lookahead._kept_dice
+        self.prefs: list = [{} for _ in range(n)]  # per seat: {its _Payouts: _kept_dice}
 
 
 class Lookahead:
@@ -207,12 +217,12 @@ class Lookahead:
             town = towns[seat]
             before = None if town is None else town.signature
             town = towns[seat] = _Town.of(self, seat)
-            seen[seat] = town.snapshot[0]
-            prefs[seat] = None
+            seen[seat] = town.snapshot
+            prefs[seat] = town.only
             changed = changed or town.signature != before
-        if changed:
+        if changed:  # a seat without a choice of dice keeps its one number
             self._shared = None
-            self._prefs = [None] * len(owned)
+            self._prefs = [town.only for town in towns]
         return self
 
     def _common(self) -> _Shared:
@@ -305,10 +315,9 @@ class Lookahead:
         found = town.terms.get(dice)  # shared by the towns of the same static payouts
         if found is None:
             outcomes = self.tables.probabilities(dice)
-            terms = [p * town.static.get(t, 0) for t, p in outcomes]
-            found = town.terms[dice] = (
-                terms, {t: (i, p) for i, (t, p) in enumerate(outcomes)},
-                frozenset(t for t, _ in outcomes), sum(terms))
+            terms = tuple([p * town.static.get(t, 0) for t, p in outcomes])
+            where, support = self.tables.totals_index(dice)
+            found = town.terms[dice] = (terms, where, support, sum(terms))
         return found
 
     def _patched(self, seat: int, dice: int, terms: list, where: dict, walk, capped) -> float:
@@ -365,20 +374,18 @@ class Lookahead:
         :meth:`_dice_entry` says the same whatever its coins, else that entry, else
         False (the position's coins decide)."""
         town = self._towns[seat]
+        if town.only is not None:
+            return town.only
         shared = self._shared or self._common()
-        key = (seat, town.payouts)
-        found = shared.prefs.get(key)
+        prefs = shared.prefs[seat]
+        found = prefs.get(town.payouts)
         if found is None:
-            counts = town.counts
-            if len(counts) == 1:
-                found = counts[0]
-            else:
-                found = self._dice_entry(seat)
-                if found is None:
-                    found = False
-                elif found[0] is None and None in found[1]:
-                    found = found[1][None]
-            shared.prefs[key] = found
+            found = self._dice_entry(seat, town, shared)
+            if found is None:
+                found = False
+            elif found[0] is None and None in found[1]:
+                found = found[1][None]
+            prefs[town.payouts] = found
         return found
 
     def preferred_pattern(self) -> tuple:
@@ -391,7 +398,7 @@ class Lookahead:
                 for seat, entry in enumerate(self._prefs)])
         return found
 
-    def _dice_entry(self, seat: int) -> tuple | None:
+    def _dice_entry(self, seat: int, town: _Town, shared: _Shared) -> tuple | None:
         """``(cap, {min(coins, cap): dice}, plan)``: ``seat``'s kept choices of dice with
         the towns now (on its :class:`_Town`, by what the other towns ask of its roll:
         shared by every position and game where they ask the same), by its coins
@@ -399,13 +406,15 @@ class Lookahead:
         ``k``, ``(k, its town's static sum, ((probability, owed), ...))`` for the totals
         where others' ``take N from roller`` cards ask ``owed`` of it. None when a total
         of its roll must be run on the position or a card may raise the roll: then the
-        coins of the position decide, and nothing is kept."""
-        town, shared = self._towns[seat], self._common()
+        coins of the position decide, and nothing is kept (``town``: its :class:`_Town`,
+        ``shared``: :meth:`_common`)."""
         walk = shared.walk[seat]
-        key = (walk, self._capped_owes(seat))
+        owes = shared.capped_owes[seat]
+        key = (walk, owes if owes is not None else self._capped_owes(seat))
         entry = town.dice.get(key, False)
         if entry is not False:
             return entry
+        key = _interned(key)
         cap = None
         plan: list | None = []
         for k in town.counts:
@@ -733,7 +742,7 @@ class Lookahead:
         owes = shared.owes.get(total)
         if owes is None:
             game = self.game
-            owes = shared.owes[total] = [0] * game.n
+            owes = [0] * game.n
             for card in self.tables.roller_pays[total]:
                 if self.tables.modes[card] == 1:  # only on its owner's roll: takes nothing
                     continue
@@ -744,6 +753,7 @@ class Lookahead:
                     per = self._towns[seat].row[card] if copies > 0 else 0
                     if per > 0:
                         owes[seat] += per * copies
+            owes = shared.owes[total] = tuple(owes)
         return sum(owes) - owes[roller]  # a card of the roller's takes nothing from it
 
     def _walk(self, roller: int, dice: tuple, total: int) -> list | None:
@@ -790,6 +800,21 @@ class Lookahead:
                         for payer in game.others(owner):
                             _take(coins, payer, owner, per * copies)
         return [after - was for after, was in zip(coins, before)]
+
+
+_INTERNED: dict = {}
+_MAX_INTERNED = 50_000  # values kept by _interned (then forgotten and kept anew)
+
+
+def _interned(value):
+    """The one kept object equal to ``value`` (a frozenset or a tuple of them or of
+    numbers: immutable, so shared safely), ``value`` itself the first time."""
+    found = _INTERNED.get(value)
+    if found is None:
+        if len(_INTERNED) >= _MAX_INTERNED:
+            _INTERNED.clear()
+        found = _INTERNED[value] = value
+    return found
 
 
 def _dominant(plan: list) -> int | None:

@@ -266,7 +266,7 @@ class PayoutTables:
     Lookahead._profile`); and ``memo``, payouts already computed, by the town they depend on (shared by every game
     of the rule set; cleared when it grows large)."""
 
-    __slots__ = ("_card_chances", "_chances", "_rolls", "conditional", "distribution",
+    __slots__ = ("_card_chances", "_chances", "_index", "_rolls", "conditional", "distribution",
                  "dynamic_cards", "faces", "memo", "modes", "own_static", "pays_cards",
                  "plain", "profiled", "programs", "reads_roll", "roller_pays", "rules", "self_neutral", "simple",
                  "static", "taking", "walks")
@@ -320,6 +320,7 @@ class PayoutTables:
         self._chances: dict = {}
         self._card_chances: dict = {}
         self._rolls: dict = {}
+        self._index: dict = {}
         self.memo: dict = {}
 
     def probabilities(self, dice: int) -> tuple:
@@ -327,6 +328,16 @@ class PayoutTables:
         found = self.distribution.get(dice)
         if found is None:
             found = self.distribution[dice] = total_distribution(dice, self.faces)
+        return found
+
+    def totals_index(self, dice: int) -> tuple:
+        """``({total: (index, probability)}, frozenset of totals)`` of ``dice`` dice, the
+        index in :meth:`probabilities`' order (one pair per number of dice, shared)."""
+        found = self._index.get(dice)
+        if found is None:
+            outcomes = self.probabilities(dice)
+            found = self._index[dice] = ({t: (i, p) for i, (t, p) in enumerate(outcomes)},
+                                         frozenset(t for t, _ in outcomes))
         return found
 
     def chances(self, dice: int) -> dict:
