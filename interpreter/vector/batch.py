@@ -206,7 +206,10 @@ class Batch:
             return
         rules = self.rules
         if self.seen is not None:
-            keep = np.isin(self.total.take(g), self.program.towns_kept)
+            total = self.total.take(g)
+            keep = total == self.program.towns_kept[0]
+            for kept in self.program.towns_kept[1:]:
+                keep |= total == kept
             new = g[keep & ~self.seen_on.take(g)]
             if len(new):
                 self.seen[new] = self.owned[new]
@@ -227,8 +230,9 @@ class Batch:
                 self.seen_on[on] = False
                 self.n_seen -= len(on)
         if self.moves:
-            for game in g.tolist():
-                self.moves.pop(game, None)
+            logged = np.fromiter(self.moves, dtype=np.int64, count=len(self.moves))
+            for game in logged[np.isin(logged, g)].tolist():
+                del self.moves[game]
 
     def seen_copies(self, g, seat, card) -> np.ndarray:
         """Copies of ``card`` in each game's town of ``seat`` as the effects see it: the
@@ -290,10 +294,14 @@ class Batch:
     def followed(self, g, kind: int) -> np.ndarray:
         """Which games ``g`` moved a copy of ``kind`` in this income step (their activated
         copies must be followed: :meth:`activated_copies`)."""
-        if not self.moves:
+        moves = self.moves
+        if not moves:
             return np.zeros(len(g), dtype=bool)
-        return np.array([any(k == kind for k, _, _ in self.moves.get(game, ()))
-                         for game in g.tolist()], dtype=bool)
+        if len(g) <= len(moves):  # the shorter of the two lists is read
+            return np.array([any(k == kind for k, _, _ in moves.get(game, ()))
+                             for game in g.tolist()], dtype=bool)
+        moved = [game for game, log in moves.items() if any(k == kind for k, _, _ in log)]
+        return np.isin(g, moved)
 
     def activate(self, g, owner, kind) -> None:
         """Every copy of ``owner``'s ``kind`` activates now, for ``owner``, whatever the
@@ -311,13 +319,16 @@ class Batch:
     def reopen(self, g, seat, kind, copies):
         """The copies of each game's ``seat``'s ``kind`` that activate now: the closed
         ones lose their marker instead and give nothing (:meth:`StateChanges._reopen`)."""
-        for marker in self.rules.blocking_markers:
-            table = self.marks[marker]
-            closed = table[g, seat, kind]
-            shut = closed > 0
-            if shut.any():
-                table[g[shut], np.broadcast_to(seat, g.shape)[shut],
-                      np.broadcast_to(kind, g.shape)[shut]] = 0
+        markers = self.rules.blocking_markers
+        if not markers:
+            return copies
+        cell = np.broadcast_to((g * self.players + seat) * self.cards + kind, g.shape)
+        for marker in markers:
+            table = self.marks[marker].reshape(-1)
+            closed = table.take(cell)
+            shut = np.flatnonzero(closed)
+            if len(shut):
+                table[cell.take(shut)] = 0
                 copies = copies - closed
         return np.maximum(copies, 0)
 
