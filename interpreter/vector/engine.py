@@ -32,7 +32,7 @@ import numpy as np
 from ..errors import IllegalActions, MachikoroError
 from ..language.clauses import TRIGGERS
 from ..rules.ruleset import RuleSet
-from .batch import COPIES, Batch, Deck
+from .batch import Batch, Deck
 from .decisions import joined
 from .kernels import _ALL
 from .program import HOOK_PLANS, Program, compile_rules
@@ -263,10 +263,10 @@ class VectorGames(Batch):
             if row.kinds is None:
                 continue
             cards = np.array([i for i in row.cards for _ in range(piles[i])], dtype=np.int64)
-            deck = self.decks[r] = Deck(self.n, len(cards))
+            deck = self.decks[r] = Deck(self.n, len(cards), self.program.card_type)
             if len(cards):
                 keys = self.dice_stream.permutation_keys(everyone, len(cards))
-                deck.cards[:, :len(cards)] = cards[np.argsort(keys, axis=1)].astype(COPIES)
+                deck.cards[:, :len(cards)] = cards[np.argsort(keys, axis=1)].astype(deck.cards.dtype)
                 deck.hi[:] = len(cards)
             self.supply[:, list(row.cards)] = 0
         self.market_changed(everyone)
