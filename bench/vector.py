@@ -2,7 +2,8 @@
 
     python bench/vector.py [--games 100000] [--scalar-games 3000] [--rounds 3]
                            [--case base:2] [--case harbor+millionaires-row:4]
-                           [--agent random|greedy] [--json]
+                           [--agent random|greedy] [--memory-case harbor+millionaires-row:5]
+                           [--json]
 
 For each case (a rule set, bundled variant names joined by ``+``, and a player count),
 random agents on both sides: the scalar engine plays ``--scalar-games`` games one by one
@@ -12,7 +13,8 @@ VectorGames` with :class:`~machikoro.vector.policies.RandomPolicy`), alternating
 ``--rounds`` rounds; turns per second of CPU time (``time.process_time``) on each side,
 summed over the rounds, and their ratio. A turn is one player's turn, extra turns
 included. Also the batch's state arrays in bytes per game (a batch of 1M games: times
-10**6).
+10**6; views of an array counted once), and, for the ``--memory-case`` s (default: the
+largest bundled rule sets at 5 players), the state of a batch of 1M games against 2 GB.
 
 ``--agent greedy`` plays the greedy agent on both sides instead (``GreedyAgent``; the
 batched engine with :class:`~machikoro.agents.batched.GreedyPolicy`), and also reports
@@ -43,6 +45,8 @@ from machikoro.vector.engine import VectorGames
 from machikoro.vector.policies import RandomPolicy
 
 TARGETS = {("base", 2): 15.0, ("harbor+millionaires-row", 4): 10.0}
+MEMORY_CASES = ["harbor+millionaires-row:5", "harbor+millionaires-row+market/variable:5"]
+MEMORY_LIMIT = 2 * 10**9  # bytes: the state of 1M games must fit in 2 GB (issue 18)
 
 
 def rule_set(name: str):
@@ -78,10 +82,33 @@ def vector_turns(rules, players: int, first: int, count: int,
     batch.run(policy)
     seconds = time.process_time() - start
     asked = (policy.decisions, policy.fallback.asked) if agent == "greedy" else (0, 0)
-    state = sum(v.nbytes for v in vars(batch).values() if isinstance(v, np.ndarray))
-    state += sum(m.nbytes for m in batch.marks)
-    state += sum(d.cards.nbytes + d.lo.nbytes + d.hi.nbytes for d in batch.decks if d)
-    return seconds, int(batch.turn.sum()), state // count, asked
+    return seconds, int(batch.turn.sum()), state_bytes(batch) // count, asked
+
+
+def state_bytes(batch: VectorGames) -> int:
+    """The bytes of a batch's state arrays (its own, its markers', decks', dice streams'
+    and cursors'), each memory buffer once (``owned_flat`` is a view of ``owned``)."""
+    arrays = [v for v in vars(batch).values() if isinstance(v, np.ndarray)]
+    arrays += list(batch.marks)
+    arrays += [a for d in batch.decks if d for a in (d.cards, d.lo, d.hi)]
+    arrays += [batch.dice_stream.keys, batch.dice_stream.counters]
+    arrays += [getattr(c, k) for c in (batch.main, batch.inserted) for k in ("pos", "copy", "step")]
+    buffers = {}
+    for a in arrays:
+        while a.base is not None and isinstance(a.base, np.ndarray):
+            a = a.base
+        buffers[id(a)] = a.nbytes
+    return sum(buffers.values())
+
+
+def memory(name: str, players: int, games: int = 2000) -> dict:
+    """The state bytes a game of ``name`` at ``players`` (a batch of ``games`` games,
+    as made), and of a batch of 1M games against :data:`MEMORY_LIMIT`."""
+    batch = VectorGames(rule_set(name), players, range(games), max_turns=1000)
+    per_game = state_bytes(batch) / games
+    return {"rules": name, "players": players, "state_bytes_per_game": round(per_game),
+            "million_games_bytes": round(per_game * 10**6),
+            "fits": per_game * 10**6 <= MEMORY_LIMIT}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -92,6 +119,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--case", action="append", default=None,
                         help="RULESET:PLAYERS (default: base:2 and harbor+millionaires-row:4)")
     parser.add_argument("--agent", choices=("random", "greedy"), default="random")
+    parser.add_argument("--memory-case", action="append", default=None,
+                        help="RULESET:PLAYERS whose state a 1M-game batch must fit in 2 GB "
+                             "(default: " + ", ".join(MEMORY_CASES) + ")")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.games < 1 or args.scalar_games < 1 or args.rounds < 1:
@@ -124,8 +154,14 @@ def main(argv: list[str] | None = None) -> int:
                         else None,
                         "state_bytes_per_game": state, "games": args.games,
                         "scalar_games": per_round * args.rounds})
+    memories = []
+    for case in args.memory_case or MEMORY_CASES:
+        name, _, players = case.partition(":")
+        if not players.isdigit():
+            parser.error(f"--memory-case {case!r}: expected RULESET:PLAYERS")
+        memories.append(memory(name, int(players)))
     if args.json:
-        print(json.dumps(results, indent=2))
+        print(json.dumps({"speed": results, "memory": memories}, indent=2))
         return 0
     for r in results:
         target = f" (target >= {r['target']:g}x)" if r["target"] else ""
@@ -136,6 +172,10 @@ def main(argv: list[str] | None = None) -> int:
               f"{r['scalar_turns_per_s']:,.0f} turns/s, batched {r['vector_turns_per_s']:,.0f} "
               f"turns/s (N = {r['games']:,}): {r['ratio']:.1f}x{target}; state "
               f"{r['state_bytes_per_game']:,} bytes a game{fallback}")
+    for m in memories:
+        print(f"{m['rules']}, {m['players']} players: state {m['state_bytes_per_game']:,} "
+              f"bytes a game, {m['million_games_bytes'] / 1e9:.2f} GB for 1M games "
+              f"({'fits' if m['fits'] else 'does NOT fit'} in 2 GB)")
     return 0
 
 

@@ -730,9 +730,9 @@ class VectorEnv(GymnasiumVectorEnv):
             if len(e):
                 flat[base[e] + chosen + j * a + self._prefix[e, j]] = 1
         marks = at["marks"]
-        for m, table in enumerate(batch.marks):
+        for m in range(len(batch.marks)):
             start = marks + m * p * c
-            obs[:, start:start + p * c] = table[:, order].reshape(n, p * c)
+            obs[:, start:start + p * c] = batch.full_marks(m)[:, order].reshape(n, p * c)
         self._mask = self._legal()
         return obs
 

@@ -246,3 +246,19 @@ def test_state_arrays_of_a_batch_are_small():
     batch = VectorGames(load_ruleset(), 2, range(1000))
     total = sum(v.nbytes for v in vars(batch).values() if isinstance(v, np.ndarray))
     assert total / 1000 < 1000  # bytes a game: a million games fit in 1 GB
+
+
+def test_a_million_games_of_the_largest_bundled_rule_set_fit_in_2_gb():
+    # copies in int8 where every copy of a card fits; coins stored only for the cards
+    # that can hold them; views of an array counted once
+    batch = VectorGames(rules_of("harbor+millionaires-row+market/variable"), 5, range(500))
+    buffers = {}
+    arrays = [v for v in vars(batch).values() if isinstance(v, np.ndarray)] + batch.marks
+    arrays += [a for d in batch.decks if d for a in (d.cards, d.lo, d.hi)]
+    for a in arrays:
+        while isinstance(a.base, np.ndarray):
+            a = a.base
+        buffers[id(a)] = a.nbytes
+    assert sum(buffers.values()) / 500 * 10**6 < 2 * 10**9
+    assert batch.owned.dtype == np.int8
+    assert batch.full_marks(1).shape == batch.owned.shape  # every card, as the scalar game

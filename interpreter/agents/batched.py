@@ -272,7 +272,8 @@ def _holds(condition, batch, games: np.ndarray, seat: np.ndarray, others) -> np.
     owned = batch.owned[games].astype(np.int64)
     view = View(owned, batch.coins[games].astype(np.float64), batch.current[games],
                 batch.total[games], None, batch.nbuilt[games] == 0,
-                batch.supply[games].astype(np.int64), [m[games] for m in batch.marks])
+                batch.supply[games].astype(np.int64),
+                [batch.full_marks(k, games) for k in range(len(batch.marks))])
     rows = np.arange(len(games))
     rules = batch.rules
     for test in condition.tests:

@@ -2,8 +2,9 @@
 
 A :class:`Batch` holds N games of one rule set and one player count, every field an array
 whose first axis is the game: ``coins`` ``(N, P)``, ``owned`` ``(N, P, C)`` (copies per
-card; a landmark 0/1), ``supply`` ``(N, C)`` (face-up market copies), ``marks`` ``(M, N, P,
-C)`` (per marker of the rules file: copies closed, or coins stored), ``current`` ``(N,)``
+card; a landmark 0/1), ``supply`` ``(N, C)`` (face-up market copies), ``marks`` (per marker of
+the rules file, ``(N, P, C)`` copies closed, or ``(N, P, K)`` coins stored on the ``K`` cards
+that can hold them: :meth:`Batch.full_marks`), ``current`` ``(N,)``
 (the seat to play), ``turn`` (turns played), the roll (``dice`` ``(N, D)``, ``ndice``,
 ``total``, ``doubles``), the turn's state (``rerolled`` per card, ``built`` and ``nbuilt``,
 ``extra_turn``, ``builds_left``), ``winner`` (-1: none) and ``phase``. The scalar
@@ -27,8 +28,6 @@ _S32 = np.uint64(32)
 
 COINS = np.int32
 """The coins' dtype: a game's coins stay far below 2**31."""
-COPIES = np.int16
-"""The dtype of copies of a card (in towns, the market, the decks) and of closed copies."""
 
 
 class Batch:
@@ -45,17 +44,29 @@ class Batch:
         self.limit = program.limit
         self.dice_stream = Streams(seeds)
         self.coins = np.array([rules.starting_coins(p)] * n, dtype=COINS).reshape(n, p)
-        self.owned = np.zeros((n, p, c), dtype=COPIES)
-        self.owned[:] = np.array(rules.start_town, dtype=COPIES)
+        copies = program.copies_type  # (int8 where every copy of a card fits)
+        self.owned = np.zeros((n, p, c), dtype=copies)
+        self.owned[:] = np.array(rules.start_town, dtype=copies)
         # flat views for one-index gathers (several times faster than indexing by game,
         # seat and card arrays): the arrays are only ever changed in place
         self.coins_flat = self.coins.reshape(-1)
         self.owned_flat = self.owned.reshape(-1)
         self.towns_flat = self.owned.reshape(n * p, c)
-        self.supply = np.zeros((n, c), dtype=COPIES)
-        self.supply[:] = np.array(rules.supply_for(p), dtype=COPIES)
-        self.marks = [np.zeros((n, p, c), dtype=np.int32 if behaviour == "holds_coins"
-                               else COPIES) for _, behaviour in rules.markers]
+        self.supply = np.zeros((n, c), dtype=copies)
+        self.supply[:] = np.array(rules.supply_for(p), dtype=copies)
+        # per marker, its table (N, P, columns) and each card's column (-1: none): a
+        # marker that holds coins has a column only for the cards that can hold them
+        self.marks, self.mark_cols = [], []
+        for m, (_, behaviour) in enumerate(rules.markers):
+            cols = np.arange(c, dtype=np.int64)
+            if behaviour == "holds_coins":
+                holders = list(program.coin_cards[m])
+                cols = np.full(c, -1, dtype=np.int64)
+                cols[holders] = np.arange(len(holders))
+                self.marks.append(np.zeros((n, p, max(len(holders), 1)), dtype=COINS))
+            else:
+                self.marks.append(np.zeros((n, p, c), dtype=copies))
+            self.mark_cols.append(cols)
         self.current = np.zeros(n, dtype=np.int64)
         self.turn = np.zeros(n, dtype=np.int64)
         self.extra_turns = np.zeros(n, dtype=np.int64)
@@ -85,7 +96,7 @@ class Batch:
         # the roll's towns (rules income.towns: at_roll): a copy per game whose income step
         # changed a town on a total where a later card may count them, and the moves
         self.in_income = False  # the engine runs an income step (walk or answer) now
-        self.seen = np.zeros((n, p, c), dtype=COPIES) if program.towns_kept.size else None
+        self.seen = np.zeros((n, p, c), dtype=copies) if program.towns_kept.size else None
         self.seen_on = np.zeros(n, dtype=bool)
         self.n_seen = 0
         self.moves: dict = {}
@@ -104,6 +115,31 @@ class Batch:
     def town(self, g, seat) -> np.ndarray:
         """Each game's town of ``seat``: ``(len(g), cards)`` copies."""
         return self.towns_flat.take(g * self.players + seat, axis=0)
+
+    def full_marks(self, marker: int, g=None) -> np.ndarray:
+        """``marker``'s table of each game ``g`` (None: every game) over every card:
+        ``(len(g), P, C)`` (0 for a card that cannot hold the marker)."""
+        table, cols = self.marks[marker], self.mark_cols[marker]
+        rows = table if g is None else table[g]
+        if table.shape[2] == self.cards:
+            return rows
+        out = np.zeros(rows.shape[:2] + (self.cards,), dtype=table.dtype)
+        has = cols >= 0
+        out[:, :, has] = rows[:, :, cols[has]]
+        return out
+
+    def set_marks(self, marker: int, values) -> None:
+        """Every game's ``marker`` table from ``values`` (``(P, C)`` or ``(N, P, C)``
+        over every card); raises ValueError for a card that cannot hold the marker."""
+        values = np.asarray(values)
+        cols, table = self.mark_cols[marker], self.marks[marker]
+        if table.shape[2] == self.cards:
+            table[:] = values
+            return
+        has = cols >= 0
+        if values[..., ~has].any():
+            raise ValueError(f"coins of marker {marker} on a card that cannot hold them")
+        table[..., cols[has]] = values[..., has]
 
     # ------------------------------------------------------------------ coins
 
@@ -139,12 +175,17 @@ class Batch:
                 table[m, seat[moves], kind[moves]] -= 1
                 table[m, other[moves], kind[moves]] += 1
         for marker in self.rules.coin_markers:  # the copy takes its share of the coins
-            table = self.marks[marker]
-            held = owned[g, seat, kind].astype(np.int64)
-            share = np.where(held > 0, table[g, seat, kind] // np.maximum(held, 1), 0)
+            table, col = self.marks[marker], self.mark_cols[marker].take(kind)
+            on = np.broadcast_to(col >= 0, g.shape)
+            if not on.any():
+                continue
+            h, s, o, k = (np.broadcast_to(x, g.shape)[on] for x in (g, seat, other, kind))
+            col = np.broadcast_to(col, g.shape)[on]
+            held = owned[h, s, k].astype(np.int64)
+            share = np.where(held > 0, table[h, s, col] // np.maximum(held, 1), 0)
             if share.any():
-                table[g, seat, kind] -= share
-                table[g, other, kind] += share
+                table[h, s, col] -= share
+                table[h, o, col] += share
         flat, c, p = self.owned_flat, self.cards, self.players
         cell = (g * p + seat) * c + kind
         flat[cell] = flat.take(cell) - 1
@@ -166,22 +207,23 @@ class Batch:
         for k in range(1, int(copies.max()) + 1):
             going = copies >= k
             self.towns_changing(g[going], kind, seat[going], np.full(int(going.sum()), -1))
-        self.owned[g, seat, kind] -= copies.astype(COPIES)
+        self.owned[g, seat, kind] -= copies.astype(self.owned.dtype)
         left = before - copies
         for marker in self.rules.blocking_markers:
             table = self.marks[marker]
             table[g, seat, kind] = np.minimum(table[g, seat, kind], left)
         for marker in self.rules.coin_markers:  # the coins on the copies that left: to the bank
-            table = self.marks[marker]
-            held = table[g, seat, kind].astype(np.int64)
-            table[g, seat, kind] = np.where(left > 0, held - held // before * copies, 0)
+            table, col = self.marks[marker], int(self.mark_cols[marker][kind])
+            if col >= 0:
+                held = table[g, seat, col].astype(np.int64)
+                table[g, seat, col] = np.where(left > 0, held - held // before * copies, 0)
         r = self.rules.row_of[kind]
         deck = self.decks[r] if r >= 0 else None
         if deck is None:
-            self.supply[g, kind] += copies.astype(COPIES)
+            self.supply[g, kind] += copies.astype(self.supply.dtype)
         else:
             up = self.supply[g, kind] > 0
-            self.supply[g[up], kind] += copies[up].astype(COPIES)
+            self.supply[g[up], kind] += copies[up].astype(self.supply.dtype)
             down, k = g[~up], copies[~up]
             for _ in range(int(k.max(initial=0))):  # one copy at a time, under the deck
                 deck.put_under(down, kind)
@@ -206,7 +248,10 @@ class Batch:
             return
         rules = self.rules
         if self.seen is not None:
-            keep = np.isin(self.total.take(g), self.program.towns_kept)
+            total = self.total.take(g)
+            keep = total == self.program.towns_kept[0]
+            for kept in self.program.towns_kept[1:]:
+                keep |= total == kept
             new = g[keep & ~self.seen_on.take(g)]
             if len(new):
                 self.seen[new] = self.owned[new]
@@ -227,8 +272,9 @@ class Batch:
                 self.seen_on[on] = False
                 self.n_seen -= len(on)
         if self.moves:
-            for game in g.tolist():
-                self.moves.pop(game, None)
+            logged = np.fromiter(self.moves, dtype=np.int64, count=len(self.moves))
+            for game in logged[np.isin(logged, g)].tolist():
+                del self.moves[game]
 
     def seen_copies(self, g, seat, card) -> np.ndarray:
         """Copies of ``card`` in each game's town of ``seat`` as the effects see it: the
@@ -290,10 +336,14 @@ class Batch:
     def followed(self, g, kind: int) -> np.ndarray:
         """Which games ``g`` moved a copy of ``kind`` in this income step (their activated
         copies must be followed: :meth:`activated_copies`)."""
-        if not self.moves:
+        moves = self.moves
+        if not moves:
             return np.zeros(len(g), dtype=bool)
-        return np.array([any(k == kind for k, _, _ in self.moves.get(game, ()))
-                         for game in g.tolist()], dtype=bool)
+        if len(g) <= len(moves):  # the shorter of the two lists is read
+            return np.array([any(k == kind for k, _, _ in moves.get(game, ()))
+                             for game in g.tolist()], dtype=bool)
+        moved = [game for game, log in moves.items() if any(k == kind for k, _, _ in log)]
+        return np.isin(g, moved)
 
     def activate(self, g, owner, kind) -> None:
         """Every copy of ``owner``'s ``kind`` activates now, for ``owner``, whatever the
@@ -311,13 +361,16 @@ class Batch:
     def reopen(self, g, seat, kind, copies):
         """The copies of each game's ``seat``'s ``kind`` that activate now: the closed
         ones lose their marker instead and give nothing (:meth:`StateChanges._reopen`)."""
-        for marker in self.rules.blocking_markers:
-            table = self.marks[marker]
-            closed = table[g, seat, kind]
-            shut = closed > 0
-            if shut.any():
-                table[g[shut], np.broadcast_to(seat, g.shape)[shut],
-                      np.broadcast_to(kind, g.shape)[shut]] = 0
+        markers = self.rules.blocking_markers
+        if not markers:
+            return copies
+        cell = np.broadcast_to((g * self.players + seat) * self.cards + kind, g.shape)
+        for marker in markers:
+            table = self.marks[marker].reshape(-1)
+            closed = table.take(cell)
+            shut = np.flatnonzero(closed)
+            if len(shut):
+                table[cell.take(shut)] = 0
                 copies = copies - closed
         return np.maximum(copies, 0)
 
@@ -518,9 +571,9 @@ class Deck:
     """One market row's decks, one per game: a ring of ``cap`` places (the row's cards in
     the box) holding each game's cards ``lo``..``hi - 1`` (the top at ``hi - 1``)."""
 
-    def __init__(self, n: int, cap: int):
+    def __init__(self, n: int, cap: int, card_type=np.int16):
         self.cap = max(cap, 1)
-        self.cards = np.zeros((n, self.cap), dtype=COPIES)
+        self.cards = np.zeros((n, self.cap), dtype=card_type)
         self.lo = np.zeros(n, dtype=np.int64)
         self.hi = np.zeros(n, dtype=np.int64)
 

@@ -26,7 +26,6 @@ import numpy as np
 from ..engine import phases as scalar
 from ..engine.game import Game
 from ..errors import MachikoroError, VectorUnsupported
-from .batch import COPIES
 from .engine import (
     AFTER_ROLL,
     BEFORE_BUILD,
@@ -103,10 +102,10 @@ def _copy_state(batch: VectorGames, game: Game, shuffle: bool = True) -> None:
     """Everything of ``game``'s state but its step, into every game of ``batch``."""
     n = batch.n
     batch.coins[:] = np.array(game.coins, dtype=batch.coins.dtype)
-    batch.owned[:] = np.array(game.owned, dtype=COPIES)
-    batch.supply[:] = np.array(game.supply, dtype=COPIES)
-    for table, rows in zip(batch.marks, game.marks):
-        table[:] = np.array(rows, dtype=table.dtype)
+    batch.owned[:] = np.array(game.owned, dtype=batch.owned.dtype)
+    batch.supply[:] = np.array(game.supply, dtype=batch.supply.dtype)
+    for m, rows in enumerate(game.marks):
+        batch.set_marks(m, rows)
     everyone = np.arange(n)
     for r, deck in enumerate(game.decks):
         if deck is None:
@@ -150,7 +149,7 @@ def _copy_state(batch: VectorGames, game: Game, shuffle: bool = True) -> None:
     if game.towns_seen is not game.owned:
         if batch.seen is None:
             raise VectorUnsupported("a copy of the towns on a total the rule set keeps none")
-        batch.seen[:] = np.array(game.towns_seen, dtype=COPIES)
+        batch.seen[:] = np.array(game.towns_seen, dtype=batch.seen.dtype)
         batch.seen_on[:] = True
         batch.n_seen = n
     if game.income_moves is not None:
@@ -255,7 +254,8 @@ def to_game(batch: VectorGames, g: int, seed: int | None = None) -> Game:
     game.owned = batch.owned[g].astype(int).tolist()
     game.towns_seen = game.owned
     game.supply = batch.supply[g].astype(int).tolist()
-    game.marks = [table[g].astype(int).tolist() for table in batch.marks]
+    game.marks = [batch.full_marks(m, [g])[0].astype(int).tolist()
+                  for m in range(len(batch.marks))]
     decks = []
     for deck in batch.decks:
         if deck is None:

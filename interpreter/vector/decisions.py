@@ -16,25 +16,29 @@ from __future__ import annotations
 
 import numpy as np
 
-_POP8 = np.array([b.bit_count() for b in range(256)], dtype=np.int64)
+_POP8 = np.array([b.bit_count() for b in range(256)], dtype=np.int8)
 # _SELECT8[byte * 8 + k]: the position of the k-th set bit of a byte
 _SELECT8 = np.array([[positions[k] if k < len(positions) else 0 for k in range(8)]
                      for positions in ([i for i in range(8) if b >> i & 1]
-                                       for b in range(256))], dtype=np.int64).reshape(-1)
+                                       for b in range(256))], dtype=np.int8).reshape(-1)
 
 
 def select_bit(bits: np.ndarray, k: np.ndarray, width: int = 64) -> np.ndarray:
     """The position of the ``k``-th set bit (from 0, lowest first) of each ``uint64`` in
     ``bits`` (each must have more than ``k`` set bits, all of them below bit ``width``):
-    byte by byte, by the bytes' set bits counted in a table, then the byte's own table."""
-    k = k.astype(np.int64)
-    nbytes = max(1, -(-width // 8))
-    octets = bits.view(np.uint8).reshape(len(bits), 8)[:, :nbytes].astype(np.int64)
-    before = np.cumsum(_POP8.take(octets), axis=1)  # set bits up to each byte, included
-    byte = (before <= k[:, None]).sum(axis=1)  # the byte holding the k-th set bit
-    rows = np.arange(len(bits))
-    earlier = np.where(byte > 0, before[rows, np.maximum(byte - 1, 0)], 0)
-    return byte * 8 + _SELECT8.take(octets[rows, byte] * 8 + (k - earlier))
+    byte by byte, ``k`` counting down by each byte's set bits (a table) until it falls in
+    a byte, whose own table gives the position."""
+    k = k.astype(np.int64)  # (a copy: counted down below)
+    octets = bits.view(np.uint8).reshape(len(bits), 8)
+    out = np.zeros(len(bits), dtype=np.int64)
+    for b in range(max(1, -(-width // 8))):
+        byte = octets[:, b]
+        count = _POP8.take(byte)
+        here = (k >= 0) & (k < count)
+        at = _SELECT8.take(byte.astype(np.int64) * 8 + np.clip(k, 0, 7))
+        out += np.where(here, at + 8 * b, 0)
+        k -= count
+    return out
 
 
 class Waiting:
@@ -88,21 +92,13 @@ class Waiting:
                 out[card] = select_bit(bits[card], options[card] - 1, self.slots - 1) + 1
             return out
         mask = self._mask if rows is None else self._mask[rows]
-        full = self._full if rows is None else None
-        if full is None:
-            full = mask.all(axis=1)
-        if full.all():  # every slot an option (yes/no, players, dice): the slot itself
+        if mask.all():  # every slot an option (yes/no, players, dice): the slot itself
             return options
-        out = options.copy()
-        part = ~full
-        ranks = np.cumsum(mask[part], axis=1,
-                          dtype=np.int16 if mask.shape[1] < 32000 else None)
-        out[part] = np.argmax(ranks > options[part][:, None], axis=1)
-        return out
-
-    @property
-    def _full(self):
-        return None
+        # the k-th option of a row: its k-th True, counted in the mask's True places
+        counts = self.counts if rows is None else self.counts.take(rows)
+        places = np.flatnonzero(mask)
+        starts = np.cumsum(counts) - counts
+        return places.take(starts + options) - np.arange(len(options)) * mask.shape[1]
 
     def legal(self, slots: np.ndarray) -> np.ndarray:
         """True where ``slots`` (one per game) is one of the game's options."""

@@ -32,7 +32,7 @@ import numpy as np
 from ..errors import IllegalActions, MachikoroError
 from ..language.clauses import TRIGGERS
 from ..rules.ruleset import RuleSet
-from .batch import COPIES, Batch, Deck
+from .batch import Batch, Deck
 from .decisions import joined
 from .kernels import _ALL
 from .program import HOOK_PLANS, Program, compile_rules
@@ -263,10 +263,10 @@ class VectorGames(Batch):
             if row.kinds is None:
                 continue
             cards = np.array([i for i in row.cards for _ in range(piles[i])], dtype=np.int64)
-            deck = self.decks[r] = Deck(self.n, len(cards))
+            deck = self.decks[r] = Deck(self.n, len(cards), self.program.card_type)
             if len(cards):
                 keys = self.dice_stream.permutation_keys(everyone, len(cards))
-                deck.cards[:, :len(cards)] = cards[np.argsort(keys, axis=1)].astype(COPIES)
+                deck.cards[:, :len(cards)] = cards[np.argsort(keys, axis=1)].astype(deck.cards.dtype)
                 deck.hi[:] = len(cards)
             self.supply[:, list(row.cards)] = 0
         self.market_changed(everyone)
@@ -599,15 +599,17 @@ class VectorGames(Batch):
             card, rows = self._dice_rows
             owns = self.owned_flat.take(_take(self.cur_cell, games, every) * self.cards
                                         + card) > 0
-            many = owns if rows[1].sum() > 1 else np.zeros(len(games), dtype=bool)
-            asking = games[many]
-            self._wait(Program.DICE, asking, seat[many],
-                       np.broadcast_to(rows[1], (len(asking), len(rows[1]))))
-            rest, has = games[~many], owns[~many]
             counts = np.asarray(self.program.dice_counts)
-            self.dice_count[rest] = np.where(has, counts[np.argmax(rows[1])],
-                                             counts[np.argmax(rows[0])])
-            return {ROLL: rest}
+            if rows[1].sum() > 1:  # its owners choose; the others roll the rule set's count
+                asking = np.flatnonzero(owns)
+                self._wait(Program.DICE, games.take(asking), seat.take(asking),
+                           np.broadcast_to(rows[1], (len(asking), len(rows[1]))))
+                rest = np.delete(games, asking)
+                self.dice_count[rest] = counts[np.argmax(rows[0])]
+                return {ROLL: rest}
+            self.dice_count[games] = np.where(owns, counts[np.argmax(rows[1])],
+                                              counts[np.argmax(rows[0])])
+            return {ROLL: games}
         choices = self.dice_choices(games, seat)
         many = choices.sum(axis=1) > 1
         self._wait(Program.DICE, games[many], seat[many], choices[many])
@@ -679,10 +681,11 @@ class VectorGames(Batch):
         _put(self.current, moving, every, seat)
         _put(self.cur_cell, moving, every, moving * self.players + seat)
         if self.max_turns is not None:
-            capped = _take(self.turn, games, every) >= self.max_turns
-            self.phase[games[capped]] = OVER
-            self._ended += int(capped.sum())
-            games = games[~capped]
+            capped = np.flatnonzero(_take(self.turn, games, every) >= self.max_turns)
+            if len(capped):
+                self.phase[games.take(capped)] = OVER
+                self._ended += len(capped)
+                games = np.delete(games, capped)
         if self.hold_turns:  # stop between turns (go_on() starts the next ones)
             self.phase[games] = START
             self.held[games] = True
@@ -761,9 +764,9 @@ class VectorGames(Batch):
         """Build each game's answer (slot 0: nothing): pay, take the card (from the
         market), and win at once on the last victory landmark (:meth:`TurnPhases._build`)."""
         p = self.program
-        building = slot > 0
-        g = games[building] if not building.all() else games
-        card = p.by_cost.take(slot[building] - 1)
+        building = np.flatnonzero(slot)  # (slot 0: nothing built)
+        g = games.take(building)
+        card = p.by_cost.take(slot.take(building) - 1)
         row = self.cur_cell.take(g)  # the builder's row: g * players + seat
         self.coins_flat[row] = self.coins_flat.take(row) - p.cost.take(card)
         cell = row * self.cards + card
@@ -794,7 +797,7 @@ class VectorGames(Batch):
         else:
             self.built[g, np.minimum(self.nbuilt.take(g), self.built.shape[1] - 1)] = card
             self.nbuilt[g] += 1
-            self.builds_left[games[~building]] = 0
+            self.builds_left[np.delete(games, building)] = 0
             self.builds_left[g] -= 1
         landmarks = p.landmark.take(card)
         won = np.zeros(len(g), dtype=bool)

@@ -314,11 +314,14 @@ def amount(a, rules):
         marker = a.marker
 
         def on_card(b, g, card, owner, payer):
-            held = b.marks[marker][g, owner, card].astype(np.int64)
+            col = int(b.mark_cols[marker][card])  # (-1: the card never holds coins)
+            if col < 0:
+                return np.zeros(len(g), dtype=np.int64)
+            held = b.marks[marker][g, owner, col].astype(np.int64)
             moved = b.followed(g, card)
             for k in moved.nonzero()[0].tolist():  # a card that moved took its coins
                 where = b.activated_copies(int(g[k]), int(owner[k]), card, 1)
-                held[k] = b.marks[marker][g[k], where[0][0], card] if where else 0
+                held[k] = b.marks[marker][g[k], where[0][0], col] if where else 0
             return held
         return on_card
     if kind is amounts.SideRoll:
@@ -521,7 +524,7 @@ def _put_coins(a, rules, card):
         happened = b.seat_coins(g, owner) >= need
         put = np.where(happened, need, 0)
         b.add_coins(g, owner, -put)
-        b.marks[marker][g, owner, card] += put
+        b.marks[marker][g, owner, b.mark_cols[marker][card]] += put
         return happened
 
     def possible(b, g, card_, owner):

@@ -105,7 +105,7 @@ def compare(batch: VectorGames, g: int, game: Game) -> tuple | None:
         ("towns", [list(t) for t in game.owned], batch.owned[g].tolist()),
         ("supply", list(game.supply), batch.supply[g].tolist()),
         ("markers", [[list(r) for r in t] for t in game.marks],
-         [m[g].tolist() for m in batch.marks]),
+         [batch.full_marks(m, [g])[0].tolist() for m in range(len(batch.marks))]),
         ("decks", [None if d is None else list(d) for d in game.decks],
          [None if d is None else d.of(g) for d in batch.decks]),
         ("extra_turns", game.extra_turns, int(batch.extra_turns[g])),

@@ -159,7 +159,25 @@ class Program:
         self.chooses_kind = any(type(a) is act.ChooseKind for c in rules.cards
                                 for clause in c.clauses for a in clause.steps)
         self.markers = len(rules.markers)
+        self._storage(rules, players)
         self._check_activations()
+
+    def _storage(self, rules: RuleSet, players: int) -> None:
+        """What the batch's arrays need to hold: ``coin_cards`` (per marker that holds coins,
+        the cards that can hold them: its table has a column for these alone),
+        ``copies_type`` (the dtype of copies in towns, the market and closed copies: the
+        smallest that holds every copy of a card in a game, the box's and the starting
+        towns') and ``card_type`` (of a card index)."""
+        cards = self.cards
+        self.coin_cards = {m: tuple(sorted({card for card, c in enumerate(rules.cards)
+                                            for clause in c.clauses
+                                            for a in clause.steps
+                                            if _puts_coins(a, m)}))
+                           for m in rules.coin_markers}
+        most = max((s + t * players for s, t in zip(rules.supply_for(players),
+                                                    rules.start_town)), default=0)
+        self.copies_type = np.int8 if most <= np.iinfo(np.int8).max else np.int16
+        self.card_type = np.int8 if cards <= np.iinfo(np.int8).max else np.int16
 
     # ------------------------------------------------------------------ building
 
@@ -250,6 +268,14 @@ class Program:
     def income_plan(self, total: int) -> int:
         """The plan id of roll ``total``'s income."""
         return len(TRIGGERS) + total
+
+
+def _puts_coins(a, marker: int) -> bool:
+    """Whether action ``a`` (or the action a ``may`` wraps) puts coins of ``marker`` on
+    its card."""
+    if type(a) is act.Optional:
+        a = a.action
+    return type(a) is act.PutCoins and a.marker == marker
 
 
 _PROGRAMS: WeakKeyDictionary = WeakKeyDictionary()

@@ -423,7 +423,8 @@ class Position:
         self.games = games
         self.owned = batch.owned[games].astype(np.int64)
         self.coins = batch.coins[games].astype(np.float64)
-        self.marks = [m[games].astype(np.int64) for m in batch.marks]
+        self.marks = [batch.full_marks(k, games).astype(np.int64)
+                      for k in range(len(batch.marks))]  # (over every card)
         self.supply = batch.supply[games].astype(np.int64)
         self.built_nothing = batch.nbuilt[games] == 0
         self.eff = valuation.effective(self.owned, self.marks)
