@@ -1,17 +1,9 @@
 """``machikoro replay GAME.jsonl``: replay a ``play --log`` file from the log alone and
-check that every event comes out the same.
-
-The log is untrusted input (it may come from anyone): it is read and checked first
-(:func:`~machikoro.logs.game_log.read_log`: JSON within limits, the header and end line
-against ``schema/log.schema.json``). The rule set is loaded from the header's variant (its
-recorded absolute path when it still exists, else the name as given) and its files must be
-exactly the files the header lists, each with the SHA-256 recorded. The game is replayed
-from the header's seed and the end line's answers, each answer matched exactly (as a JSON
-value) with an option of its decision; each event is compared with the logged one, in
-order, exactly as JSON values (``0``, ``false``, ``0.0`` and ``-0.0`` all differ). Exit 0
-when all match, 1 at the first difference (``GAME.jsonl:LINE:COL: event N (TYPE).FIELD:
-the log has X, the replay gives Y``), a changed rule-set file, or an unreadable log.
-``--until N`` stops after turn N and prints the position then.
+check that every event comes out the same (:mod:`machikoro.logs.replay` says what is
+checked). Exit 0 when all match, 1 at the first difference, a changed rule-set file or an
+unreadable log (each located: ``GAME.jsonl:LINE:COL: ...``). ``--until N`` stops after
+turn N and prints the position then; ``--explain`` prints the replayed game first, each
+event with its cause.
 """
 
 from __future__ import annotations

@@ -8,10 +8,10 @@ recorded absolute path when it still exists, else the name as given) and its fil
 exactly the files the header lists, each with the SHA-256 recorded. The game is replayed
 from the header's seed and the end line's answers, each answer matched exactly (as a JSON
 value) with an option of its decision; each event is compared with the logged one, in
-order, exactly as JSON values (``0``, ``false``, ``0.0`` and ``-0.0`` all differ). Exit 0
-when all match, 1 at the first difference (``GAME.jsonl:LINE:COL: event N (TYPE).FIELD:
-the log has X, the replay gives Y``), a changed rule-set file, or an unreadable log.
-``--until N`` stops after turn N and prints the position then.
+order, exactly as JSON values (``0``, ``false``, ``0.0`` and ``-0.0`` all differ). The
+first difference is a :class:`~machikoro.logs.game_log.LogError` located in the log
+(``GAME.jsonl:LINE:COL: event N (TYPE).FIELD: the log has X, the replay gives Y``), as are
+a changed rule-set file and an unreadable log.
 """
 
 from __future__ import annotations
