@@ -215,7 +215,8 @@ def _read_message(stream, deadline: float) -> dict:
     def take(n: int) -> bytes:
         data = b""
         while len(data) < n:
-            ready, _, _ = select.select([stream], [], [], max(0.0, deadline - time.monotonic()))
+            wait = max(0.0, deadline - time.monotonic())  # hang guard
+            ready, _, _ = select.select([stream], [], [], wait)
             assert ready, "the server did not answer"
             chunk = os.read(stream.fileno(), n - len(data))
             assert chunk, "the server closed its output"
@@ -238,7 +239,7 @@ def test_requests_before_initialize_are_refused_and_the_server_lives_on(tmp_path
 
     server = subprocess.Popen(SERVER.server_command, stdin=subprocess.PIPE,
                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=tmp_path)
-    deadline = time.monotonic() + 60
+    deadline = time.monotonic() + 60  # hang guard
     try:
         hover = {"textDocument": {"uri": "file:///x.yaml"},
                  "position": {"line": 0, "character": 0}}
