@@ -32,7 +32,7 @@ class Problem(Record):
     an effect nested too deep), the file's kind and schema (``kind``, ``schema``), names
     (``unknown-name``, ``wrong-kind``, ``duplicate``, ``variant``, ``removed`` for a name
     a variant's ``remove`` left unknown), the rules
-    (``players``, ``victory``), rule cases (``limit``, ``dice``), effects
+    (``players``, ``victory``, ``market``, ``cost`` for a tiered cost), rule cases (``limit``, ``dice``), effects
     (``effect-syntax``, ``effect-range``, ``effect-placement``), warnings
     (``colour-income``, ``unreachable``) and ``too-many`` for the note that a file's further
     problems are left out. The one-line form escapes line breaks in the file, field and

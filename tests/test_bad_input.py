@@ -110,7 +110,7 @@ def test_a_landmark_changed_into_an_establishment_must_be_a_whole_establishment(
     ("variant rules", VARIANT + "rules:\n  dice: {faces: 6, count: 2.0}\n", "5:27",
      "rules.dice.count: expected a whole number, got 2.0 (write 2"),
     ("variant change", VARIANT + "change:\n  cafe: {cost: 2.0}\n", "5:16",
-     "change.cafe.cost: expected a whole number, got 2.0"),
+     "change.cafe.cost: expected a whole number or a list, got 2.0"),
     ("activation", VARIANT + "change:\n  cafe: {activation: [3.0]}\n", "5:23",
      "change.cafe.activation[0]: expected a whole number, got 3.0"),
     ("a bool", VARIANT + "change:\n  cafe: {supply: true}\n", "5:18",

@@ -108,7 +108,7 @@ def test_the_workflow_check_passes_a_good_card_set_and_annotates_a_broken_one(tm
     bad = run_shell(script, repo)
     assert bad.returncode != 0
     assert bad.stdout.startswith("::error file=cards/wheat_field.yaml,line=")
-    assert "cost: expected a whole number, got 'one'" in bad.stdout
+    assert "cost: expected a whole number or a list, got 'one'" in bad.stdout
 
 
 def test_the_install_step_says_what_to_fill_in_and_installs_it(tmp_path):

@@ -131,7 +131,7 @@ CARD_CASES = [
                                  "effect: take 1 per geer from roller"), "9:20",
      "did you mean 'gear'?"),
     ("cost not a whole number", card("cost: 2", "cost: 2.5"), "6:7",
-     "cost: expected a whole number, got 2.5"),
+     "cost: expected a whole number or a list, got 2.5"),
     ("cost in quotes", card("cost: 2", "cost: '2'"), "6:7", "(remove the quotes)"),
     ("number out of range", card("cost: 2", "cost: 99999999999"), "6:7",
      "cost: must be at most 1000, got 99999999999"),

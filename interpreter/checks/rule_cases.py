@@ -140,8 +140,12 @@ class _CaseChecker:
         return True
 
     def town(self, path: tuple, town: Any, want: str, limit: bool = True) -> None:
-        """A mapping card id -> copies: known ids of kind ``want``, within their limit."""
+        """A mapping card id -> copies: known ids of kind ``want``, within their limit (a
+        market's piles, ``limit=False``: a landmark with a supply too)."""
+        sold = {self.rules.ids[i] for i in self.rules.market_landmarks}
         for card_id, copies in town.items() if isinstance(town, dict) else ():
+            if not limit and card_id in sold:
+                continue
             if not self.card(path + (card_id,), card_id, want, key=True) or not limit:
                 continue
             cap = self.rules.card(card_id).limit
@@ -361,10 +365,25 @@ def _position(game: Game, data: dict, rules: RuleSet) -> None:
                 town[i] = 0
             for card_id in player["landmarks"]:
                 town[rules.index[card_id]] = 1
+                _take_from_market(game, rules.index[card_id])
     for card_id, copies in data.get("supply", {}).items():
         if card_id not in rules.index:
             raise _CaseFailure(f"supply: unknown card id '{card_id}'")
         game.supply[rules.index[card_id]] = copies
+
+
+def _take_from_market(game: Game, card: int) -> None:
+    """A landmark of the shared pool that the position says is built leaves the market
+    (its face-up copy, or its copy in its row's deck)."""
+    if card not in game.rules.market_landmarks:
+        return
+    if game.supply[card] > 0:
+        game.supply[card] -= 1
+    else:
+        deck = game.decks[game.rules.row_of[card]]
+        if deck and card in deck:
+            deck.remove(card)
+    game.market_changed()
 
 
 def _answers(seat_of: dict, rules: RuleSet):

@@ -243,15 +243,21 @@ def _wrong_type(error, path: tuple, when: str) -> list[Finding]:
     want = error.validator_value
     wanted = want if isinstance(want, list) else [want]
     words = " or ".join(_TYPE_WORDS.get(t, t) for t in wanted)
-    more = ""
-    if isinstance(error.instance, str) and re.fullmatch(r"-?[0-9]+", error.instance.strip()) \
-            and "integer" in wanted:
-        more = " (remove the quotes)"
-    elif isinstance(error.instance, float) and error.instance.is_integer() \
-            and "integer" in wanted and abs(error.instance) < 1e15:
-        more = f" (write {int(error.instance)}, without a decimal point)"
+    more = _type_hint(error.instance, wanted)
     return [Finding(path, f"expected {words}, got {describe(error.instance)}{more}",
                     fields=(path,))]
+
+
+def _type_hint(instance: Any, wanted: list) -> str:
+    """A hint for a number written wrong where the schema wants a whole number: quoted
+    (``'2'``) or with a decimal point (``2.0``); else ''."""
+    if "integer" not in wanted:
+        return ""
+    if isinstance(instance, str) and re.fullmatch(r"-?[0-9]+", instance.strip()):
+        return " (remove the quotes)"
+    if isinstance(instance, float) and instance.is_integer() and abs(instance) < 1e15:
+        return f" (write {int(instance)}, without a decimal point)"
+    return ""
 
 
 def _not_in_enum(error, path: tuple, when: str) -> list[Finding]:
@@ -382,17 +388,20 @@ def _alternatives(error, root: Any, path: tuple) -> list[Finding]:
             for sub in subs:
                 out += _messages(sub, root)
             return out
-    forms = []
+    forms: list = []
+    types: list = []
     for option in error.validator_value:
         if "const" in option:
             forms.append(f"'{option['const']}'")
         elif "enum" in option:
             forms += [f"'{o}'" for o in option["enum"]]
         elif "type" in option:
-            types = option["type"] if isinstance(option["type"], list) else [option["type"]]
-            forms += [_TYPE_WORDS.get(t, t) for t in types]
-    return [Finding(path, f"expected {' or '.join(forms)}, got {describe(error.instance)}",
-                    fields=(path,))]
+            these = option["type"] if isinstance(option["type"], list) else [option["type"]]
+            forms += [_TYPE_WORDS.get(t, t) for t in these]
+            types += these
+    more = _type_hint(error.instance, types)
+    return [Finding(path, f"expected {' or '.join(forms)}, got "
+                    f"{describe(error.instance)}{more}", fields=(path,))]
 
 
 class Findings(list):

@@ -93,7 +93,10 @@ class Dispatch:
                                      for group, involved in zip(
                                          groups, rules.order_groups.get(total, repeat(()))))
                         for total, groups in rules.by_roll.items()}
-        self.builds = {card_id: (i, rules.cost[i], rules.limit[i], rules.cards[i].is_landmark)
+        # (index, cost, limit, is a landmark, taken from the market)
+        sold = set(rules.market_landmarks)
+        self.builds = {card_id: (i, rules.cost[i], rules.limit[i], rules.cards[i].is_landmark,
+                                 not rules.cards[i].is_landmark or i in sold)
                        for i, card_id in enumerate(rules.ids)}
         self.hook_cards = {trigger: tuple(card for card, _ in hooks)
                            for trigger, hooks in rules.hooks.items()}

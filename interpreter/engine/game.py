@@ -264,8 +264,11 @@ class Game(TurnPhases, StateChanges, MarketState):
         return [ids[i] for i in self.rules.landmarks if town[i]]
 
     def market(self) -> dict[str, int]:
-        """The market: ``{id: copies left}`` for every establishment."""
-        return {self.rules.ids[i]: self.supply[i] for i in self.rules.establishments}
+        """The market: ``{id: copies left}`` for every establishment and every landmark
+        with a supply (face-up copies)."""
+        rules = self.rules
+        return {rules.ids[i]: self.supply[i]
+                for i in rules.establishments + rules.market_landmarks}
 
     def others(self, seat: int) -> tuple[int, ...]:
         """The other seats, in payment order starting next to ``seat``."""
@@ -499,9 +502,11 @@ class Game(TurnPhases, StateChanges, MarketState):
                 return f"no card '{value}' in this rule set"
             if rules.cards[i].is_landmark and self.owned[p][i]:
                 return f"{value} is already built"
-            if rules.cost[i] > self.coins[p]:
-                return f"{value} costs {rules.cost[i]} coins; the player has {self.coins[p]}"
-            if not rules.cards[i].is_landmark and self.supply[i] <= 0:
+            cost = self.cost_to(p, i)
+            if cost > self.coins[p]:
+                return f"{value} costs {cost} coins; the player has {self.coins[p]}"
+            if (not rules.cards[i].is_landmark or i in rules.market_landmarks) and \
+                    self.supply[i] <= 0:
                 return f"{value} is sold out"
             if self.owned[p][i] >= rules.limit[i]:
                 return f"a player may own at most {rules.limit[i]} {value}"

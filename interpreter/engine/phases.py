@@ -91,6 +91,10 @@ class TurnPhases:
         self.extra_turn = False
         self.bound = None
         tables = self._dispatch
+        rounds = self.rules.build_only_rounds
+        if rounds and self.turn - self.extra_turns < rounds * self.n:
+            self._build_only_turn()
+            return
         if tables.quick and self.events is None and self._roll is None \
                 and not self.explicit_chance:  # the common case, in one step
             # (the same test as _roll_dice's, written out in both: a method for it cost 1.3%
@@ -114,6 +118,16 @@ class TurnPhases:
                 self._run_queue()
                 return
         self._choose_dice()
+
+    def _build_only_turn(self) -> None:
+        """A turn of the rules' opening rounds (``turn.build_only_rounds``): no dice, no
+        roll, no income; the ``before build`` hooks and the build step as usual."""
+        self.dice = ()
+        self.total = 0
+        if self.events is not None:
+            self._log({"type": "turn", "turn": self.turn + 1, "player": self.current,
+                       "coins": self.coins[self.current]})
+        self._before_build()
 
     def _choose_dice(self) -> None:
         """The ``dice`` decision when the roller's cards offer a choice, else the roll."""
@@ -563,13 +577,34 @@ class TurnPhases:
         town, supply = self.owned[seat], self.supply
         costs: list = []
         ids: list = []
-        # (cost, index, id, limit, in the market) sorted by cost; a landmark has no
-        # market pile, only its limit of one
+        # (cost, index, id, limit, in the market) sorted by cost; a landmark without a
+        # supply has no market pile, only its limit of one
         for cost, i, card_id, limit, market in self.rules.by_cost:
             if town[i] < limit and (supply[i] > 0 or not market):
                 costs.append(cost)
                 ids.append(card_id)
+        if self.rules.cost_tiers:  # this seat's costs, by the landmarks it has built
+            built, cost_for, index = self.landmarks_built(seat), self.rules.cost_for, \
+                self.rules.index
+            menu = sorted((cost_for(index[card_id], built), index[card_id], card_id)
+                          for card_id in ids)
+            costs = [cost for cost, _, _ in menu]
+            ids = [card_id for _, _, card_id in menu]
         return (tuple(costs), tuple(ids), [None] * (len(ids) + 1))
+
+    def landmarks_built(self, seat: int) -> int:
+        """How many landmarks counted for victory ``seat`` has built (a tiered cost's
+        tier)."""
+        town = self.owned[seat]
+        return sum(1 for v in self.rules.victory if town[v])
+
+    def cost_to(self, seat: int, card: int) -> int:
+        """What ``card`` costs ``seat`` now: its cost, or its tier for the landmarks
+        ``seat`` has built (:meth:`~machikoro.rules.ruleset.RuleSet.cost_for`)."""
+        rules = self.rules
+        if not rules.cost_tiers or rules.cost_tiers[card] is None:
+            return rules.cost[card]
+        return rules.cost_for(card, self.landmarks_built(seat))
 
     def _off_menu(self, card_id: str, seats) -> None:
         """``card_id`` may no longer be built by ``seats`` (sold out, or at its limit): take
@@ -590,13 +625,17 @@ class TurnPhases:
                 self._log({"type": "pass", "player": p})
             self.builds_left = 0
         else:
-            i, cost, limit, landmark = self._dispatch.builds[card_id]
+            i, cost, limit, landmark, market = self._dispatch.builds[card_id]
+            if self.rules.cost_tiers:
+                cost = self.cost_to(p, i)
+                if landmark:  # the builder's tiers move on
+                    self._menus[p] = None
             self.coins[p] -= cost
             town = self.owned[p]
             town[i] += 1
             if town[i] >= limit:
                 self._off_menu(card_id, (p,))
-            if not landmark:
+            if market:
                 supply = self.supply
                 supply[i] -= 1
                 if supply[i] <= 0:

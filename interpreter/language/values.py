@@ -88,7 +88,7 @@ class CostOf(Record):
     card: int
 
     def value(self, game, owner: int, item=None) -> int:
-        return game.rules.cost[self.card]
+        return game.cost_to(owner, self.card)
 
 
 class MissingCost(Record):
@@ -98,8 +98,8 @@ class MissingCost(Record):
     landmarks: tuple
 
     def value(self, game, owner: int, item=None) -> int:
-        town, cost = game.towns_seen[owner], game.rules.cost
-        return sum(cost[i] for i in self.landmarks if not town[i])
+        town, cost = game.towns_seen[owner], game.cost_to
+        return sum(cost(owner, i) for i in self.landmarks if not town[i])
 
 
 class RollTotal(Record):

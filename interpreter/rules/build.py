@@ -63,9 +63,17 @@ def order_cards(raw: RawRuleSet) -> list[CardEntry]:
     then landmarks by cost (ties: by id, so the order never depends on file names)."""
     entries = list(raw.cards.values())
     entries.sort(key=lambda e: (e.data.get("kind") == "landmark",
-                                min(e.data.get("activation") or [0]), e.data.get("cost", 0),
-                                e.data["id"]))
+                                min(e.data.get("activation") or [0]),
+                                first_cost(e.data.get("cost", 0)), e.data["id"]))
     return entries
+
+
+def first_cost(cost) -> int:
+    """A card's ``cost`` field as one number: the cost itself, or the first tier of a
+    tiered cost (a list: the cost with no landmark built); 0 for anything else."""
+    if isinstance(cost, list):
+        cost = cost[0] if cost else 0
+    return cost if isinstance(cost, int) and not isinstance(cost, bool) else 0
 
 
 def _has_errors(problems: list[Problem]) -> bool:
@@ -95,6 +103,32 @@ def _check_victory_count(raw: RawRuleSet, sections: _Sections, victory: tuple) -
                                         "victory"))
 
 
+def _check_tiers(raw: RawRuleSet, sections: _Sections, entries: list[CardEntry],
+                 victory: tuple) -> None:
+    """A tiered cost (a landmark's list of costs by landmarks built) has one tier per
+    landmark a player builds before winning: ``victory.count`` (default: every victory
+    landmark). Any other length, or tiers on an establishment, is an error at the card's
+    ``cost``."""
+    for entry in entries:
+        if isinstance(entry.data.get("cost"), list) and \
+                entry.data.get("kind") != "landmark":
+            doc, path = entry.where("cost")
+            raw.problems.append(doc.problem(path, f"'{entry.data['id']}' is an establishment: "
+                                            "only a landmark's cost has tiers", "cost"))
+    if not sections.ok("victory") or not victory:
+        return
+    needed = raw.rules["victory"].get("count", len(victory))
+    for entry in entries:
+        cost = entry.data.get("cost")
+        if isinstance(cost, list) and entry.data.get("kind") == "landmark" and \
+                len(cost) != needed:
+            doc, path = entry.where("cost")
+            raw.problems.append(doc.problem(
+                path, f"'{entry.data['id']}' has {len(cost)} cost tiers, but a player builds "
+                f"up to {needed} landmarks before winning (victory.count): give {needed} "
+                "tiers, the cost with 0, 1, ... landmarks built", "cost"))
+
+
 def _check_players(raw: RawRuleSet, sections: _Sections) -> None:
     players = raw.rules.get("players")
     if sections.ok("players") and players["min"] > players["max"]:
@@ -109,7 +143,8 @@ def _make_cards(entries: list[CardEntry], compiled: list[tuple]) -> list[Card]:
         d = entry.data
         cards.append(Card(
             id=d["id"], kind=d["kind"], name=d["name"], name_ja=d.get("name_ja", d["name"]),
-            colour=d.get("colour"), icon=d.get("icon"), cost=d["cost"],
+            colour=d.get("colour"), icon=d.get("icon"), cost=first_cost(d["cost"]),
+            cost_tiers=tuple(d["cost"]) if isinstance(d["cost"], list) else None,
             activation=tuple(d.get("activation", ())),
             supply=None if d.get("supply") == "players" else d.get("supply", 0),
             limit=d.get("limit", 1 if d["kind"] == "landmark" else None),
@@ -126,6 +161,8 @@ def _cost_span(entry: CardEntry) -> Span | None:
     value = doc.data
     for part in path:
         value = value.get(part) if isinstance(value, dict) else None
+    if isinstance(value, list) and value:
+        path, value = (*path, 0), value[0]  # a tiered cost: the span of its first tier
     if not isinstance(value, int) or isinstance(value, bool):
         return None
     line, column = doc.where(path)
@@ -155,6 +192,7 @@ def build(raw: RawRuleSet) -> RuleSet | None:
     victory = _victory(raw, sections, rule_ids, landmarks)
     _check_players(raw, sections)
     _check_victory_count(raw, sections, victory)
+    _check_tiers(raw, sections, entries, victory)
     seat_coins = rules_data.check_seat_coins(raw) if sections.ok("setup") else None
     vocab = vocabulary(entries, names, colours, victory, problems,
                        rules_data.markers(rules, sections.ok("markers")))
@@ -197,7 +235,9 @@ def _ruleset(raw: RawRuleSet, cards: list[Card], colours: dict, ids: tuple, inde
         landmarks=tuple(i for i, c in enumerate(cards) if c.is_landmark),
         by_roll=by_roll, hooks=tables.hooks(cards),
         dice_options=tables.dice_options(cards), boosts=tables.boosts(cards),
-        cost=tuple(c.cost for c in cards), supply=tuple(c.supply for c in cards),
+        cost=tuple(c.cost for c in cards), cost_tiers=tables.cost_tiers(cards),
+        build_only_rounds=rules["turn"].get("build_only_rounds", 0),
+        market_landmarks=tables.market_landmarks(cards), supply=tuple(c.supply for c in cards),
         limit=tuple(c.limit if c.limit is not None else tables.NO_LIMIT for c in cards),
         by_cost=tables.by_cost(cards),
         warnings=tuple(p for p in raw.problems if p.severity == "warning"),

@@ -46,42 +46,72 @@ def change_costs(raw: RawRuleSet, entries: list[CardEntry], vocab: Vocabulary) -
         passing = _filter(raw, ("costs", n, "cards"), vocab)
         for i in passing or ():
             cost = entries[i].data.get("cost")
-            if not isinstance(cost, int):
+            if isinstance(cost, list):  # a tiered cost: each tier changes
+                cost = [_changed(tier, change) for tier in cost]
+            elif isinstance(cost, int):
+                cost = _changed(cost, change)
+            else:
                 continue
-            cost += change.get("add", 0)
-            if "halve" in change:
-                cost = -(-cost // 2) if change["halve"] == "up" else cost // 2
             entries[i].data = {**entries[i].data, "cost": cost}
+
+
+def _changed(cost: int, change: dict) -> int:
+    """``cost`` after one of the rules file's cost changes (``add``, then ``halve``)."""
+    cost += change.get("add", 0)
+    if "halve" in change:
+        cost = -(-cost // 2) if change["halve"] == "up" else cost // 2
+    return cost
 
 
 def market_rows(raw: RawRuleSet, entries: list[CardEntry],
                 vocab: Vocabulary) -> tuple[tuple, tuple]:
-    """The market's rows and, per card index, its row (-1 for a landmark): each
-    establishment joins the first row whose filter it passes; one that passes none is an
-    error. Without a ``market`` section: one row showing every pile."""
-    establishments = vocab.establishments
+    """The market's rows and, per card index, its row (-1 for a card not in the market: a
+    landmark without a supply): each establishment, and each landmark with a supply (a
+    shared pool), joins the first row whose filter it passes; one that passes none is an
+    error, and so is a row of more ``kinds`` than it holds. Without a ``market`` section:
+    one row showing every pile."""
+    sold = sorted(set(vocab.establishments) | {
+        i for i, e in enumerate(entries)
+        if e.data.get("kind") == "landmark" and e.data.get("supply", 0) != 0})
     market = raw.rules.get("market")
     if not isinstance(market, dict):
-        rows = (MarketRow(tuple(establishments)),)
-        return rows, tuple(0 if i in establishments else -1 for i in range(len(entries)))
+        rows = (MarketRow(tuple(sold)),)
+        return rows, tuple(0 if i in sold else -1 for i in range(len(entries)))
     row_of = [-1] * len(entries)
     members: list[list[int]] = [[] for _ in market["rows"]]
     for r, row in enumerate(market["rows"]):
         passing = _filter(raw, ("market", "rows", r, "cards"), vocab) \
-            if "cards" in row else frozenset(establishments)
-        for i in establishments:
+            if "cards" in row else frozenset(sold)
+        for i in sold:
             if row_of[i] < 0 and i in (passing or ()):
                 row_of[i] = r
                 members[r].append(i)
-    for i in establishments:
-        if row_of[i] < 0 and not any(p.severity == "error" for p in raw.problems):
+    _check_rows(raw, entries, sold, row_of, members)
+    rows = tuple(MarketRow(tuple(m), row.get("kinds"))
+                 for m, row in zip(members, market["rows"]))
+    return rows, tuple(row_of)
+
+
+def _check_rows(raw: RawRuleSet, entries: list[CardEntry], sold: list, row_of: list,
+                members: list) -> None:
+    """Every card of the market in a row; no row of more kinds than it holds (it could
+    never show them all: a landmark row larger than the pool)."""
+    if any(p.severity == "error" for p in raw.problems):
+        return
+    for i in sold:
+        if row_of[i] < 0:
             doc, full = raw.rules_where(("market", "rows"))
             raw.problems.append(doc.problem(full, f"'{entries[i].data['id']}' belongs to no "
                                             "market row: give the last row no 'cards' "
                                             "filter, or widen one", "market"))
-    rows = tuple(MarketRow(tuple(m), row.get("kinds"))
-                 for m, row in zip(members, market["rows"]))
-    return rows, tuple(row_of)
+            return
+    for r, row in enumerate(raw.rules["market"]["rows"]):
+        kinds = row.get("kinds")
+        if kinds is not None and kinds > len(members[r]):
+            doc, full = raw.rules_where(("market", "rows", r, "kinds"))
+            raw.problems.append(doc.problem(full, f"market row {r + 1} shows {kinds} kinds, "
+                                            f"but only {len(members[r])} kinds belong to it",
+                                            "market"))
 
 
 def check_seat_coins(raw: RawRuleSet) -> tuple | None:

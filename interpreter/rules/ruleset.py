@@ -27,7 +27,9 @@ class Colour(Record):
 class Card(Record):
     """One establishment or landmark, as loaded and compiled.
 
-    ``cost`` in coins (after the rules file's cost changes; negative: the builder gains);
+    ``cost`` in coins (after the rules file's cost changes; negative: the builder gains;
+    for a tiered cost, its first tier); ``cost_tiers`` a landmark's costs by how many
+    landmarks counted for victory the builder has built (None: ``cost`` always);
     ``activation`` the roll totals that activate it (empty for a landmark); ``supply`` the
     market pile at the start (None: as many as players); ``limit`` the most copies per
     player (None: no limit); ``clauses`` the compiled effect; ``file`` the card's file;
@@ -48,6 +50,7 @@ class Card(Record):
     limit: int | None
     effect: str
     clauses: tuple = field(compare=False, repr=False)
+    cost_tiers: tuple | None = None
     file: str = field(default="", compare=False)
     cost_span: Span | None = field(default=None, compare=False, repr=False)
 
@@ -58,7 +61,8 @@ class Card(Record):
 
 
 class MarketRow(Record):
-    """One row of the market: ``cards`` (the establishment indices it holds) and ``kinds``
+    """One row of the market: ``cards`` (the indices of the establishments, and of the
+    landmarks with a supply, it holds) and ``kinds``
     (how many different kinds are face up at once; None: every pile is face up)."""
 
     cards: tuple
@@ -136,6 +140,17 @@ class RuleSet(Record, eq=False):
     conflicts: frozenset = frozenset()
     order_groups: dict = field(default_factory=dict)
     roll_raises: tuple = ()
+    cost_tiers: tuple = ()
+    build_only_rounds: int = 0
+    market_landmarks: tuple = ()
+
+    def cost_for(self, card: int, built: int) -> int:
+        """What ``card`` costs a builder who has ``built`` landmarks counted for victory:
+        its tier for that count (the last tier past the end), or its one cost."""
+        tiers = self.cost_tiers[card] if self.cost_tiers else None
+        if tiers is None:
+            return self.cost[card]
+        return tiers[min(built, len(tiers) - 1)]
 
     def supply_for(self, players: int) -> list[int]:
         """The market piles at the start of a game of ``players`` players: each card's

@@ -69,9 +69,21 @@ def boosts(cards: list[Card]) -> tuple:
 
 def by_cost(cards: list[Card]) -> tuple:
     """``((cost, index, id, limit, in the market), ...)`` sorted by cost (the build
-    options stop at the first card too dear)."""
+    options stop at the first card too dear); a landmark is in the market when it has a
+    supply (a shared pool)."""
     return tuple(sorted((c.cost, i, c.id, c.limit if c.limit is not None else NO_LIMIT,
-                         not c.is_landmark) for i, c in enumerate(cards)))
+                         not c.is_landmark or c.supply != 0) for i, c in enumerate(cards)))
+
+
+def market_landmarks(cards: list[Card]) -> tuple:
+    """The indices of the landmarks with a supply: built from the market, a shared pool."""
+    return tuple(i for i, c in enumerate(cards) if c.is_landmark and c.supply != 0)
+
+
+def cost_tiers(cards: list[Card]) -> tuple:
+    """Per card, its tiered costs (a tuple) or None; empty when no card has tiers."""
+    tiers = tuple(c.cost_tiers for c in cards)
+    return tiers if any(t is not None for t in tiers) else ()
 
 
 def activation(cards: list[Card]) -> tuple:

@@ -37,6 +37,18 @@ HOOK_PLANS = {trigger: k for k, trigger in enumerate(TRIGGERS)}
 total``."""
 
 
+
+def refuse_rules(rules: RuleSet) -> None:
+    """Raise :class:`~machikoro.errors.VectorUnsupported` naming the first rules-file
+    concept of ``rules`` the batched engine does not compile: tiered landmark costs, a
+    shared landmark pool in the market, build-only opening rounds."""
+    if rules.cost_tiers:
+        raise VectorUnsupported("tiered landmark costs (a cost by landmarks built)")
+    if rules.market_landmarks:
+        raise VectorUnsupported("a shared landmark pool (landmarks with a supply)")
+    if rules.build_only_rounds:
+        raise VectorUnsupported("build-only opening rounds (turn.build_only_rounds)")
+
 class Step(NamedTuple):
     """One step of a clause's chain: its kernel (a :class:`~machikoro.vector.kernels.
     Plain` or :class:`~machikoro.vector.kernels.Choice`) and, for a choice, its decision
@@ -96,6 +108,7 @@ class Program:
         if not rules.min_players <= players <= rules.max_players:
             raise VectorUnsupported(f"{players} players ({rules.name} is for "
                                     f"{rules.min_players}-{rules.max_players})")
+        refuse_rules(rules)
         self.rules, self.players = rules, players
         cards = len(rules.cards)
         self.cards = cards
