@@ -166,8 +166,46 @@ def test_opening_rounds_roll_no_dice_and_pay_no_income(players):
     ("change:\n  train_station: {cost: [4, 6, 8, 10]}\n", "tiered landmark costs"),
     ("change:\n  train_station: {supply: 1}\n", "shared landmark pool"),
     ("rules:\n  turn: {builds: 1, build_only_rounds: 2}\n", "build-only opening rounds"),
+    ("rules:\n  victory: {landmarks: all, at_once: [radio_tower]}\n",
+     "a landmark that wins at once"),
 ])
 def test_the_batched_engine_refuses_each_concept_by_name(tmp_path, text, concept):
     rules = machikoro.load_ruleset(variant(tmp_path, text))
     with pytest.raises(VectorUnsupported, match=concept):
         Program(rules, 2)
+
+
+# ---------------------------------------------------------------------- victory at once
+
+
+AT_ONCE = machikoro.load_ruleset(str(DATA / "radio-tower-wins-at-once.yaml"))
+
+
+def test_the_landmark_that_wins_at_once_ends_random_games_when_built():
+    """Every game ends with a winner who holds the at-once landmark or every landmark, and
+    nobody built anything after it (the game is over at the build)."""
+    radio = AT_ONCE.index["radio_tower"]
+    ended_by_it = 0
+    for seed in range(40):
+        game = Game(AT_ONCE, 3, seed=seed)
+        play(game, RandomAgent(seed))
+        town = game.owned[game.winner]
+        assert town[radio] or all(town[v] for v in AT_ONCE.victory)
+        if town[radio]:  # the game ended at that build: the game's last
+            assert game.builds[-1][1:] == (game.winner, "radio_tower")
+            ended_by_it += 1
+    assert ended_by_it > 0
+
+
+@pytest.mark.parametrize("listed, message", [
+    ("[launch_pad]", "unknown landmark 'launch_pad'"),
+    ("[bakery]", "'bakery' is an establishment, not a landmark"),
+    ("[radio_towr]", "did you mean 'radio_tower'?"),
+])
+def test_a_victory_landmark_that_does_not_exist_is_a_located_error(tmp_path, listed, message):
+    path = variant(tmp_path, f"rules:\n  victory:\n    landmarks: all\n    at_once: {listed}\n")
+    with pytest.raises(DataError) as caught:
+        machikoro.load_ruleset(path)
+    (problem,) = caught.value.problems
+    assert message in str(problem) and "victory.at_once[0]" in str(problem)
+    assert str(problem).startswith(f"{path}:7:")

@@ -672,8 +672,11 @@ class TurnPhases:
 
     def has_won(self, seat: int) -> bool:
         """True when ``seat`` has built the victory landmarks (all of them, or the rule
-        set's ``victory.count`` of them)."""
+        set's ``victory.count`` of them), or a landmark of ``victory.at_once``."""
         rules, town = self.rules, self.owned[seat]
+        for v in rules.wins_at_once:
+            if town[v]:
+                return True
         if rules.victory_count == len(rules.victory):
             for v in rules.victory:
                 if not town[v]:

@@ -190,6 +190,8 @@ def build(raw: RawRuleSet) -> RuleSet | None:
     rule_ids = RuleIds(raw, entries, index)
     start_town = rule_ids.start_town(rules["setup"]) if sections.ok("setup") else [0] * len(ids)
     victory = _victory(raw, sections, rule_ids, landmarks)
+    at_once = rule_ids.at_once(rules["victory"]["at_once"]) \
+        if sections.ok("victory") and "at_once" in rules["victory"] else ()
     _check_players(raw, sections)
     _check_victory_count(raw, sections, victory)
     _check_tiers(raw, sections, entries, victory)
@@ -207,15 +209,17 @@ def build(raw: RawRuleSet) -> RuleSet | None:
     if _has_errors(problems) or any(e.partial for e in entries) or market is None:
         return None
     cards = _make_cards(entries, compiled)
-    return _ruleset(raw, cards, colours, ids, index, start_town, victory, vocab,
+    return _ruleset(raw, cards, colours, ids, index, start_town, (victory, at_once), vocab,
                     seat_coins, market)
 
 
 def _ruleset(raw: RawRuleSet, cards: list[Card], colours: dict, ids: tuple, index: dict,
-             start_town: list, victory: tuple, vocab, seat_coins: tuple | None,
+             start_town: list, victories: tuple, vocab, seat_coins: tuple | None,
              market: tuple) -> RuleSet:
-    """The frozen rule set of checked, compiled cards, with the engine's tables."""
+    """The frozen rule set of checked, compiled cards, with the engine's tables;
+    ``victories`` is ``(victory landmarks, landmarks that win at once)``."""
     rules = raw.rules
+    victory, at_once = victories
     options = dict(DEFAULT_OPTIONS)
     options.update(rules.get("options", {}))
     rows, row_of = market
@@ -242,7 +246,7 @@ def _ruleset(raw: RawRuleSet, cards: list[Card], colours: dict, ids: tuple, inde
         by_cost=tables.by_cost(cards),
         warnings=tuple(p for p in raw.problems if p.severity == "warning"),
         vocabulary=vocab, seat_coins=seat_coins,
-        victory_count=rules["victory"].get("count", len(victory)),
+        victory_count=rules["victory"].get("count", len(victory)), wins_at_once=at_once,
         markers=markers,
         blocking_markers=tuple(i for i, (_, b) in enumerate(markers)
                                if b == "blocks_next_activation"),

@@ -95,6 +95,12 @@ class RuleIds:
         return tuple(self.resolve(("victory", "landmarks"), list(enumerate(landmarks)),
                                   "landmark"))
 
+    def at_once(self, landmarks: list) -> tuple[int, ...]:
+        """The indices of the landmarks listed in ``victory.at_once`` (each must be a
+        landmark of the rule set: else a located problem)."""
+        return tuple(self.resolve(("victory", "at_once"), list(enumerate(landmarks)),
+                                  "landmark"))
+
 
 def vocabulary(entries: list[CardEntry], names: dict[str, int],
                colours: dict[str, Colour] | None, victory: tuple[int, ...],

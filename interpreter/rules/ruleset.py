@@ -125,6 +125,7 @@ class RuleSet(Record, eq=False):
     vocabulary: Vocabulary | None = field(default=None, repr=False)
     seat_coins: tuple | None = None
     victory_count: int = 0
+    wins_at_once: tuple = ()  # victory.at_once: landmarks whose builder wins at once
     markers: tuple = ()
     blocking_markers: tuple = ()
     coin_markers: tuple = ()

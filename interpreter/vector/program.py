@@ -48,6 +48,8 @@ def refuse_rules(rules: RuleSet) -> None:
         raise VectorUnsupported("a shared landmark pool (landmarks with a supply)")
     if rules.build_only_rounds:
         raise VectorUnsupported("build-only opening rounds (turn.build_only_rounds)")
+    if rules.wins_at_once:
+        raise VectorUnsupported("a landmark that wins at once (victory.at_once)")
 
 class Step(NamedTuple):
     """One step of a clause's chain: its kernel (a :class:`~machikoro.vector.kernels.
