@@ -126,6 +126,11 @@ def test_advise_on_a_log_after_a_turn(capsys, tmp_path):
     (["--position", "{case}", "--turn", "3"], 2, "--turn goes with --log"),
     (["--log", "{log}", "--turn", "2", "--agents", "random"], 2, "1 agents for 2 players"),
     (["--log", "{log}", "--turn", "2", "--seconds", "-1"], 2, "--seconds must be 0"),
+    (["--log", "{log}", "--turn", "2", "--agents", "random,gredy"], 2,
+     "unknown agent 'gredy'"),
+    (["--log", "{log}", "--turn", "2", "--agents", "random,"], 2, "empty agent name"),
+    (["--log", "{log}", "--turn", "2", "--agents", "mcts:2,random", "--engine", "vector"], 1,
+     "the batched engine cannot play the agent 'mcts:2'"),
 ])
 def test_bad_requests_to_the_command_are_located_and_write_nothing(capsys, tmp_path, args,
                                                                    code, message):

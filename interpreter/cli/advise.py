@@ -19,7 +19,7 @@ import json
 import sys
 
 from ..errors import MachikoroError
-from .arguments import UsageError, add_variant, non_empty, positive, variant_of
+from .arguments import UsageError, add_variant, did_you_mean, non_empty, positive, variant_of
 
 HELP = "rank the answers of a position's pending decision by the mover's chance to win"
 
@@ -69,6 +69,24 @@ def _game(args):
     return case_position(args.position, variant_of(args.variant))
 
 
+def _check_agents(names: list[str], rules) -> None:
+    """Every agent name known (a strategy file read and checked) before any playout.
+    Raises :class:`UsageError` (with a did-you-mean), or DataError for a strategy file
+    with problems."""
+    from ..agents.registry import agent_factory, agent_names
+    from ..errors import DataError
+
+    for name in dict.fromkeys(names):
+        if not name:
+            raise UsageError("--agents: empty agent name")
+        try:
+            agent_factory(name, rules)
+        except DataError:
+            raise
+        except ValueError as exc:
+            raise UsageError(f"--agents: {exc}{did_you_mean(name, agent_names())}") from None
+
+
 def run(args) -> int:
     """Advise on the position; print the options ranked (or JSON)."""
     from ..lab.advise import advise
@@ -82,6 +100,7 @@ def run(args) -> int:
         agents = [a.strip() for a in args.agents.split(",")]
         if len(agents) != game.n:
             raise UsageError(f"--agents names {len(agents)} agents for {game.n} players")
+        _check_agents(agents, game.rules)
     ranked = advise(game, agents, games=max(args.games, len(decision.options)),
                     seconds=args.seconds or None, seed=args.seed, engine=args.engine)
     if args.json:
