@@ -228,6 +228,7 @@ CONDITIONS: dict[str, Handler] = {
     "doubles": lambda c, t: conditions.Doubles(),
     "built_nothing": lambda c, t: conditions.BuiltNothing(),
     "roll_is": lambda c, t: conditions.RollIs(c.quantity(t.children[0])),
+    "rolled_dice": lambda c, t: conditions.RolledDice(c.quantity(t.children[0])),
     "has_card": lambda c, t: conditions.HasCard(
         _who(t), c.names(Tree("names", [t.children[1]]), ("id",))),
     "has_landmarks": lambda c, t: conditions.HasLandmarks(
