@@ -5,10 +5,10 @@ Each option is played out to the end of the game many times from the position, e
 played by the agents given (default: greedy for every seat), each copy of the position
 rolling its own dice and reshuffling the market decks (it never knows the real game's
 future). The estimate of an option is the mover's share of wins among its rollouts, with a
-95% Wilson interval. Rollouts go in rounds of equal games per option; the advisor stops
-when the best option's interval is clear of every other option's, or at the budget
-(``games`` in all; ``seconds`` of CPU: no round starts that would end past it, judged by
-the round before). The rollouts run in the batched engine
+95% Wilson interval. Rollouts go in rounds of equal games per option (1, 2, 4, ... up to
+64 each); the advisor stops when the best option's interval is clear of every other
+option's, or at the budget (``games`` in all; ``seconds`` of CPU: no round starts that
+would end past it, judged by the round before). The rollouts run in the batched engine
 (:func:`~machikoro.vector.rollouts.option_rollouts`) when the rule set, the position and
 every agent compile for it, else in the scalar engine, one game at a time.
 
@@ -59,7 +59,8 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
     seat after the option; ``games`` (rollouts in all) and ``seconds`` (CPU time, None: no
     limit) bound the work; ``seed`` seeds the rollouts (the same seed and budget in games,
     the same estimates); ``engine`` is ``auto``, ``vector`` or ``scalar``;
-    ``round_games`` rollouts per option per round. Returns one :class:`OptionEstimate` per
+    ``round_games`` the most rollouts per option in a round (rounds of 1, 2, 4, ...
+    rollouts per option, doubling up to it, so that a dear position stays in budget). Returns one :class:`OptionEstimate` per
     option, best first; ``game`` is left as it was.
 
     Raises :class:`~machikoro.errors.MachikoroError` for a game with no pending decision,
@@ -81,22 +82,26 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
     if engine not in ("auto", "vector", "scalar"):
         raise MachikoroError(f"advise: engine must be auto, vector or scalar, not {engine!r}")
     rollouts = _rollouts(game, agents, engine)
-    per = max(1, min(round_games, games // len(options)))
+    budget = max(1, games // len(options))  # playouts per option at most
     wins = np.zeros(len(options), dtype=np.int64)
     turns = np.zeros(len(options), dtype=np.float64)
-    played = 0
+    played, per, step = 0, 1, 0
     start = last = time.process_time()
-    for step in range(games // (per * len(options)) or 1):
+    while played < budget:
+        per = min(per, budget - played)
         won, lengths = rollouts(per, game_seed(seed, step))
         wins += won
         turns += lengths
         played += per
+        step += 1
         now = time.process_time()
-        # stop when clear, or when another round like the last would pass the budget
+        grow = 2 if per * 2 <= round_games else 1  # rounds double up to round_games
+        # stop when clear, or when the next round, judged by this one, would pass the budget
         if _separated(wins, played) or (
-                seconds is not None and 2 * now - last - start > seconds):
+                seconds is not None and now - start + grow * (now - last) > seconds):
             break
         last = now
+        per *= grow
     return _estimates(game, decision, wins, turns, played)
 
 
