@@ -349,20 +349,24 @@ class Swap(Choice, Record):
 class Give(Choice, Record):
     """``[may] give an establishment [except NAMES] to a chosen player``: the owner gives
     one of its establishments to another player who may own one more of it (Moving
-    Company). Options ``{"give": ID, "to": SEAT}`` (and ``None`` with ``may``)."""
+    Company). With ``previous`` (``... to the previous player``, Machi Koro 2's Moving
+    Company) the receiver is the player seated before the owner, the one whose turn came
+    just before. Options ``{"give": ID, "to": SEAT}`` (and ``None`` with ``may``)."""
 
     optional: bool
     giveable: tuple
+    previous: bool = False
     reads: ClassVar[frozenset] = frozenset({"towns"})
     writes: ClassVar[frozenset] = frozenset({"towns"})
 
     def options(self, game, card: int, owner: int) -> tuple:
         ids = game.rules.ids
         out: list = [None] if self.optional else []
+        receivers = ((owner - 1) % game.n,) if self.previous else game.others(owner)
         for give in self.giveable:
             if game.owned[owner][give]:
-                out += [FrozenAnswer(give=ids[give], to=other) for other in game.others(owner)
-                        if _fits(game, other, give)]
+                out += [FrozenAnswer(give=ids[give], to=other) for other in receivers
+                        if other != owner and _fits(game, other, give)]
         return tuple(out)
 
     def resolve(self, game, card: int, owner: int, copies: int, answer):

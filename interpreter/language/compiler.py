@@ -345,6 +345,7 @@ ACTIONS: dict[str, Handler] = {
     "pay": lambda c, t: PAYEES[t.children[1].data](c.amount(t.children[0])),
     "swap": lambda c, t: act.Swap(False, _kinds(c, t)),
     "give": lambda c, t: act.Give(False, _kinds(c, t.children[0])),
+    "give_previous": lambda c, t: act.Give(False, _kinds(c, t.children[0]), previous=True),
     "unbuild": lambda c, t: act.Unbuild(False, c.vocab.victory),
     "choose": lambda c, t: act.ChooseKind(False, _kinds(c, t.children[0])),
     "activate": lambda c, t: act.Activate(False, _kinds(c, t.children[0])),

@@ -821,6 +821,8 @@ def action(a, rules, card: int, players: int, dice_counts: tuple):
     if kind is act.PayChosen:
         return _chosen_player(a, rules, card, players, pays=True)
     if kind is act.Give:
+        if a.previous:
+            raise VectorUnsupported("give ... to the previous player")
         return _give(a, rules, card, players)
     if kind is act.Swap:
         return _swap(a, rules, card, players)
