@@ -67,8 +67,8 @@ _TEXTS = {
     "pass": lambda e, g: f"  {g.names[e['player']]} builds nothing",
     "extra_turn": lambda e, g: f"  {g.names[e['player']]} will take another turn "
                                f"({_name(g, e['card'])})",
-    "win": lambda e, g: f"{g.names[e['player']]} wins on turn {e['turn']}: every landmark "
-                        "is built.",
+    "win": lambda e, g: f"{g.names[e['player']]} wins on turn {e['turn']}: the victory "
+                        "landmarks are built.",
     "turn_limit": lambda e, g: f"The turn limit ({e['turns']} turns) is reached: the game "
                                "ends with no winner.",
     "give": lambda e, g: f"  {g.names[e['player']]} gives its {_name(g, e['give'])} to "
