@@ -46,6 +46,18 @@ def _index_of(options: tuple, answer) -> int:
     return options.index(answer)
 
 
+def _asked(batch, only=None):
+    """``(kind, waiting, rows)`` of each decision kind the batch waits at: ``rows`` the
+    rows of ``waiting`` a policy answers (all, or those whose game ``only`` marks: the
+    games where its seats decide); kinds with no such row are left out."""
+    for kind, waiting in batch.decisions().items():
+        rows = np.arange(len(waiting.games))
+        if only is not None:
+            rows = rows[only[waiting.games]]
+        if len(rows):
+            yield kind, waiting, rows
+
+
 class ScalarFallback:
     """The scalar agents of the games a batched policy hands back: one agent per seat of
     each game (``make(seed)``, seeded with the seat's seed of ``seat_seeds``, an ``(N,
@@ -93,12 +105,7 @@ class GreedyPolicy:
 
     def __call__(self, batch, only=None) -> np.ndarray:
         options = np.zeros(batch.n, dtype=np.int64)
-        for kind, waiting in batch.decisions().items():
-            rows = np.arange(len(waiting.games))
-            if only is not None:
-                rows = rows[only[waiting.games]]
-            if not len(rows):
-                continue
+        for kind, waiting, rows in _asked(batch, only):
             self.decisions += len(rows)
             many = rows[waiting.counts[rows] > 1]  # one option: it (options stay 0)
             if not len(many):
@@ -308,12 +315,7 @@ class StrategyPolicy:
     def __call__(self, batch, only=None) -> np.ndarray:
         options = np.zeros(batch.n, dtype=np.int64)
         others = np.asarray(batch.program.others, dtype=np.int64).reshape(batch.players, -1)
-        for kind, waiting in batch.decisions().items():
-            rows = np.arange(len(waiting.games))
-            if only is not None:
-                rows = rows[only[waiting.games]]
-            if not len(rows):
-                continue
+        for kind, waiting, rows in _asked(batch, only):
             self.decisions += len(rows)
             games = waiting.games[rows]
             phase = self._advance(batch, games, others)
