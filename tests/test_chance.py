@@ -231,12 +231,14 @@ def test_a_light_clone_never_rolls_it_stops_at_the_chance_step():
     assert game.rng.getstate() == state and game.turn == 0
 
 
-@pytest.mark.parametrize("variant", [None, ["harbor", "millionaires-row", "market/variable"]])
+@pytest.mark.parametrize("variant", [None, ["harbor", "millionaires-row", "market/variable"],
+                                     "machi-koro-2"])
 def test_every_slot_is_shared_only_when_immutable_and_copied_otherwise(variant):
     """Derived from the declaration: every slot of a clone holding a list or a dict is a new
     one (changing it leaves the original alone), nested lists too (markers, decks); every
     other slot is shared or set anew. Checked on the base set and on both expansions with
-    a market of decks (markers, side rolls)."""
+    a market of decks (markers, side rolls), and on Machi Koro 2 (the coins received this
+    turn)."""
     rules = RULES if variant is None else machikoro.load_ruleset(variant)
     game = Game(rules, 3, seed=2, record=True)
     play(game, [RandomAgent(i) for i in range(3)], max_decisions=25)
@@ -256,7 +258,7 @@ def test_every_slot_is_shared_only_when_immutable_and_copied_otherwise(variant):
             elif not (isinstance(theirs, list) and theirs is not mine):  # copied anew
                 assert slot in Game._SHARED or slot in ("rng", "seed", "explicit_chance",
                                                        "events", "_roll", "side_rolls",
-                                                       "income_moves"), slot
+                                                       "income_moves", "received"), slot
     assert set(Game._SHARED) <= set(Game.__slots__)
 
 

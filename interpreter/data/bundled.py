@@ -89,29 +89,36 @@ def resolve_variant(spec: str | Path | None, near: Path | None = None) -> str | 
     return spec
 
 
-# a pattern, compiled (and cached by re) at the first search: not at start-up
+# patterns, compiled (and cached by re) at the first search: not at start-up
 _INCLUDES_FOLDER = r"(?m)^include_folder:\s*true\b"
+_RULES_FILE = r"(?m)^kind:\s*[\"']?rules[\"']?\s*(#.*)?$"
 
 
 def _variant_files(files: list[Path]) -> dict[Path, Path]:
-    """The folders that are one variant each, ``{folder: its variant file}``: a variant file
-    with ``include_folder: true`` (a quick look at the text) stands for the card files
-    beside it."""
-    out = {}
+    """The folders that are one rule set or variant each, ``{folder: its file}``: a rules
+    file (``kind: rules``) stands for the rule set of its folder (Machi Koro 2), a variant
+    file with ``include_folder: true`` for the card files beside it (a quick look at the
+    text)."""
+    rules: dict = {}
+    variants: dict = {}
     for path in sorted(files):
         try:
-            if re.search(_INCLUDES_FOLDER, path.read_text("utf-8", "replace")):
-                out.setdefault(path.parent, path)
+            text = path.read_text("utf-8", "replace")
         except OSError:
             continue
-    return out
+        if re.search(_RULES_FILE, text):
+            rules.setdefault(path.parent, path)
+        elif re.search(_INCLUDES_FOLDER, text):
+            variants.setdefault(path.parent, path)
+    return {**variants, **rules}
 
 
 def bundled_files() -> dict[str, Path]:
-    """The bundled variants and strategies, ``{name: the file to read}``: the name as
-    ``--variant`` and ``--agents`` take it, a file's path under ``variants/`` without
-    ``.yaml`` (``house/radio-tower-18``) or a variant folder's path (``harbor``, whose file is
-    the folder's variant file)."""
+    """The bundled variants, rule sets and strategies, ``{name: the file to read}``: the
+    name as ``--variant`` and ``--agents`` take it, a file's path under ``variants/``
+    without ``.yaml`` (``house/radio-tower-18``) or a folder's path (``harbor``, whose file
+    is the folder's variant file; ``machi-koro-2``, a rule set of its own, whose file is
+    its rules file)."""
     try:
         folder = data_dir("variants")
     except FileNotFoundError:

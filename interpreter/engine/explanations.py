@@ -76,7 +76,8 @@ def coins_cause(game, card: int, other: int, had: int | None = None) -> dict | N
 
 
 def boost_causes(game, card: int, owner: int) -> list[dict]:
-    """The owner's cards that add coins to each copy of ``card``'s payment now (as
+    """The owner's cards (and the cards in force for every player that anyone has built)
+    that add coins to each copy of ``card``'s payment now (as
     :meth:`~machikoro.engine.state_changes.StateChanges.boost` counts them): per boost,
     the source card's id, the coins it adds and the span of its ``NAMES cards pay N more``
     clause."""
@@ -85,7 +86,11 @@ def boost_causes(game, card: int, owner: int) -> list[dict]:
     out = []
     used: set = set()
     for source, n in rules.boosts[card]:
-        if not town[source]:
+        if source < 0:  # a card in force for every player: anyone's copy counts
+            source = ~source
+            if not any(t[source] for t in game.towns_seen):
+                continue
+        elif not town[source]:
             continue
         boost = {"card": rules.ids[source], "coins": n}
         for k, clause in enumerate(rules.cards[source].clauses):

@@ -165,6 +165,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         "qins",
         "qpos",
         "queue",
+        "received",
         "rerolls_used",
         "rng",
         "rules",
@@ -211,6 +212,8 @@ class Game(TurnPhases, StateChanges, MarketState):
         self.dice_count = rules.dice_count
         self.rerolls_used: list = []
         self.built_this_turn: list = []
+        # per seat, the coins received this turn: counted only in a rule set that reads them
+        self.received: list | None = [0] * n if rules.tracks_received else None
         self.builds_left = 0
         self.extra_turn = False
         self.extra_turns = 0
@@ -340,6 +343,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         new._menus = [None] * self.n  # made again on demand, from the copy's own state
         new.rerolls_used = list(self.rerolls_used)
         new.built_this_turn = list(self.built_this_turn)
+        new.received = None if self.received is None else list(self.received)
         new.queue = list(self.queue)
         if light:
             new.events = new.chance_history = None
@@ -510,4 +514,6 @@ class Game(TurnPhases, StateChanges, MarketState):
                 return f"{value} is sold out"
             if self.owned[p][i] >= rules.limit[i]:
                 return f"a player may own at most {rules.limit[i]} {value}"
+            if not all(test.test(self, p) for test in rules.build_if[i]):
+                return f"{value} may be built only when {rules.cards[i].build_if_text}"
         return "not among the options " + repr(list(decision.options))[:200]

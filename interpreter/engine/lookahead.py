@@ -688,7 +688,7 @@ class Lookahead:
             return 0
         amount = step.amount if type(step.amount) is int else \
             amount_value(step.amount, view, card, seat, seat)
-        return amount + boost_of(game.rules.boosts[card], owned[seat])
+        return amount + boost_of(game.rules.boosts[card], owned[seat], owned)
 
     def per_copy(self, seat: int) -> list:
         """Per card index, what one copy of a simple or taking card (``tables.simple``,
@@ -700,7 +700,7 @@ class Lookahead:
         for card, n, counted in self.tables.plain:  # no conditions: amount and boosts
             per = n if counted is None else n * sum([town[i] for i in counted])
             if boosts[card]:
-                per += boost_of(boosts[card], town)
+                per += boost_of(boosts[card], town, game.owned)
             row[card] = per
         for card in self.tables.conditional:
             row[card] = self._per_copy(seat, card, game.owned)

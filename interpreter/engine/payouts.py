@@ -40,6 +40,7 @@ from ..rules.ruleset import RuleSet
 from ..rules.tables import ACTIVATED_BY
 from .chance import total_distribution
 from .game import Game
+from .phases import boost_of
 
 # What a step does with coins (the actions of machikoro.language.actions it stands for).
 BANK, FROM_ROLLER, FROM_EACH, FROM_RICHEST, FROM_CHOSEN = range(5)
@@ -439,7 +440,7 @@ def _pay(step: Step, op: int, view: View, card: int, owner: int, copies: int):
     coins, owned, game = view.coins, view.owned, view.game
     amount = step.amount
     fixed = type(amount) is int
-    boost = boost_of(game.rules.boosts[card], owned[owner]) if step.boosted else 0
+    boost = boost_of(game.rules.boosts[card], owned[owner], owned) if step.boosted else 0
     if op == BANK:
         per = (amount if fixed else amount_value(amount, view, card, owner, owner)) + boost
         if per > 0:
@@ -481,15 +482,6 @@ def _pay(step: Step, op: int, view: View, card: int, owner: int, copies: int):
     else:
         _transfer(coins, other, owner, (value + boost) * copies, value + boost)
     return None
-
-
-def boost_of(boosts: tuple, town: list) -> int:
-    """Coins more per copy that the owner's built cards add to a card's payouts."""
-    more = 0
-    for source, n in boosts:
-        if town[source]:
-            more += n
-    return more
 
 
 def amount_value(amount: tuple, view: View, card: int, owner: int, payer: int):

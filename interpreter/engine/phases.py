@@ -36,11 +36,27 @@ from .explanations import build_cause
 from .options import SwapOptions
 from .ordering import order_clause
 
-START, ROLL, AFTER_ROLL, INCOME, BEFORE_BUILD, BUILD, END, OVER, BEFORE_ROLL = range(9)
+(START, ROLL, AFTER_ROLL, INCOME, BEFORE_BUILD, BUILD, END, OVER, BEFORE_ROLL, AFTER_INCOME,
+ WHEN_BUILT) = range(11)
 PHASE_NAMES = ("start", "roll", "after_roll", "income", "before_build", "build", "end", "over",
-               "before_roll")
+               "before_roll", "after_income", "when_built")
 _NO_ITEMS: tuple = ()  # an empty queue (a tuple: nothing is ever inserted into it)
 _made = tuple.__new__  # Decision(*fields) without the Python call of namedtuple's __new__
+
+
+def boost_of(boosts: tuple, town: list, towns: list) -> int:
+    """Coins more per copy that the owner's built cards (``town``) add to a card's payouts
+    (``boosts``: :attr:`~machikoro.rules.ruleset.RuleSet.boosts` of the card), and the
+    cards in force for every player that anyone has built (a source ``~index``; ``towns``
+    every seat's town)."""
+    more = 0
+    for source, n in boosts:
+        if source >= 0:
+            if town[source]:
+                more += n
+        elif any(t[~source] for t in towns):
+            more += n
+    return more
 
 
 class _RollSideNow:
@@ -90,6 +106,8 @@ class TurnPhases:
             self.built_this_turn.clear()
         self.extra_turn = False
         self.bound = None
+        if self.received is not None:  # (only in a rule set that reads them)
+            self.received = [0] * self.n
         tables = self._dispatch
         rounds = self.rules.build_only_rounds
         if rounds and self.turn - self.extra_turns < rounds * self.n:
@@ -225,13 +243,16 @@ class TurnPhases:
             self.side_rolls = {}  # a new roll: the side rolls of this income are to come
         town = self.owned[self.current]
         hooks = self._dispatch.hook_cards
+        shared = self.rules.shared
         for card in hooks["after_roll"]:
-            if town[card]:  # the roller has an ``after roll`` hook: the phases one by one
-                self._after_roll()
+            if town[card] or (shared and card in shared and self.anyone_has(card)):
+                self._after_roll()  # the roller has an ``after roll`` hook: one by one
                 return
         self._queue_income()  # (phase INCOME from here)
         if self.queue:
             self._run_queue()
+        elif hooks["after_income"]:
+            self._after_income()
         elif hooks["before_build"]:
             self._before_build()
         else:  # _before_build's test written out: no such hook, one call less a turn
@@ -254,7 +275,19 @@ class TurnPhases:
         if self.queue:
             self._run_queue()
         else:
-            self._before_build()
+            self._after_income()
+
+    def _after_income(self) -> None:
+        """The ``after income`` hooks (the income step is over), then ``before build``."""
+        if self.income_moves is not None:
+            self._income_done()
+        if self._dispatch.hook_cards["after_income"]:
+            self._queue_hooks("after_income")
+            self.phase = AFTER_INCOME
+            if self.queue:
+                self._run_queue()
+                return
+        self._before_build()
 
     def _before_build(self) -> None:
         """The ``before build`` hooks, then the build step."""
@@ -326,22 +359,37 @@ class TurnPhases:
         owns a card with such a hook (else the queue is the empty tuple)."""
         self.qpos = 0
         town = self.owned[self.current]
+        shared = self.rules.shared
         for card in self._dispatch.hook_cards[trigger]:
-            if town[card]:  # the player owns a card with such a hook
+            # the player owns a card with such a hook, or anyone one in force for everyone
+            if town[card] or (shared and card in shared and self.anyone_has(card)):
                 self.queue = self._owned_hooks(trigger)
                 return
         self.queue = _NO_ITEMS
 
+    def anyone_has(self, card: int) -> bool:
+        """True when some player has ``card`` built (a card in force for every player,
+        ``scope: everyone``, works for all of them then)."""
+        for town in self.owned:
+            if town[card]:
+                return True
+        return False
+
     def _owned_hooks(self, trigger: str) -> list | tuple:
         """The queue items of the current player's ``trigger`` hooks: one per copy for a
         hook that asks, one for all copies otherwise; a card built this turn is left out
-        unless the rules file's option ``landmark_active_on_build_turn`` says otherwise."""
+        unless the rules file's option ``landmark_active_on_build_turn`` says otherwise. A
+        card in force for every player (``scope: everyone``) that another player has built
+        runs as one copy of the current player's."""
         queue: list | tuple = _NO_ITEMS
         p = self.current
         town = self.owned[p]
         built = self.built_this_turn
+        shared = self.rules.shared
         for card, clause in self.rules.hooks[trigger]:
             copies = town[card]
+            if not copies and shared and card in shared and self.anyone_has(card):
+                copies = 1
             if not copies or (built and card in built and
                               not self.rules.options["landmark_active_on_build_turn"]):
                 continue
@@ -369,7 +417,7 @@ class TurnPhases:
             return
         queue: list = []
         blocking = self.rules.blocking_markers
-        quiet = self.events is None
+        quiet = self.events is None and self.received is None
         coins, owned = self.coins, self.owned
         for owner, card, clauses, plain, bank in plan:
             copies = owned[owner][card]
@@ -397,7 +445,7 @@ class TurnPhases:
             roller = self.current
             order = self._order[roller]
             blocking = self.rules.blocking_markers
-            quiet = self.events is None
+            quiet = self.events is None and self.received is None
             coins = self.coins
             for own_roll, theirs, involved in groups:
                 # a group of cards only their owner's roll activates: the roller alone
@@ -455,14 +503,11 @@ class TurnPhases:
             self.running = (card, owner, copies, self.rules.activation[card][0])
         boosts = self.rules.boosts[card]
         if boosts:
-            town = self.towns_seen[owner]
-            for source, more in boosts:
-                if town[source]:
-                    per += more
+            per += boost_of(boosts, self.towns_seen[owner], self.towns_seen)
         if per <= 0:
             return
         if kind == GAIN:
-            if self.events is None:
+            if self.events is None and self.received is None:
                 self.coins[owner] += per * copies  # gain()'s change, one call less
             else:
                 self.gain(owner, per * copies, card)
@@ -558,7 +603,7 @@ class TurnPhases:
     def _build_decision(self, seat: int) -> Decision:
         """``seat``'s ``build`` decision now, from its build menu (see :meth:`_menu`)."""
         menu = self._menus[seat]
-        if menu is None:
+        if menu is None or self.rules.dynamic_costs:  # (costs that change: made each time)
             menu = self._menus[seat] = self._menu(seat)
         costs, ids, decisions = menu
         k = bisect_right(costs, self.coins[seat])  # the affordable ones are a prefix
@@ -583,11 +628,11 @@ class TurnPhases:
             if town[i] < limit and (supply[i] > 0 or not market):
                 costs.append(cost)
                 ids.append(card_id)
-        if self.rules.cost_tiers:  # this seat's costs, by the landmarks it has built
-            built, cost_for, index = self.landmarks_built(seat), self.rules.cost_for, \
-                self.rules.index
-            menu = sorted((cost_for(index[card_id], built), index[card_id], card_id)
-                          for card_id in ids)
+        if self.rules.dynamic_costs:  # this seat's costs now, and what it may build now
+            index, build_if = self.rules.index, self.rules.build_if
+            menu = sorted((self.cost_to(seat, index[card_id]), index[card_id], card_id)
+                          for card_id in ids if all(test.test(self, seat)
+                                                    for test in build_if[index[card_id]]))
             costs = [cost for cost, _, _ in menu]
             ids = [card_id for _, _, card_id in menu]
         return (tuple(costs), tuple(ids), [None] * (len(ids) + 1))
@@ -599,12 +644,26 @@ class TurnPhases:
         return sum(1 for v in self.rules.victory if town[v])
 
     def cost_to(self, seat: int, card: int) -> int:
-        """What ``card`` costs ``seat`` now: its cost, or its tier for the landmarks
-        ``seat`` has built (:meth:`~machikoro.rules.ruleset.RuleSet.cost_for`)."""
+        """What ``card`` costs ``seat`` now (coins): its cost, or its tier for the
+        landmarks ``seat`` has built (:meth:`~machikoro.rules.ruleset.RuleSet.cost_for`),
+        less the cost changes in force for ``seat`` (``NAMES cost N less`` on its own
+        cards, or on anyone's card in force for every player); a discount never takes a
+        cost below 0."""
         rules = self.rules
         if not rules.cost_tiers or rules.cost_tiers[card] is None:
-            return rules.cost[card]
-        return rules.cost_for(card, self.landmarks_built(seat))
+            cost = rules.cost[card]
+        else:
+            cost = rules.cost_for(card, self.landmarks_built(seat))
+        if not rules.discounts:
+            return cost
+        town, shared, less = self.owned[seat], rules.shared, 0
+        for source, cards, n in rules.discounts:
+            if card in cards and (town[source] or (source in shared and
+                                                    self.anyone_has(source))):
+                less += n
+        if less > 0:
+            return max(cost - less, min(cost, 0))
+        return cost - less
 
     def _off_menu(self, card_id: str, seats) -> None:
         """``card_id`` may no longer be built by ``seats`` (sold out, or at its limit): take
@@ -626,7 +685,7 @@ class TurnPhases:
             self.builds_left = 0
         else:
             i, cost, limit, landmark, market = self._dispatch.builds[card_id]
-            if self.rules.cost_tiers:
+            if self.rules.dynamic_costs:
                 cost = self.cost_to(p, i)
                 if landmark:  # the builder's tiers move on
                     self._menus[p] = None
@@ -658,17 +717,41 @@ class TurnPhases:
                 self.turn += 1  # the winning turn ends here, and counts as played
                 self._log({"type": "win", "player": p, "turn": self.turn})
                 return
-        if self.builds_left <= 0:  # the hooks run, and the turn ends, at the next decision()
-            self.phase = END
-            # _queue_hooks' test written out: the common turn, no such hook, makes no call
-            # (about 2% of a random agent's turn, callgrind); change them together
-            town = self.owned[p]
-            for card in self._dispatch.hook_cards["end_of_turn"]:
-                if town[card]:  # the player owns a card with such a hook
-                    self._queue_hooks("end_of_turn")
-                    return
-            self.queue = _NO_ITEMS
-            self.qpos = 0
+            if self.rules.hooks["when_built"] and self._when_built(i):
+                return
+        self._after_build()
+
+    def _when_built(self, card: int) -> bool:
+        """Queue the ``when built`` clauses of the card just built, for its builder (one
+        copy); True when there are some (phase WHEN_BUILT: the queue runs, then
+        :meth:`_after_build`)."""
+        items = [(card, self.current, 1, clause)
+                 for source, clause in self.rules.hooks["when_built"] if source == card]
+        if not items:
+            return False
+        self.queue = items
+        self.qpos = 0
+        self.phase = WHEN_BUILT
+        return True
+
+    def _after_build(self) -> None:
+        """After a build (and its ``when built`` clauses): another build when the rules
+        allow one, else the ``at end of turn`` hooks and the end of the turn."""
+        p = self.current
+        if self.builds_left > 0:
+            self.phase = BUILD
+            return
+        # the hooks run, and the turn ends, at the next decision()
+        self.phase = END
+        # _queue_hooks' test written out: the common turn, no such hook, makes no call
+        # (about 2% of a random agent's turn, callgrind); change them together
+        town, shared = self.owned[p], self.rules.shared
+        for card in self._dispatch.hook_cards["end_of_turn"]:
+            if town[card] or (shared and card in shared and self.anyone_has(card)):
+                self._queue_hooks("end_of_turn")  # the player has such a hook
+                return
+        self.queue = _NO_ITEMS
+        self.qpos = 0
 
     def has_won(self, seat: int) -> bool:
         """True when ``seat`` has built the victory landmarks (all of them, or the rule
@@ -706,8 +789,9 @@ class TurnPhases:
             self._log({"type": "turn_limit", "turns": self.turn})
 
 
-_NEXT = {AFTER_ROLL: TurnPhases._income, INCOME: TurnPhases._before_build,
-         BEFORE_BUILD: TurnPhases._start_build, BEFORE_ROLL: TurnPhases._choose_dice}
+_NEXT = {AFTER_ROLL: TurnPhases._income, INCOME: TurnPhases._after_income,
+         AFTER_INCOME: TurnPhases._before_build, BEFORE_BUILD: TurnPhases._start_build,
+         BEFORE_ROLL: TurnPhases._choose_dice, WHEN_BUILT: TurnPhases._after_build}
 _AFTER = tuple(_NEXT.get(phase, TurnPhases._end_turn) for phase in range(len(PHASE_NAMES)))
 """By phase, what follows it when its queue is done (:meth:`TurnPhases._run_queue`): the end
 of the turn after the ``at end of turn`` hooks."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from .chance import ChanceStep
 from .explanations import clause_cause, coins_cause
-from .phases import INCOME, side_roll_item
+from .phases import INCOME, boost_of, side_roll_item
 
 
 class StateChanges:
@@ -27,12 +27,12 @@ class StateChanges:
     __slots__ = ()
 
     def boost(self, card: int, owner: int) -> int:
-        """Extra coins per copy that ``owner``'s built cards add to ``card``'s payouts."""
+        """Extra coins per copy that ``owner``'s built cards, and the cards in force for
+        every player that anyone has built, add to ``card``'s payouts."""
         boosts = self.rules.boosts[card]
         if not boosts:
             return 0
-        town = self.towns_seen[owner]
-        return sum(n for source, n in boosts if town[source])
+        return boost_of(boosts, self.towns_seen[owner], self.towns_seen)
 
     def gain(self, seat: int, coins: int, card: int) -> None:
         """The bank pays ``seat`` ``coins`` because of ``card``."""
@@ -40,6 +40,8 @@ class StateChanges:
             self._log_caused({"type": "income", "player": seat, "coins": coins,
                               "card": self.rules.ids[card], "from": "bank"}, card, seat, seat)
         self.coins[seat] += coins
+        if self.received is not None and coins > 0:
+            self.received[seat] += coins
 
     def pay_bank(self, seat: int, owed: int, card: int) -> None:
         """``seat`` pays the bank what it can of ``owed`` coins."""
@@ -61,6 +63,8 @@ class StateChanges:
                              have)
         self.coins[payer] = have - paid
         self.coins[payee] += paid
+        if self.received is not None and paid > 0:
+            self.received[payee] += paid
 
     def _log_caused(self, event: dict, card: int, payer: int = -1, payee: int = -1,
                     had: int | None = None) -> None:
@@ -324,6 +328,9 @@ class StateChanges:
         each = -(-total // self.n)
         before = list(self.coins)
         self.coins[:] = [each] * self.n
+        if self.received is not None:
+            for seat, had in enumerate(before):
+                self.received[seat] += max(0, each - had)
         if self.events is not None:
             self._log_caused({"type": "share", "player": self.current, "coins": each,
                               "before": before, "card": self.rules.ids[card]}, card)

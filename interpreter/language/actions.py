@@ -594,4 +594,15 @@ class Boost(Plain, Record):
     static: ClassVar[bool] = True
 
 
-STATIC = (DiceChoice, Boost)
+class CostChange(Plain, Record):
+    """``NAMES cost N less`` / ``landmarks cost N more`` (static): while the card is built,
+    each of ``cards`` costs its owner ``n`` coins less (``n`` negative: more) to build; a
+    discount never takes a cost below 0 (Machi Koro 2's Loan Office and Observatory; with
+    the card's ``scope: everyone``, for every player)."""
+
+    cards: frozenset
+    n: int
+    static: ClassVar[bool] = True
+
+
+STATIC = (DiceChoice, Boost, CostChange)

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 from ..records import Record, field
 
-TRIGGERS = ("before_roll", "after_roll", "before_build", "end_of_turn")
+TRIGGERS = ("before_roll", "after_roll", "before_build", "end_of_turn", "after_income",
+            "when_built")
+"""The triggers, in the order of the batched engine's plan ids (new ones go last)."""
 TRIGGER_WORDS = {
     "before_roll": "before roll",
     "after_roll": "after roll",
+    "after_income": "after income",
     "before_build": "before build",
     "end_of_turn": "at end of turn",
+    "when_built": "when built",
 }
 
 

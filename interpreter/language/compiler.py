@@ -229,6 +229,9 @@ CONDITIONS: dict[str, Handler] = {
     "built_nothing": lambda c, t: conditions.BuiltNothing(),
     "roll_is": lambda c, t: conditions.RollIs(c.quantity(t.children[0])),
     "rolled_dice": lambda c, t: conditions.RolledDice(c.quantity(t.children[0])),
+    "received_coins": lambda c, t: conditions.ReceivedCoins(
+        _who(t), conditions.Quantity("==", 0) if t.children[1].data == "received_none"
+        else c.quantity(t.children[1])),
     "has_card": lambda c, t: conditions.HasCard(
         _who(t), c.names(Tree("names", [t.children[1]]), ("id",))),
     "has_landmarks": lambda c, t: conditions.HasLandmarks(
@@ -360,8 +363,27 @@ ACTIONS: dict[str, Handler] = {
     "dice_choice": _dice_choice,
     "boost": lambda c, t: act.Boost(c.names(t.children[0], ("icon", "id", "colour")),
                                     _positive(t.children[1])),
+    "cost_change": lambda c, t: act.CostChange(
+        _cost_cards(c, t.children[0]),
+        _positive(t.children[1]) * (1 if t.children[2].data == "cheaper" else -1)),
 }
 """Action handlers by grammar alias (the ``?action`` rule)."""
+
+
+COST_WORDS = ("optional", "received_none", "named_cards", "every_landmark",
+              "every_establishment", "cheaper", "dearer")
+"""Aliases read inside their parent's handler: ``may``, ``received no coins``, and the
+cards and direction of a cost change."""
+
+
+def _cost_cards(c: _Compiler, tree: Tree) -> frozenset:
+    """The cards of a cost change: named ones (ids, icons, colours), or every landmark or
+    every establishment of the rule set."""
+    if tree.data == "every_landmark":
+        return frozenset(c.vocab.landmarks)
+    if tree.data == "every_establishment":
+        return frozenset(c.vocab.establishments)
+    return frozenset(c.names(tree.children[0], ("icon", "id", "colour")))
 
 
 # --------------------------------------------------------------------------- card filters
@@ -421,7 +443,7 @@ OTHER_PLAYERS = {"any_other": "any", "every_other": "every", "no_other": "none",
 """``who`` aliases that are not one player of the card: the owner's opponents (a test
 holds for any, every or none of them) and the player being ranked (values only)."""
 
-SUBJECT_TESTS = ("has_card", "has_landmarks", "has_coins", "has_count")
+SUBJECT_TESTS = ("has_card", "has_landmarks", "has_coins", "has_count", "received_coins")
 """Tests about one player (``who has ...``), which ``any|every|no other player`` may ask
 about each opponent."""
 
@@ -578,7 +600,7 @@ def handled_aliases() -> set[str]:
     combinations, values and rankings."""
     return (set(CONDITIONS) | set(AMOUNTS) | set(ACTIONS) | set(PAYERS) | set(PAYEES)
             | set(SCOPES) | set(COMPARISONS) | set(WHO) | set(TRIGGERS) | set(COUNTED)
-            | set(MARKED) | set(CHOSEN_CARDS) | set(CARD_TESTS) | {"optional"}
+            | set(MARKED) | set(CHOSEN_CARDS) | set(CARD_TESTS) | set(COST_WORDS)
             | set(TESTS) | set(OTHER_PLAYERS) | set(SIGNS) | set(VALUES) | set(STATS)
             | set(RANKINGS))
 

@@ -136,6 +136,21 @@ class RolledDice(Record):
         return self.quantity(len(game.dice))
 
 
+class ReceivedCoins(Record):
+    """``if owner|roller received no coins this turn`` (or ``received Q coins``): the coins
+    that player received so far in the current turn, from the bank or from other players,
+    whatever it paid (``game.received``; the engine counts them only in a rule set that
+    reads them). Machi Koro 2's Charterhouse."""
+
+    reads: ClassVar[frozenset] = frozenset({"coins"})
+
+    roller: bool
+    quantity: Quantity
+
+    def test(self, game, owner: int) -> bool:
+        return self.quantity(game.received[game.current if self.roller else owner])
+
+
 # ------------------------------------------------------------- combinations and comparisons
 
 

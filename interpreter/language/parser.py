@@ -136,7 +136,7 @@ def syntax_error(text: str, exc: UnexpectedInput) -> EffectError:
 # patterns, compiled (and cached by re) at the first error message: not at start-up
 _WORD = r"[A-Za-z_][A-Za-z0-9_']*"
 _STEP_BREAKS = r"(?:^|;|,|\bthen\b|\bmay\b)\s*$"
-_NAME_LIST = {"'cards'", "'card'", "'or'"}  # what may follow a name at the start of a step
+_NAME_LIST = {"'cards'", "'card'", "'or'", "'cost'", "'costs'"}  # after a step-start name
 
 
 def _step_head(text: str, column: int):

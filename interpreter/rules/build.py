@@ -19,7 +19,7 @@ from ..data.bundled import cited_name
 from ..errors import Problem
 from ..language.clauses import Span
 from . import rules_data, tables
-from .card_effects import compile_cards
+from .card_effects import check_card_powers, compile_build_if, compile_cards
 from .raw import CardEntry, RawRuleSet
 from .references import RuleIds, blame_removed, check_card_colours, vocabulary
 from .ruleset import Card, Colour, RuleSet
@@ -137,9 +137,10 @@ def _check_players(raw: RawRuleSet, sections: _Sections) -> None:
                                         f"than players.max ({players['max']})", "players"))
 
 
-def _make_cards(entries: list[CardEntry], compiled: list[tuple]) -> list[Card]:
+def _make_cards(entries: list[CardEntry], compiled: list[tuple],
+                conditions: list[tuple]) -> list[Card]:
     cards = []
-    for entry, clauses in zip(entries, compiled):
+    for entry, clauses, build_if in zip(entries, compiled, conditions):
         d = entry.data
         cards.append(Card(
             id=d["id"], kind=d["kind"], name=d["name"], name_ja=d.get("name_ja", d["name"]),
@@ -148,10 +149,16 @@ def _make_cards(entries: list[CardEntry], compiled: list[tuple]) -> list[Card]:
             activation=tuple(d.get("activation", ())),
             supply=None if d.get("supply") == "players" else d.get("supply", 0),
             limit=d.get("limit", 1 if d["kind"] == "landmark" else None),
-            effect=d["effect"], clauses=clauses, file=entry.base[0].file,
-            cost_span=_cost_span(entry),
+            effect=d.get("effect", ""), clauses=clauses, file=entry.base[0].file,
+            cost_span=_cost_span(entry), scope=d.get("scope", "owner"), build_if=build_if,
+            build_if_text=d.get("build_if", "") if build_if else "",
         ))
     return cards
+
+
+def all_start(start_town: list, card: int) -> bool:
+    """True when every player starts with ``card`` built (``setup.landmarks``)."""
+    return bool(start_town[card]) if card < len(start_town) else False
 
 
 def _cost_span(entry: CardEntry) -> Span | None:
@@ -205,10 +212,14 @@ def build(raw: RawRuleSet) -> RuleSet | None:
     compiled = compile_cards(entries, vocab, colours,
                              rules["dice"] if sections.ok("dice") else None, problems,
                              rules["players"]["min"] if sections.ok("players") else None)
+    build_ifs = [compile_build_if(entry, vocab, problems) for entry in entries]
+    for i, (entry, clauses) in enumerate(zip(entries, compiled)):
+        check_card_powers(entry, clauses, i in landmarks and all_start(start_town, i),
+                          problems)
     blame_removed(raw)
     if _has_errors(problems) or any(e.partial for e in entries) or market is None:
         return None
-    cards = _make_cards(entries, compiled)
+    cards = _make_cards(entries, compiled, build_ifs)
     return _ruleset(raw, cards, colours, ids, index, start_town, (victory, at_once), vocab,
                     seat_coins, market)
 
@@ -261,4 +272,7 @@ def _ruleset(raw: RawRuleSet, cards: list[Card], colours: dict, ids: tuple, inde
         conflicts=conflicts, order_groups=tables.order_groups(by_roll, cards, colours,
                                                               conflicts),
         roll_raises=tables.roll_raises(cards),
+        shared=frozenset(i for i, c in enumerate(cards) if c.scope == "everyone"),
+        discounts=tables.discounts(cards), build_if=tuple(c.build_if for c in cards),
+        tracks_received=tables.reads_received(cards),
     )

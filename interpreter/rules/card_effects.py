@@ -17,7 +17,7 @@ from ..data.documents import json_path
 from ..errors import Problem
 from ..language.actions import AddToRoll, DiceChoice, ExtraTurn, Give, Swap
 from ..language.clauses import TRIGGER_WORDS, Clause, Span
-from ..language.compiler import compile_effect
+from ..language.compiler import compile_condition, compile_effect
 from ..language.parser import EffectError
 from ..language.vocabulary import Vocabulary
 from ..records import replace
@@ -32,8 +32,8 @@ def _flat(effect: str) -> str:
     return effect.replace("\n", " ")
 
 
-def _effect_problem(entry: CardEntry, exc: EffectError) -> Problem:
-    doc, path = entry.where("effect")
+def _effect_problem(entry: CardEntry, exc: EffectError, name: str = "effect") -> Problem:
+    doc, path = entry.where(name)
     line, column = doc.locate(path, exc.column - 1)
     return Problem(doc.file, line, column, json_path(path), exc.message, exc.code, "error",
                    doc.source(line), exc.span)
@@ -173,3 +173,37 @@ def compile_cards(entries: list[CardEntry], vocab: Vocabulary,
         check_activation(entry, reachable, problems)
         check_players_to_choose(entry, clauses, least_players, problems)
     return compiled
+
+
+def compile_build_if(entry: CardEntry, vocab: Vocabulary, problems: list[Problem]) -> tuple:
+    """The compiled conditions of a card's ``build_if`` field (empty when it has none, or,
+    with a problem located in the field's text, when it does not compile)."""
+    text = entry.data.get("build_if")
+    if not isinstance(text, str):
+        return ()
+    try:
+        return compile_condition(_flat(text), vocab)
+    except EffectError as exc:
+        problems.append(_effect_problem(entry, exc, "build_if"))
+        return ()
+
+
+def check_card_powers(entry: CardEntry, clauses: tuple, starting: bool,
+                      problems: list[Problem]) -> None:
+    """A power that cannot work where it stands: ``scope: everyone`` on an establishment
+    (only a landmark's effect is in force for every player), and ``when built`` on a card
+    nobody can build (an establishment with no supply, a landmark everyone starts with)."""
+    data = entry.data
+    if data.get("scope") == "everyone" and data.get("kind") != "landmark":
+        entry_problem(problems, entry, "scope", f"'{data.get('id')}' is an establishment: "
+                      "only a landmark's effect can be in force for every player "
+                      "(scope: everyone)", "scope")
+    unbuildable = starting if data.get("kind") == "landmark" else data.get("supply") == 0
+    if not unbuildable:
+        return
+    why = "every player starts with it (setup.landmarks)" if starting else \
+        "it has no copies in the market (supply: 0)"
+    for clause in clauses:
+        if clause.trigger == "when_built":
+            _clause_problem(problems, entry, clause, f"'{clause.text}' never runs: nobody "
+                            f"can build '{data.get('id')}', {why}", "effect-placement")

@@ -35,7 +35,10 @@ class Card(Record):
     player (None: no limit); ``clauses`` the compiled effect; ``file`` the card's file;
     ``cost_span`` where its ``cost`` is written (a :class:`~machikoro.language.clauses.Span`
     whose text is the number, in the card's file or the variant's that changed it), cited
-    by the explanation of a build.
+    by the explanation of a build; ``scope`` whose its effect is (``owner``, or
+    ``everyone``: in force for every player while anyone has it built); ``build_if`` the
+    compiled conditions of its ``build_if`` field (all must hold for the builder; empty:
+    none).
     """
 
     id: str
@@ -53,6 +56,9 @@ class Card(Record):
     cost_tiers: tuple | None = None
     file: str = field(default="", compare=False)
     cost_span: Span | None = field(default=None, compare=False, repr=False)
+    scope: str = "owner"
+    build_if: tuple = field(default=(), compare=False, repr=False)
+    build_if_text: str = field(default="", compare=False, repr=False)
 
     @property
     def is_landmark(self) -> bool:
@@ -92,7 +98,13 @@ class RuleSet(Record, eq=False):
     resolving after the move may count them), and ``follows_copies`` whether the income
     step logs its moves (some activation acts on the activated copies where they are now;
     :func:`~machikoro.rules.tables.towns_kept`, :func:`~machikoro.rules.tables.
-    follows_copies`).
+    follows_copies`). ``shared`` holds the cards whose effect is in force for every player
+    while anyone has one built (``scope: everyone``); a boost from such a card is written
+    ``(~source, coins)`` in ``boosts``. ``discounts`` lists ``(source, cards, coins)``: while
+    ``source`` is built (by the builder, or by anyone for a shared source), each of
+    ``cards`` costs ``coins`` less (negative: more); ``build_if[card]`` the conditions on
+    building a card; ``tracks_received`` is True when an effect reads the coins a player
+    received this turn (the engine counts them then only).
     """
 
     name: str
@@ -144,6 +156,16 @@ class RuleSet(Record, eq=False):
     cost_tiers: tuple = ()
     build_only_rounds: int = 0
     market_landmarks: tuple = ()
+    shared: frozenset = frozenset()
+    discounts: tuple = ()
+    build_if: tuple = ()
+    tracks_received: bool = False
+
+    @property
+    def dynamic_costs(self) -> bool:
+        """True when what a card costs depends on the builder's town or on the game
+        (tiered costs, cost changes while a card is built, conditions on building)."""
+        return bool(self.cost_tiers or self.discounts or any(self.build_if))
 
     def cost_for(self, card: int, built: int) -> int:
         """What ``card`` costs a builder who has ``built`` landmarks counted for victory:

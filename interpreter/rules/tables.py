@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..language.actions import AddToRoll, Boost, DiceChoice, Mark, ReturnCard
+from ..language.actions import AddToRoll, Boost, CostChange, DiceChoice, Mark, ReturnCard
 from ..language.amounts import CardCoins, SideRoll
 from ..language.clauses import TRIGGERS
+from ..language.conditions import ReceivedCoins
 from .ruleset import Card, Colour
 
 ACTIVATED_BY = {"anyone": 0, "owner": 1, "others": 2}
@@ -57,14 +58,34 @@ def dice_options(cards: list[Card]) -> tuple:
 
 
 def boosts(cards: list[Card]) -> tuple:
-    """Per card index, ``((source card index, coins more), ...)``: the boosts it receives."""
+    """Per card index, ``((source card index, coins more), ...)``: the boosts it receives;
+    a source in force for every player (``scope: everyone``) is written ``~index``."""
     table: list[list] = [[] for _ in cards]
     for i, card in enumerate(cards):
+        source = ~i if card.scope == "everyone" else i
         for cl in card.clauses:
             if isinstance(cl.action, Boost):
                 for target in cl.action.cards:
-                    table[target].append((i, cl.action.n))
+                    table[target].append((source, cl.action.n))
     return tuple(tuple(b) for b in table)
+
+
+def discounts(cards: list[Card]) -> tuple:
+    """``((source card index, card indices, coins less), ...)``: every cost change that
+    lasts while its card is built (``NAMES cost N less``)."""
+    return tuple((i, cl.action.cards, cl.action.n) for i, c in enumerate(cards)
+                 for cl in c.clauses if isinstance(cl.action, CostChange))
+
+
+def reads_received(cards: list[Card]) -> bool:
+    """True when some card's condition reads the coins a player received this turn."""
+    def reads(test) -> bool:
+        if isinstance(test, ReceivedCoins):
+            return True
+        inner = getattr(test, "tests", None) or (getattr(test, "inner", None),)
+        return any(t is not None and reads(t) for t in inner)
+    return any(reads(t) for c in cards for cl in c.clauses for t in cl.conditions) or \
+        any(reads(t) for c in cards for t in c.build_if)
 
 
 def by_cost(cards: list[Card]) -> tuple:

@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import VectorUnsupported
 from ..language import actions as act
-from ..language.clauses import TRIGGERS
+from ..language.clauses import TRIGGER_WORDS, TRIGGERS
 from ..rules.ruleset import RuleSet
 from . import kernels
 
@@ -50,6 +50,17 @@ def refuse_rules(rules: RuleSet) -> None:
         raise VectorUnsupported("build-only opening rounds (turn.build_only_rounds)")
     if rules.wins_at_once:
         raise VectorUnsupported("a landmark that wins at once (victory.at_once)")
+    if rules.shared:
+        raise VectorUnsupported("a landmark in force for every player (scope: everyone)")
+    if rules.discounts:
+        raise VectorUnsupported("a cost change while a card is built ('... cost N less')")
+    if any(rules.build_if):
+        raise VectorUnsupported("a condition on building a card (build_if)")
+    if rules.tracks_received:
+        raise VectorUnsupported("the coins received this turn ('received ... coins')")
+    for trigger in ("after_income", "when_built"):
+        if rules.hooks.get(trigger):
+            raise VectorUnsupported(f"the trigger '{TRIGGER_WORDS[trigger]}'")
 
 class Step(NamedTuple):
     """One step of a clause's chain: its kernel (a :class:`~machikoro.vector.kernels.
