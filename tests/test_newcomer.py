@@ -131,11 +131,11 @@ def test_list_names_every_bundled_variant_and_strategy_as_the_commands_take_them
     strategies = {s["name"] for s in found["strategies"]}
     assert "house/radio-tower-18" in variants and "cheese-factory" in strategies
     folder = data_dir("variants")
-    assert {"harbor", "millionaires-row", "market/variable"} <= variants  # folders: one name
-    assert not any(name.startswith("harbor/") for name in variants)
-    loose = [p for p in folder.rglob("*.yaml")
-             if p.parent.name not in ("harbor", "millionaires-row")]
-    assert len(variants) + len(strategies) == len(loose) + 2
+    folders = ("harbor", "millionaires-row", "machi-koro-2")  # variant folders, a rule set
+    assert {*folders, "market/variable"} <= variants  # folders: one name
+    assert not any(name.startswith(("harbor/", "machi-koro-2/")) for name in variants)
+    loose = [p for p in folder.rglob("*.yaml") if p.parent.name not in folders]
+    assert len(variants) + len(strategies) == len(loose) + len(folders)
     for entry in found["variants"]:
         assert load_ruleset(entry["name"]).name == entry["title"]  # --variant NAME loads it
         assert entry["description"] and "cannot be read" not in entry["description"]
