@@ -171,8 +171,10 @@ class GreedyAgent:
     def _build(self, game: Game, look: Lookahead, seat: int, options: tuple) -> Any:
         rules = game.rules
         finishing, cards = _build_options(rules, options)
-        if finishing:
-            return max(finishing, key=lambda o: rules.cost[rules.index[o]])
+        if finishing:  # a landmark that wins at once first, then the dearest now
+            at_once = rules.wins_at_once
+            return max(finishing, key=lambda o: (rules.index[o] in at_once,
+                                                 game.cost_to(seat, rules.index[o])))
         # every seat rolling its preferred dice: the best static card is kept with the
         # town and those dice; the others are valued on the position
         kept = look.kept_values(seat)
@@ -187,7 +189,7 @@ class GreedyAgent:
             valued = [place for place, bound in dynamic
                       if bound is None or bound >= best_score - _CLOSE]
             if valued:
-                cost, horizon = rules.cost, self.horizon
+                cost, horizon = costs_to(game, seat), self.horizon
                 values = _card_values(look, seat, [cards[place] for place in valued])
                 for place, value in zip(valued, values):
                     score = value * horizon - cost[cards[place]]
@@ -195,7 +197,7 @@ class GreedyAgent:
                     if score > best_score or (score == best_score and best is not None
                                               and place < best):
                         best, best_score = place, score
-        if self.full and (best is None or rules.cost[cards[best]] < 0):
+        if self.full and (best is None or costs_to(game, seat)[cards[best]] < 0):
             # nothing pays back within the horizon, or the best pays to build (it may be
             # a liability, a card that costs income, chosen for that pay): value every card
             # fully (town choices, other dice) over the rounds the game is expected to
@@ -216,7 +218,7 @@ class GreedyAgent:
         rounds = max(self.horizon, rounds_to_win(look, seat))
         if rounds <= self.horizon and best is None:
             return None  # the horizon already said it: nothing pays back in time
-        cost = look.game.rules.cost
+        cost = costs_to(look.game, seat)
         values = self._values(look, seat, list(cards), horizon=rounds)
         for place, card in enumerate(cards):
             if cost[card] < 0:  # valued with the coins its building pays (what it may cost)
@@ -454,7 +456,10 @@ def rounds_to_win(look: Lookahead, seat: int, income: float | None = None) -> fl
     rules, town = game.rules, game.owned[seat]
     built = sum(1 for v in rules.victory if town[v])
     needed = (rules.victory_count or len(rules.victory)) - built
-    missing = sorted(rules.cost[v] for v in rules.victory if not town[v])[:max(needed, 0)]
+    cost = costs_to(game, seat)
+    missing = sorted(cost[v] for v in rules.victory if not town[v]
+                     and (v not in rules.market_landmarks or game.supply[v] > 0))
+    missing = missing[:max(needed, 0)]
     coins = sum(missing) - game.coins[seat]
     if coins <= 0:
         return 0.0
@@ -468,6 +473,16 @@ _CLOSE = 1e-6  # coins: two sums of the same value in different orders differ by
 _BUILD_OPTIONS: WeakKeyDictionary = WeakKeyDictionary()
 _MAX_BUILD_OPTIONS = 10_000  # option tuples kept per rule set (then forgotten and made anew)
 _LAST_OPTIONS: list = [None, None]  # the rule set asked last and its dict of _BUILD_OPTIONS
+
+
+def costs_to(game: Game, seat: int) -> tuple | list:
+    """Per card index, what it costs ``seat`` to build now (coins): the rule set's costs,
+    or, where costs change (tiers, cost changes, :attr:`RuleSet.dynamic_costs`), each
+    card's :meth:`~machikoro.engine.game.Game.cost_to`."""
+    rules = game.rules
+    if not rules.dynamic_costs:
+        return rules.cost
+    return [game.cost_to(seat, card) for card in range(len(rules.ids))]
 
 
 def _build_options(rules: RuleSet, options: tuple) -> tuple:

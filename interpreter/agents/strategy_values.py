@@ -25,10 +25,11 @@ from ..records import Record
 
 
 class OptionCost(Record):
-    """``cost``: what the card being ranked costs, in coins."""
+    """``cost``: what the card being ranked costs the owner now, in coins (its tier and
+    the cost changes in force, :meth:`~machikoro.engine.game.Game.cost_to`)."""
 
     def value(self, game: Game, owner: int, item=None) -> int:
-        return game.rules.cost[item]
+        return game.cost_to(owner, item)
 
 
 class OptionCopies(Record):

@@ -255,12 +255,16 @@ def render(rep: dict, rules: RuleSet) -> str:
                      f"{first:>10}  {_pct(c['builder_win_rate']):>18}  "
                      f"{_ci(c['builder_ci95'])}")
     lines += wrapped(STARTING_NOTE, held)
-    ranks = len(rep["landmarks"])
+    # the ranks some landmark reached (a rule set won with 3 landmarks of 20 shows 3)
+    ranks = max((k + 1 for lm in rep["landmarks"] for k, n in enumerate(lm["rank_counts"])
+                 if n), default=len(rep["landmarks"]))
+    width = max([16] + [len(lm["id"]) for lm in rep["landmarks"]])
     head = "  ".join(f"{k + 1:>5}." for k in range(ranks))
-    lines += ["", f"Landmark order     mean rank  {head}   (share completed as 1st, 2nd, ...)"]
+    lines += ["", f"{'Landmark order':<{width + 2}} mean rank  {head}   "
+              "(share completed as 1st, 2nd, ...)"]
     for lm in rep["landmarks"]:
         done = max(lm["completed"], 1)
-        shares = "  ".join(f"{100 * n / done:5.1f}%" for n in lm["rank_counts"])
+        shares = "  ".join(f"{100 * n / done:5.1f}%" for n in lm["rank_counts"][:ranks])
         mean = "-" if lm["mean_rank"] is None else f"{lm['mean_rank']:.2f}"
-        lines.append(f"  {lm['id']:<16} {mean:>9}  {shares}")
+        lines.append(f"  {lm['id']:<{width}} {mean:>9}  {shares}")
     return "\n".join(lines)

@@ -50,7 +50,7 @@ def option_text(game: Game, decision: Decision, option) -> str:
     if name == "build" and card is None:
         if option is None:
             return "Build nothing"
-        cost = game.rules.cost[game.rules.index[option]]
+        cost = game.cost_to(decision.player, game.rules.index[option])
         price = f"{cost} coin{'s' * (cost != 1)}" if cost >= 0 else f"gain {-cost}"
         return f"Build {_card_name(game, option)} ({price})"
     text = value_text(game, option)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 
 from ..engine.game import Game
+from ..rules.file_kinds import article
 from ..rules.ruleset import RuleSet
 
 
@@ -86,7 +87,7 @@ _TEXTS = {
     "share": lambda e, g: f"  every player's coins are shared out: {_coins(e['coins'])} each "
                           f"({_name(g, e['card'])})",
     "side_roll": lambda e, g: f"  side roll for the {_name(g, e['card'])}: {_faces(e)}",
-    "reveal": lambda e, g: f"  the market reveals a {_name(g, e['card'])} "
+    "reveal": lambda e, g: f"  the market reveals {article(_name(g, e['card']))} "
                            f"({e['copies']} face up)",
     "retire": lambda e, g: f"  the {_name(g, e['card'])} leaves the market: nobody may build "
                            "it any more",
@@ -213,12 +214,22 @@ def position_lines(game: Game, labels: list[str] | None = None) -> list[str]:
 
 
 def card_table(rules: RuleSet) -> str:
-    """The rule set's cards as a fixed-width text table."""
+    """The rule set's cards as a fixed-width text table: a tiered cost as its tiers
+    (``10/14/22``), a landmark's supply when it is in the market, a card in force for
+    every player and a condition on building written before its effect; then the setup
+    and the victory rule."""
     rows = [("id", "name", "colour", "icon", "cost", "roll", "supply", "effect")]
     for c in rules.cards:
         roll = ",".join(map(str, c.activation)) if c.activation else "-"
-        rows.append((c.id, c.name, c.colour or "landmark", c.icon or "-", str(c.cost), roll,
-                     str(c.supply) if not c.is_landmark else "-", c.effect))
+        cost = "/".join(map(str, c.cost_tiers)) if c.cost_tiers else str(c.cost)
+        supply = "players" if c.supply is None else str(c.supply)
+        effect = c.effect or "-"
+        if c.build_if_text:
+            effect = f"[build if {c.build_if_text}] {effect}"
+        if c.scope == "everyone":
+            effect = f"(every player) {effect}"
+        rows.append((c.id, c.name, c.colour or "landmark", c.icon or "-", cost, roll,
+                     supply if not c.is_landmark or c.supply else "-", effect))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
     lines = []
     for n, r in enumerate(rows):
@@ -226,6 +237,11 @@ def card_table(rules: RuleSet) -> str:
         if n == 0:
             lines.append("  ".join("-" * w for w in widths) + "  " + "-" * 6)
     victory = ", ".join(rules.cards[i].name for i in rules.victory)
+    if rules.victory_count < len(rules.victory):
+        victory = f"{rules.victory_count} of {victory}"
+    if rules.wins_at_once:
+        victory += "; or win at once by building " + " or ".join(
+            rules.cards[i].name for i in rules.wins_at_once)
     lines.append("")
     lines.append(f"{rules.name}: {rules.min_players}-{rules.max_players} players, "
                  f"{rules.start_coins} starting coins, {rules.dice_count} die of "

@@ -27,8 +27,8 @@ def display(path: Path) -> str:
 
 
 def article(word: str) -> str:
-    """``a card``, ``an establishment``."""
-    return f"an {word}" if word[:1] in "aeiou" else f"a {word}"
+    """``a card``, ``an establishment``, ``an Amusement Park``."""
+    return f"an {word}" if word[:1].lower() in "aeiou" else f"a {word}"
 
 
 @lru_cache(maxsize=1)
