@@ -260,8 +260,8 @@ def render(rep: dict, rules: RuleSet) -> str:
                  if n), default=len(rep["landmarks"]))
     width = max([16] + [len(lm["id"]) for lm in rep["landmarks"]])
     head = "  ".join(f"{k + 1:>5}." for k in range(ranks))
-    lines += ["", f"{'Landmark order':<{width + 2}} mean rank  {head}   "
-              "(share completed as 1st, 2nd, ...)"]
+    lines += ["", (f"{'Landmark order':<{width + 2}} mean rank  {head}   "
+                   "(share completed as 1st, 2nd, ...)")]
     for lm in rep["landmarks"]:
         done = max(lm["completed"], 1)
         shares = "  ".join(f"{100 * n / done:5.1f}%" for n in lm["rank_counts"][:ranks])
