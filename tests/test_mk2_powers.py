@@ -172,6 +172,20 @@ def test_after_income_comes_before_the_before_build_hooks(tmp_path):
     assert game.coins[0] == 15
 
 
+def test_hook_order_places_hooks_of_one_trigger(tmp_path):
+    # two 'after income' hooks; A has 3 coins and rolls 10 (nothing): in card order the
+    # Train Station's coin comes first and the Shopping Mall's test then sees 4 coins
+    text = ("change:\n  train_station: {effect: 'roll 1 or 2 dice; after income, gain 1'}\n"
+            "  shopping_mall: {effect: 'after income, if owner has 4 coins, gain 10'%s}\n")
+    for order, coins in (("", 14), (", hook_order: -1", 4)):
+        rules = ruleset(tmp_path, text % order)
+        game = Game(rules, 2, seed=0, dice=lambda count: (5,) * count)
+        for card in ("train_station", "shopping_mall"):
+            game.owned[0][rules.index[card]] = 1
+        turn(game)
+        assert game.coins[0] == coins, order
+
+
 # ------------------------------------------------------------------- cost changes
 
 

@@ -152,6 +152,7 @@ def _make_cards(entries: list[CardEntry], compiled: list[tuple],
             effect=d.get("effect", ""), clauses=clauses, file=entry.base[0].file,
             cost_span=_cost_span(entry), scope=d.get("scope", "owner"), build_if=build_if,
             build_if_text=d.get("build_if", "") if build_if else "",
+            hook_order=d.get("hook_order", 0),
         ))
     return cards
 

@@ -38,7 +38,8 @@ class Card(Record):
     by the explanation of a build; ``scope`` whose its effect is (``owner``, or
     ``everyone``: in force for every player while anyone has it built); ``build_if`` the
     compiled conditions of its ``build_if`` field (all must hold for the builder; empty:
-    none).
+    none); ``hook_order`` where its hooks run among those of the same trigger (lower
+    first; ties in card order).
     """
 
     id: str
@@ -59,6 +60,7 @@ class Card(Record):
     scope: str = "owner"
     build_if: tuple = field(default=(), compare=False, repr=False)
     build_if_text: str = field(default="", compare=False, repr=False)
+    hook_order: int = 0
 
     @property
     def is_landmark(self) -> bool:

@@ -46,8 +46,10 @@ def by_roll(cards: list[Card], colours: dict[str, Colour]) -> dict[int, tuple]:
 
 
 def hooks(cards: list[Card]) -> dict[str, tuple]:
-    """``{trigger: ((card index, clause), ...)}`` for every trigger of the language."""
-    return {t: tuple((i, cl) for i, c in enumerate(cards) for cl in c.clauses
+    """``{trigger: ((card index, clause), ...)}`` for every trigger of the language, in the
+    order they run: by the cards' ``hook_order`` (lower first), then in card order."""
+    order = sorted(range(len(cards)), key=lambda i: cards[i].hook_order)
+    return {t: tuple((i, cl) for i in order for cl in cards[i].clauses
                      if cl.trigger == t) for t in TRIGGERS}
 
 
