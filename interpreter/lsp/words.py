@@ -14,7 +14,9 @@ _OWN_TOWN = " in the owner's town"
 _PHRASES: dict[str, Phrase] = {
     "before_roll": lambda p, t: "before the owner rolls",
     "after_roll": lambda p, t: "after the owner rolls",
+    "after_income": lambda p, t: "once the owner's roll has paid its income",
     "before_build": lambda p, t: "before the owner builds",
+    "when_built": lambda p, t: "once, when the owner builds it",
     "end_of_turn": lambda p, t: "at the end of the owner's turn",
     "condition": lambda p, t: f"if {t.removeprefix('if ').strip()}",
     "optional": lambda p, t: f"the owner may {p[0].removeprefix('the owner ')}",
@@ -27,6 +29,11 @@ _PHRASES: dict[str, Phrase] = {
     "dice_choice": lambda p, t: f"the owner rolls {p[0]} dice, chosen each turn",
     "dice_counts": lambda p, t: " or ".join(p),
     "boost": lambda p, t: f"each of the owner's {p[0]} cards pays {p[1]} more coins",
+    "cost_change": lambda p, t: f"{p[0]} cost the owner {p[1]} coins {p[2]} to build",
+    "every_landmark": lambda p, t: "landmarks",
+    "every_establishment": lambda p, t: "establishments",
+    "cheaper": lambda p, t: "less",
+    "dearer": lambda p, t: "more",
     "fixed": lambda p, t: f"{p[0]} coin{'' if p[0] == '1' else 's'}",
     "per_card": lambda p, t: f"{p[0]} coin{'' if p[0] == '1' else 's'} for each {p[2]}"
                              f"{p[3] or _OWN_TOWN}",
