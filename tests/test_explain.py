@@ -93,8 +93,8 @@ def _games(variants, seeds):
         yield game
 
 
-@pytest.mark.parametrize("variants", [None, ["harbor", "millionaires-row"]],
-                         ids=["base", "harbor+millionaires-row"])
+@pytest.mark.parametrize("variants", [None, ["harbor", "millionaires-row"], "machi-koro-2"],
+                         ids=["base", "harbor+millionaires-row", "machi-koro-2"])
 def test_every_coin_and_card_movement_is_explained_by_its_clause_in_the_file(variants):
     seen: set = set()
     for game in _games(variants, range(12)):
@@ -106,8 +106,17 @@ def test_every_coin_and_card_movement_is_explained_by_its_clause_in_the_file(var
             seen.add(event["type"])
             if event["type"] == "build":
                 assert cause["rule"] == "cost" and cause["card"] == event["card"]
-                assert int(cause["text"]) == event["cost"]
+                # the cost as written (its tier), less the cost changes in force
+                written = int(cause["text"])
+                less = sum(d["coins"] for d in cause.get("discounts", []))
+                assert max(written - less, min(written, 0)) == event["cost"], cause
+                assert (written - less == event["cost"]) or less > 0, cause
                 _check_span(cause, "cost")
+                for change in cause.get("discounts", []):
+                    _check_span(change, "effect")
+                    seen.add("discount")
+                if "tier" in cause:
+                    seen.add("tier")
                 continue
             assert cause["card"] == event["card"]
             _check_span(cause, "effect")
@@ -119,6 +128,8 @@ def test_every_coin_and_card_movement_is_explained_by_its_clause_in_the_file(var
     assert {"income", "payment", "build"} <= seen
     if variants:  # the expansions move cards and share coins too
         assert {"give", "unbuild", "return", "share", "store"} & seen, seen
+    if variants == "machi-koro-2":  # the builder's tier (discounts: test_mk2_powers.py)
+        assert "tier" in seen, seen
 
 
 def test_the_boost_of_a_shopping_mall_and_a_cap_are_explained(capsys):

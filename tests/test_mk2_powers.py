@@ -221,6 +221,21 @@ def test_the_builder_pays_the_changed_cost(tmp_path):
     assert game.coins[0] == 0
 
 
+def test_the_explanation_of_a_build_names_the_cost_changes_in_force(tmp_path):
+    rules = ruleset(tmp_path, "change:\n  train_station: {effect: 'roll 1 or 2 dice; "
+                    "landmarks cost 2 less'}\n")
+    game = Game(rules, 2, seed=0, dice=lambda count: (5,) * count, record=True,
+                explain=True)
+    game.owned[0][rules.index["train_station"]] = 1
+    game.coins[0] = 8
+    turn(game, "shopping_mall")
+    (event,) = [e for e in game.events if e["type"] == "build"]
+    assert event["cost"] == 8 and game.coins[0] == 0
+    (change,) = event["cause"]["discounts"]
+    assert change["card"] == "train_station" and change["coins"] == 2
+    assert change["text"] == "landmarks cost 2 less" and change["file"].endswith("v.yaml")
+
+
 # ------------------------------------------------------------------- build_if
 
 

@@ -27,7 +27,7 @@ Nothing here runs in a game that does not explain.
 
 from __future__ import annotations
 
-from ..language.actions import Boost
+from ..language.actions import Boost, CostChange
 
 
 def _span_fields(cause: dict, span) -> dict:
@@ -104,9 +104,46 @@ def boost_causes(game, card: int, owner: int) -> list[dict]:
     return out
 
 
-def build_cause(game, card: int) -> dict | None:
-    """The cause of a build: the rule ``cost`` and where the card's cost is written."""
-    span = game.rules.cards[card].cost_span
+def build_cause(game, card: int, paid: int | None = None) -> dict | None:
+    """The cause of a build (``card`` just built by the current player, for ``paid``
+    coins): the rule ``cost`` and where the card's cost is written; for a tiered cost the
+    ``tier`` charged (the builder's landmarks built before) and its span; the ``discounts``
+    in force (each a card, its coins less and its clause's span) when the price differs."""
+    rules = game.rules
+    info = rules.cards[card]
+    cause = {"rule": "cost", "card": rules.ids[card]}
+    span = info.cost_span
+    if info.tier_spans:
+        seat = game.current
+        tier = game.landmarks_built(seat) - (1 if card in rules.victory else 0)
+        tier = min(max(tier, 0), len(info.tier_spans) - 1)
+        cause["tier"] = tier
+        span = info.tier_spans[tier] or span
     if span is None:
         return None
-    return _span_fields({"rule": "cost", "card": game.rules.ids[card]}, span)
+    _span_fields(cause, span)
+    discounts = _discounts(game, card) if paid is not None and rules.discounts else []
+    if discounts:
+        cause["discounts"] = discounts
+    return cause
+
+
+def _discounts(game, card: int) -> list[dict]:
+    """The cost changes in force for the current player on ``card`` (as
+    :meth:`~machikoro.engine.phases.TurnPhases.cost_to` applies them): per change, the
+    source card's id, its coins less and its clause's span."""
+    rules = game.rules
+    town, out = game.owned[game.current], []
+    for source, cards, n in rules.discounts:
+        # the card just built was not built when it was priced: its own change is left out
+        if card not in cards or source == card or not (
+                town[source] or (source in rules.shared and game.anyone_has(source))):
+            continue
+        change = {"card": rules.ids[source], "coins": n}
+        clause = next((c for c in rules.cards[source].clauses
+                       if isinstance(c.action, CostChange) and c.action.cards == cards
+                       and c.action.n == n and c.span is not None), None)
+        if clause is not None:
+            _span_fields(change, clause.span)
+        out.append(change)
+    return out

@@ -707,7 +707,7 @@ class TurnPhases:
             if self.events is not None:
                 event = {"type": "build", "player": p, "card": card_id, "cost": cost}
                 if self.explain:
-                    cause = build_cause(self, i)
+                    cause = build_cause(self, i, cost)
                     if cause is not None:
                         event["cause"] = cause
                 self._log(event)

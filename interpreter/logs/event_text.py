@@ -136,7 +136,16 @@ def describe_cause(event: dict, game: Game) -> list[str]:
         return []
     name = _name(game, cause["card"])
     if cause.get("rule") == "cost":
-        return [f"      why: the {name}'s cost; {_cited(cause)}"]
+        tier = cause.get("tier")
+        which = "" if tier is None else \
+            f" with {tier} landmark{'s' * (tier != 1)} built"
+        lines = [f"      why: the {name}'s cost{which}; {_cited(cause)}"]
+        for change in cause.get("discounts", ()):
+            coins = change["coins"]
+            sign = f"-{coins}" if coins > 0 else f"+{-coins}"
+            where = f"; {_cited(change)}" if "file" in change else ""
+            lines.append(f"      {sign} from the {_name(game, change['card'])}{where}")
+        return lines
     copies = cause.get("copies", 1)
     head = name + (f" x{copies}" if copies != 1 else "")
     amount = cause.get("amount")

@@ -150,7 +150,7 @@ def _make_cards(entries: list[CardEntry], compiled: list[tuple],
             supply=None if d.get("supply") == "players" else d.get("supply", 0),
             limit=d.get("limit", 1 if d["kind"] == "landmark" else None),
             effect=d.get("effect", ""), clauses=clauses, file=entry.base[0].file,
-            cost_span=_cost_span(entry), scope=d.get("scope", "owner"), build_if=build_if,
+            cost_span=_cost_span(entry), tier_spans=_tier_spans(entry), scope=d.get("scope", "owner"), build_if=build_if,
             build_if_text=d.get("build_if", "") if build_if else "",
             hook_order=d.get("hook_order", 0),
         ))
@@ -162,19 +162,28 @@ def all_start(start_town: list, card: int) -> bool:
     return bool(start_town[card]) if card < len(start_town) else False
 
 
-def _cost_span(entry: CardEntry) -> Span | None:
+def _cost_span(entry: CardEntry, tier: int = 0) -> Span | None:
     """Where the card's ``cost`` is written: the file and path that gave it, the number as
-    written there (None when that file holds no number there)."""
+    written there (for a tiered cost, tier ``tier``; None when that file holds no number
+    there)."""
     doc, path = entry.where("cost")
     value = doc.data
     for part in path:
         value = value.get(part) if isinstance(value, dict) else None
-    if isinstance(value, list) and value:
-        path, value = (*path, 0), value[0]  # a tiered cost: the span of its first tier
+    if isinstance(value, list) and len(value) > tier:
+        path, value = (*path, tier), value[tier]  # a tiered cost: the span of that tier
     if not isinstance(value, int) or isinstance(value, bool):
         return None
     line, column = doc.where(path)
     return Span(cited_name(doc.file), line, column, str(value))
+
+
+def _tier_spans(entry: CardEntry) -> tuple | None:
+    """The span of each tier of a tiered cost (None for a single cost)."""
+    cost = entry.data.get("cost")
+    if not isinstance(cost, list):
+        return None
+    return tuple(_cost_span(entry, k) for k in range(len(cost)))
 
 
 def build(raw: RawRuleSet) -> RuleSet | None:

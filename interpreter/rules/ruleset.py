@@ -35,7 +35,7 @@ class Card(Record):
     player (None: no limit); ``clauses`` the compiled effect; ``file`` the card's file;
     ``cost_span`` where its ``cost`` is written (a :class:`~machikoro.language.clauses.Span`
     whose text is the number, in the card's file or the variant's that changed it), cited
-    by the explanation of a build; ``scope`` whose its effect is (``owner``, or
+    by the explanation of a build (``tier_spans``: of each tier of a tiered cost); ``scope`` whose its effect is (``owner``, or
     ``everyone``: in force for every player while anyone has it built); ``build_if`` the
     compiled conditions of its ``build_if`` field (all must hold for the builder; empty:
     none); ``hook_order`` where its hooks run among those of the same trigger (lower
@@ -57,6 +57,7 @@ class Card(Record):
     cost_tiers: tuple | None = None
     file: str = field(default="", compare=False)
     cost_span: Span | None = field(default=None, compare=False, repr=False)
+    tier_spans: tuple | None = field(default=None, compare=False, repr=False)
     scope: str = "owner"
     build_if: tuple = field(default=(), compare=False, repr=False)
     build_if_text: str = field(default="", compare=False, repr=False)
