@@ -3,11 +3,14 @@
 Everything a page draws comes from here, and everything here comes from the card data and
 the game's public state: a card of a new variant shows without new code. The shapes:
 
-- :func:`card_faces`: ``[{id, name, kind, colour, icons, cost, activation, effect,
-  limit}]`` in rule-set order (``colour`` None for a landmark; ``cost`` in coins).
+- :func:`card_faces`: ``[{id, name, kind, colour, icons, cost, tiers, activation, effect,
+  limit, everyone}]`` in rule-set order (``colour`` None for a landmark; ``cost`` in
+  coins, ``tiers`` a tiered cost's list or None; ``everyone``: in force for every player).
 - :func:`position`: ``{ruleset, turn, current, phase, dice, total, over, winner,
   players: [{seat, name, agent, coins, town: [{id, copies, marks}], landmarks: [{id,
-  built}]}], market: [{cards: [{id, copies}], deck}]}``; ``marks`` are the rules file's
+  built, cost}]}], market: [{cards: [{id, copies}], deck}]}``; a player's ``landmarks``
+  are all those it builds from its own hand, and those of a shared pool (in the market)
+  it has built; ``cost`` is what one costs that player now; ``marks`` are the rules file's
   markers on the copies (``{"name", "copies", "coins"}``), ``deck`` the cards left in a
   row's deck (None: a row without a deck).
 """
@@ -27,8 +30,9 @@ def card_faces(rules: RuleSet) -> list[dict]:
             [card.icon] if card.icon else []
         faces.append({"id": card.id, "name": card.name, "kind": card.kind,
                       "colour": card.colour, "icons": list(icons), "cost": card.cost,
+                      "tiers": list(card.cost_tiers) if card.cost_tiers else None,
                       "activation": list(card.activation), "effect": card.effect.strip(),
-                      "limit": card.limit})
+                      "limit": card.limit, "everyone": card.scope == "everyone"})
     return faces
 
 
@@ -50,8 +54,10 @@ def position(game: Game, agents: list[str]) -> dict:
         town = [{"id": rules.ids[i], "copies": game.owned[seat][i],
                  "marks": _marks(game, seat, i)}
                 for i in rules.establishments if game.owned[seat][i]]
-        landmarks = [{"id": rules.ids[i], "built": bool(game.owned[seat][i])}
-                     for i in rules.landmarks]
+        pool = rules.market_landmarks  # a shared pool: its cards are in the market
+        landmarks = [{"id": rules.ids[i], "built": bool(game.owned[seat][i]),
+                      "cost": game.cost_to(seat, i)}
+                     for i in rules.landmarks if game.owned[seat][i] or i not in pool]
         players.append({"seat": seat, "name": name, "agent": agents[seat],
                         "coins": game.coins[seat], "town": town, "landmarks": landmarks})
     market = [{"cards": [{"id": rules.ids[i], "copies": n} for i, n in shown], "deck": deck}

@@ -64,7 +64,8 @@ function cardTile(face, {copies = null, note = null, effect = false, unbuilt = f
   const colour = colourOf(face.colour);
   const tile = el("div", {
     class: `card kind-${face.kind}` + (unbuilt ? " unbuilt" : ""),
-    title: `${face.name}: ${face.effect}`, "data-card": face.id,
+    title: `${face.name}: ${face.everyone ? "(every player) " : ""}${face.effect}`,
+    "data-card": face.id,
     style: colour ? `--c: ${colour}` : null,
   });
   const head = el("div", {class: "card-head"},
@@ -73,7 +74,7 @@ function cardTile(face, {copies = null, note = null, effect = false, unbuilt = f
   tile.append(head, el("div", {class: "card-name", text: face.name}));
   if (effect) tile.append(el("div", {class: "card-effect", text: face.effect}));
   const foot = el("div", {class: "card-foot"},
-    el("span", {class: "cost", text: `${face.cost}¢`}));
+    el("span", {class: "cost", text: `${face.tiers ? face.tiers.join("/") : face.cost}¢`}));
   if (copies !== null) foot.append(el("span", {class: "copies", text: `×${copies}`}));
   tile.append(foot);
   if (note) tile.append(el("div", {class: "card-note", text: note}));
@@ -105,7 +106,7 @@ function renderTable(root, table, faces, seats) {
     const marks = el("div", {class: "row landmarks"});
     for (const l of p.landmarks) {
       marks.append(cardTile(byId[l.id], {unbuilt: !l.built,
-                                         note: l.built ? "built" : `not built · ${byId[l.id].cost}¢`}));
+                                         note: l.built ? "built" : `not built · ${l.cost}¢`}));
     }
     const town = el("div", {class: "row town"});
     for (const c of p.town) {
