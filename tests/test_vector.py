@@ -57,6 +57,26 @@ def test_the_batched_engine_plays_every_bundled_rule_set_as_the_scalar_engine(
     assert "build" in report.asked
 
 
+def test_copies_that_take_half_act_one_by_one_in_both_engines(tmp_path):
+    """Two Tax Offices (no limit, in every starting town): each copy takes half of what
+    the copy before it left, in the scalar and the batched engine alike."""
+    path = tmp_path / "taxes.yaml"
+    harbor = resolve_variant("harbor")
+    path.write_text(f"kind: variant\nname: t\nextends: {harbor}\nrules:\n"
+                    "  setup: {coins: 20, establishments: {wheat_field: 1, bakery: 1, "
+                    "tax_office: 2}}\nchange:\n  tax_office: {limit: 3}\n",
+                    encoding="utf-8")
+    rules = load_ruleset(str(path))
+    report = run_lockstep(rules, 3, range(30))
+    assert report.differences == (), "\n".join(str(d) for d in report.differences[:3])
+    game = Game(rules, 2, seed=0)
+    game.coins[:] = [0, 21]
+    tax = rules.cards[rules.index["tax_office"]]
+    (clause,) = tax.clauses
+    clause.action.run(game, rules.index["tax_office"], 0, 2)
+    assert game.coins == [15, 6]  # 21 -> half 10 -> 11 -> half 5 -> 6
+
+
 def test_every_kind_of_decision_of_the_expansions_was_checked():
     report = run_lockstep(rules_of("harbor+millionaires-row"), 4, range(60))
     assert report.differences == ()

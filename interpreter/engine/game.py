@@ -23,7 +23,7 @@ from ..rules.ruleset import RuleSet
 from .chance import MAX_SEED_DIGITS, ChanceStep
 from .decision import Decision, same_answer
 from .dispatch import dispatch_for
-from .market import MarketState
+from .market import MarketState, Unshuffled, settle_decks
 from .options import ILLEGAL, SwapOptions
 from .phases import OVER, PHASE_NAMES, ROLL, START, STEPS, STEPS_IN_TURN, TurnPhases
 from .state_changes import StateChanges
@@ -333,12 +333,17 @@ class Game(TurnPhases, StateChanges, MarketState):
         new.income_moves = None if self.income_moves is None else list(self.income_moves)
         new.supply = list(self.supply)
         new.marks = [[list(row) for row in table] for table in self.marks]
-        new.decks = [None if deck is None else list(deck) for deck in self.decks]
-        if any(new.decks):  # the decks' order is this game's future: a copy's is its own
-            shuffle = (rng or random.Random(0)).shuffle
-            for deck in new.decks:
-                if deck:
-                    shuffle(deck)
+        if any(type(deck) is Unshuffled for deck in self.decks):
+            settle_decks(self.decks)  # (as if shuffled when this copy was made)
+        if rng is None and any(self.decks):  # a look-ahead copy: shuffled when first drawn
+            new.decks = [None if deck is None else Unshuffled(deck) for deck in self.decks]
+        else:
+            new.decks = [None if deck is None else list(deck) for deck in self.decks]
+            if any(new.decks):  # the decks' order is this game's future: a copy's is its own
+                shuffle = (rng or random.Random(0)).shuffle
+                for deck in new.decks:
+                    if deck:
+                        shuffle(deck)
         new.side_rolls = None if self.side_rolls is None else dict(self.side_rolls)
         new._menus = [None] * self.n  # made again on demand, from the copy's own state
         new.rerolls_used = list(self.rerolls_used)

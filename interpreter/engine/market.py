@@ -15,6 +15,28 @@ row's deck (the top is the end of the list).
 from __future__ import annotations
 
 
+class Unshuffled(list):
+    """A deck of a look-ahead copy of a game (:meth:`Game.clone` with ``light=True`` and
+    no seed) not shuffled yet: it is shuffled, with the others of the copy, the first time
+    a card is drawn from or put into one of them (:func:`settle_decks`). Most look-ahead
+    copies never touch the decks, and the shuffles were most of the time of ``analyze`` on
+    a rule set with decks."""
+
+
+def settle_decks(decks: list) -> None:
+    """Shuffle a look-ahead copy's unshuffled decks, in row order, with one generator
+    seeded 0 (the same orders as shuffling them when the copy was made)."""
+    import random
+
+    shuffle = random.Random(0).shuffle
+    for r, deck in enumerate(decks):
+        if type(deck) is Unshuffled:
+            deck = list(deck)
+            if deck:
+                shuffle(deck)
+            decks[r] = deck
+
+
 class MarketState:
     """The market's rows and decks, as methods of :class:`~machikoro.engine.game.Game`."""
 
@@ -60,6 +82,8 @@ class MarketState:
         return any(town[card] < limit for town in self.owned)
 
     def _refill(self, r: int) -> None:
+        if type(self.decks[r]) is Unshuffled:
+            settle_decks(self.decks)
         row, deck = self.rules.market_rows[r], self.decks[r]
         supply, retire = self.supply, self.rules.retire_unbuildable
         shown = sum(1 for i in row.cards if supply[i])
@@ -106,6 +130,8 @@ class MarketState:
         if r < 0 or self.decks[r] is None or self.supply[kind]:
             self.supply[kind] += copies
         else:
+            if type(self.decks[r]) is Unshuffled:
+                settle_decks(self.decks)
             self.decks[r][:0] = [kind] * copies
         ids = self.rules.ids
         if self.events is not None:

@@ -440,6 +440,11 @@ def _pay(step: Step, op: int, view: View, card: int, owner: int, copies: int):
     coins, owned, game = view.coins, view.owned, view.game
     amount = step.amount
     fixed = type(amount) is int
+    if copies > 1 and op == FROM_EACH and (step.holding is not None or (
+            not fixed and amount[0] in (ALL_COINS, HALF_COINS))):
+        for _ in range(copies):  # each copy on the coins left (TakeFromEach.run)
+            _pay(step, op, view, card, owner, 1)
+        return None
     boost = boost_of(game.rules.boosts[card], owned[owner], owned) if step.boosted else 0
     if op == BANK:
         per = (amount if fixed else amount_value(amount, view, card, owner, owner)) + boost

@@ -188,7 +188,8 @@ def _landmark_section(report: dict) -> list[str]:
     owner = report["reference"]["owner"]
     lines = ["", f"Landmarks ({owner} has built the landmark in the reference position)"]
     for lm in report["landmarks"]:
-        lines += ["", f"{lm['id']} - cost {lm['cost']}: \"{lm['effect']}\""]
+        cost = "/".join(map(str, lm["tiers"])) if lm.get("tiers") else lm["cost"]
+        lines += ["", f"{lm['id']} - cost {cost}: \"{lm['effect']}\""]
         for c in lm["clauses"]:
             lines += ["  " + line for line in _landmark_lines(c, counts, owner)]
         if lm["changes"]:
@@ -278,6 +279,9 @@ def _landmark_lines(c: dict, counts: tuple, owner: str) -> list[str]:
         return [f"{head}: adding {c['add']} when it pays more (coins per own turn)"] + [
             f"{_dice(k)}: {_signed(c['gain'][k])} (adds on {_pct(c['chance'][k])} of turns)"
             for k in c["gain"]]
+    if kind == "when_built":
+        return [f"{head}: once, when built: {_signed(c['coins_once'])} to the builder in the "
+                "reference position (not per turn)"]
     if kind == "turn_coins":
         title = (f"{head}: coins per own turn (conditions tested after the roll, nothing "
                  "built yet)")

@@ -254,6 +254,14 @@ def _measure_turn_coins(before: Game, after: Game, card: int, clause, counts: tu
     return {"kind": kind, "coins_per_turn": coins}
 
 
+def _measure_once(after: Game, card: int, clause) -> dict:
+    """A ``when built`` clause: the coins it moves to the builder once, at the build, in
+    the reference position (its other effects, an extra turn, are not counted)."""
+    g = expectations.lookahead(after)
+    expectations.run_clause(g, card, OWNER, clause)
+    return {"kind": "when_built", "coins_once": g.coins[OWNER] - after.coins[OWNER]}
+
+
 _MEASURES = ((DiceChoice, _measure_dice_choice), (Boost, _measure_boost),
              (ExtraTurn, _measure_extra_turn), (Reroll, _measure_reroll),
              (AddToRoll, _measure_add_to_roll))
@@ -269,6 +277,9 @@ def _clause_report(before: Game, after: Game, card: int, clause, counts: tuple) 
     """What one clause of a landmark changes; ``before``/``after``: the reference position
     without and with the landmark built."""
     report: dict = {"clause": clause.text}
+    if clause.trigger == "when_built":  # once, at the build: never per turn
+        report.update(_measure_once(after, card, clause))
+        return report
     for action_type, measure in _MEASURES:
         if isinstance(_unwrapped(clause.action), action_type):
             report.update(measure(before, after, card, clause, counts))
@@ -300,8 +311,9 @@ def landmark_report(game: Game, card: int, counts: tuple) -> dict:
         if any(abs(v) > 1e-12 for side in change.values() for v in side.values()):
             changes.append({"id": rules.ids[i], "without": without, "with": with_it,
                             "change": change, "limited_by_payer": bool(short)})
-    return {"id": info.id, "name": info.name, "cost": info.cost, "effect": info.effect,
-            "clauses": clauses, "changes": changes}
+    return {"id": info.id, "name": info.name, "cost": info.cost,
+            "tiers": list(info.cost_tiers) if info.cost_tiers else None,
+            "effect": info.effect, "clauses": clauses, "changes": changes}
 
 
 MAX_OUTCOMES = 1_000

@@ -223,6 +223,11 @@ class TakeFromEach(Plain, Record):
         return _amount_reads(self.amount) | ({"coins"} if self.holding else _NOTHING)
 
     def run(self, game, card: int, owner: int, copies: int) -> None:
+        if copies > 1 and (self.holding is not None or "coins" in _amount_reads(self.amount)):
+            # each copy acts on the coins the one before it left (half, then half of the
+            # rest; a payer falling below the 'with Q coins' pays no more)
+            one_by_one(game, copies, lambda: self.run(game, card, owner, 1))
+            return
         boost = game.boost(card, owner)
         for payer in game.others(owner):
             if self.holding is not None and not self.holding(game.coins[payer]):
@@ -230,6 +235,18 @@ class TakeFromEach(Plain, Record):
             per = self.amount.value(game, card, owner, payer) + boost
             if per > 0:
                 game.transfer(payer, owner, per * copies, card)
+
+
+def one_by_one(game, copies: int, run) -> None:
+    """Run an action once per copy (``run()``), each copy on the coins the one before it
+    left: the rule "each copy acts" for an amount or a filter that reads the payer's
+    coins. An explained event cites one copy."""
+    item = game.running
+    if item is not None:
+        game.running = (item[0], item[1], 1, item[3])
+    for _ in range(copies):
+        run()
+    game.running = item
 
 
 class TakeFromRichest(Plain, Record):
@@ -249,6 +266,9 @@ class TakeFromRichest(Plain, Record):
         others = game.others(owner)
         if not others:
             return False
+        if copies > 1 and "coins" in _amount_reads(self.amount):  # (TakeFromEach.run)
+            one_by_one(game, copies, lambda: self.run(game, card, owner, 1))
+            return None
         coins = game.coins
         payer = max(others, key=lambda seat: coins[seat])  # max keeps the first on a tie
         per = self.amount.value(game, card, owner, payer) + game.boost(card, owner)

@@ -6,7 +6,6 @@ from __future__ import annotations
 import os
 
 from ..engine.game import Game
-from ..rules.file_kinds import article
 from ..rules.ruleset import RuleSet
 
 
@@ -20,6 +19,11 @@ def _faces(event: dict) -> str:
     if len(dice) == 1:
         return str(dice[0])
     return " + ".join(map(str, dice)) + f" = {event['total']}"
+
+
+def _a(name: str) -> str:
+    """``a Wheat Field``, ``an Amusement Park``."""
+    return f"an {name}" if name[:1].lower() in "aeiou" else f"a {name}"
 
 
 def _name(game: Game, card_id: str | None) -> str:
@@ -87,7 +91,7 @@ _TEXTS = {
     "share": lambda e, g: f"  every player's coins are shared out: {_coins(e['coins'])} each "
                           f"({_name(g, e['card'])})",
     "side_roll": lambda e, g: f"  side roll for the {_name(g, e['card'])}: {_faces(e)}",
-    "reveal": lambda e, g: f"  the market reveals {article(_name(g, e['card']))} "
+    "reveal": lambda e, g: f"  the market reveals {_a(_name(g, e['card']))} "
                            f"({e['copies']} face up)",
     "retire": lambda e, g: f"  the {_name(g, e['card'])} leaves the market: nobody may build "
                            "it any more",

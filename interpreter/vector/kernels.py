@@ -435,9 +435,24 @@ def _take_from_roller(a, rules, card):
     return Plain(run)
 
 
+def _one_by_one(run):
+    """``run`` once per copy, each copy on the coins the one before it left (the scalar
+    :func:`~machikoro.language.actions.one_by_one`): for an amount or a filter that reads
+    the payer's coins."""
+    def each(b, g, card_, owner, copies):
+        copies = np.broadcast_to(copies, g.shape)
+        for k in range(int(copies.max(initial=0))):
+            at = copies > k
+            if at.any():
+                run(b, g[at], card_, owner[at], np.ones(int(at.sum()), dtype=np.int64))
+        return _ALL
+    return each
+
+
 def _take_from_each(a, rules, card):
     per_copy, boost = amount(a.amount, rules), _boost(rules, card)
     holding = None if a.holding is None else _quantity(a.holding)
+    reads_coins = "coins" in getattr(a.amount, "reads", ()) or holding is not None
 
     def run(b, g, card_, owner, copies):
         more = 0 if boost is None else boost(b, g, owner)
@@ -449,11 +464,12 @@ def _take_from_each(a, rules, card):
                 owed = np.where(holding(b.seat_coins(g, payer)), owed, 0)
             b.transfer(g, payer, owner, owed)
         return _ALL
-    return Plain(run)
+    return Plain(_one_by_one(run) if reads_coins else run)
 
 
 def _take_from_richest(a, rules, card):
     per_copy, boost = amount(a.amount, rules), _boost(rules, card)
+    reads_coins = "coins" in getattr(a.amount, "reads", ())
 
     def run(b, g, card_, owner, copies):
         if b.players == 1:
@@ -465,7 +481,7 @@ def _take_from_richest(a, rules, card):
             per = per + boost(b, g, owner)
         b.transfer(g, payer, owner, _times(per, copies))
         return _ALL
-    return Plain(run)
+    return Plain(_one_by_one(run) if reads_coins else run)
 
 
 def _share_coins(a, rules, card):
