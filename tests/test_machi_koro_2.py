@@ -156,7 +156,7 @@ class Ledger:
         boost = BOOST.get(MK2.card(card).icon)
         return FIXED[card] + (1 if boost and self.anyone(boost) else 0)
 
-    def event(self, e: dict) -> None:  # noqa: C901 - one branch per event type
+    def event(self, e: dict) -> None:  # one branch per event type
         kind = e["type"]
         opening = self.turns <= OPENING_ROUNDS * self.n
         if opening and kind not in ("turn", "build", "pass", "reveal"):
@@ -199,7 +199,7 @@ class Ledger:
                 self.fail(f"a swap of a landmark: {e}")
             self.move(e["player"], e["other"], e["give"])
             self.move(e["other"], e["player"], e["take"])
-        elif kind == "extra_turn":
+        elif kind == "extra_turn":  # noqa: SIM102 - one branch per event
             if e["card"] == "amusement_park" and not self.doubles():
                 self.fail("an Amusement Park extra turn without doubles")
         if min(self.coins) < 0:
@@ -237,7 +237,7 @@ class Ledger:
         elif card == "airport":
             if self.built or coins != 5 or seat != self.current:
                 self.fail("the Airport pays after a build")
-        elif card == "city_hall":  # the broke rule: 0 coins at the build step, after a roll
+        elif card == "city_hall":  # noqa: SIM102 - the broke rule (0 coins, after a roll)
             if self.roll is None or self.coins[seat] != 0 or coins != 1:
                 self.fail(f"City Hall pays {coins} to a player with {self.coins[seat]}")
         if seat == self.current and coins > 0:
@@ -273,7 +273,7 @@ class Ledger:
                         if MK2.card(MK2.ids[i]).icon == icon)
             if e["owed"] != count:
                 self.fail(f"{card} takes {e['owed']}, not {count}")
-        elif card in ("french_restaurant", "temple"):
+        elif card in ("french_restaurant", "temple"):  # noqa: SIM102 - one branch per card
             if e["owed"] != 2 or (card == "temple" and not self.doubles()):
                 self.fail(f"{card} takes {e['owed']} on {self.roll}")
         self.coins[payer] -= e["coins"]

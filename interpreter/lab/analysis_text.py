@@ -280,8 +280,8 @@ def _landmark_lines(c: dict, counts: tuple, owner: str) -> list[str]:
             f"{_dice(k)}: {_signed(c['gain'][k])} (adds on {_pct(c['chance'][k])} of turns)"
             for k in c["gain"]]
     if kind == "when_built":
-        return [f"{head}: once, when built: {_signed(c['coins_once'])} to the builder in the "
-                "reference position (not per turn)"]
+        return [(f"{head}: once, when built: {_signed(c['coins_once'])} to the builder in "
+                 "the reference position (not per turn)")]
     if kind == "turn_coins":
         title = (f"{head}: coins per own turn (conditions tested after the roll, nothing "
                  "built yet)")
