@@ -502,8 +502,14 @@ class TurnPhases:
         if self.explain:  # the card's one clause (dispatch.plain_payout)
             self.running = (card, owner, copies, self.rules.activation[card][0])
         boosts = self.rules.boosts[card]
-        if boosts:
-            per += boost_of(boosts, self.towns_seen[owner], self.towns_seen)
+        if boosts:  # (boost_of written out: a call less per boosted payout)
+            town = self.towns_seen[owner]
+            for source, more in boosts:
+                if source >= 0:
+                    if town[source]:
+                        per += more
+                elif any(t[~source] for t in self.towns_seen):
+                    per += more
         if per <= 0:
             return
         if kind == GAIN:

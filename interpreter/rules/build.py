@@ -285,4 +285,6 @@ def _ruleset(raw: RawRuleSet, cards: list[Card], colours: dict, ids: tuple, inde
         shared=frozenset(i for i, c in enumerate(cards) if c.scope == "everyone"),
         discounts=tables.discounts(cards), build_if=tuple(c.build_if for c in cards),
         tracks_received=tables.reads_received(cards),
+        dynamic_costs=bool(tables.cost_tiers(cards) or tables.discounts(cards)
+                           or any(c.build_if for c in cards)),
     )

@@ -107,7 +107,9 @@ class RuleSet(Record, eq=False):
     ``source`` is built (by the builder, or by anyone for a shared source), each of
     ``cards`` costs ``coins`` less (negative: more); ``build_if[card]`` the conditions on
     building a card; ``tracks_received`` is True when an effect reads the coins a player
-    received this turn (the engine counts them then only).
+    received this turn (the engine counts them then only); ``dynamic_costs`` when what a
+    card costs depends on the builder's town or the game (tiered costs, cost changes while
+    a card is built, conditions on building).
     """
 
     name: str
@@ -163,12 +165,7 @@ class RuleSet(Record, eq=False):
     discounts: tuple = ()
     build_if: tuple = ()
     tracks_received: bool = False
-
-    @property
-    def dynamic_costs(self) -> bool:
-        """True when what a card costs depends on the builder's town or on the game
-        (tiered costs, cost changes while a card is built, conditions on building)."""
-        return bool(self.cost_tiers or self.discounts or any(self.build_if))
+    dynamic_costs: bool = False  # tiered costs, cost changes while built, or build_if
 
     def cost_for(self, card: int, built: int) -> int:
         """What ``card`` costs a builder who has ``built`` landmarks counted for victory:
