@@ -18,7 +18,7 @@ import argparse
 import json
 import sys
 
-from ..errors import MachikoroError
+from ..errors import MachikoroError, VectorUnsupported
 from .arguments import UsageError, add_variant, did_you_mean, non_empty, positive, variant_of
 
 HELP = "rank the answers of a position's pending decision by the mover's chance to win"
@@ -35,8 +35,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --log: the position after turn N")
     add_variant(parser, "with --position: the rule set of a file that names none")
     parser.add_argument("--agents", type=non_empty("agent names"), default=None,
-                        help="comma-separated agents by seat for the rollouts "
-                             "(default: greedy for every seat)")
+                        help="comma-separated agents by seat for the rollouts, the last "
+                             "for the seats left (default: greedy for every seat)")
     parser.add_argument("--games", type=positive, default=20_000,
                         help="rollouts in all, at most (default 20000)")
     parser.add_argument("--seconds", type=float, default=2.0,
@@ -98,11 +98,15 @@ def run(args) -> int:
     agents = None
     if args.agents:
         agents = [a.strip() for a in args.agents.split(",")]
-        if len(agents) != game.n:
+        if len(agents) > game.n:
             raise UsageError(f"--agents names {len(agents)} agents for {game.n} players")
+        agents += [agents[-1]] * (game.n - len(agents))  # the last fills the seats, as in the lab
         _check_agents(agents, game.rules)
-    ranked = advise(game, agents, games=max(args.games, len(decision.options)),
-                    seconds=args.seconds or None, seed=args.seed, engine=args.engine)
+    try:
+        ranked = advise(game, agents, games=max(args.games, len(decision.options)),
+                        seconds=args.seconds or None, seed=args.seed, engine=args.engine)
+    except VectorUnsupported as exc:  # --engine vector: a usage error, as in the lab (2)
+        raise UsageError(str(exc)) from None
     if args.json:
         print(json.dumps({"decision": decision.name, "player": decision.player,
                           "turn": game.turn + 1, "options": [

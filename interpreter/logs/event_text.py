@@ -256,7 +256,12 @@ def card_table(rules: RuleSet) -> str:
         victory += "; or win at once by building " + " or ".join(
             rules.cards[i].name for i in rules.wins_at_once)
     lines.append("")
+    dice = f"{rules.dice_count} die"
+    counts = sorted({n for card, options in rules.dice_options if rules.start_town[card]
+                     for n in options} | {rules.dice_count})
+    if len(counts) > 1:  # a card every player starts with offers a choice of dice
+        dice = " or ".join(map(str, counts)) + " dice"
     lines.append(f"{rules.name}: {rules.min_players}-{rules.max_players} players, "
-                 f"{rules.start_coins} starting coins, {rules.dice_count} die of "
+                 f"{rules.start_coins} starting coins, {dice} of "
                  f"{rules.dice_faces} faces; win by building {victory}.")
     return "\n".join(lines)
