@@ -509,7 +509,7 @@ def test_the_vector_engine_refuses_by_name(capsys, command):
         command = [*command, "--variant", "machi-koro-2"]
     code, out, err = cli(capsys, *command, "--engine", "vector")
     assert code == 2 and out == ""
-    assert "the batched engine cannot play tiered landmark costs" in err
+    assert "the batched engine cannot play a landmark in force for every player" in err
     assert "--engine auto would play the scalar engine" in err
 
 
@@ -599,7 +599,7 @@ def test_advise_ranks_the_build_options_of_a_logged_position(tmp_path, capsys):
     assert decision.name == "build" and decision.player == 1
     assert ranked == {"nothing" if o is None else o for o in decision.options}
     code, _, err = cli(capsys, "advise", "--log", log, "--turn", 3, "--engine", "vector")
-    assert code != 0 and "cannot play tiered landmark costs" in err
+    assert code != 0 and "cannot play a landmark in force for every player" in err
 
 
 # ---------------------------------------------------------------------- adapters, web
@@ -654,7 +654,7 @@ def test_pettingzoo_episode_and_single_agent_env_end_with_a_winner():
 
 def test_the_vector_environment_refuses_machi_koro_2():
     gymnasium = pytest.importorskip("gymnasium")
-    with pytest.raises(VectorUnsupported, match="tiered landmark costs"):
+    with pytest.raises(VectorUnsupported, match="in force for every player"):
         gymnasium.make_vec("Machikoro-vector-v0", num_envs=2, players=2,
                            variant="machi-koro-2")
 

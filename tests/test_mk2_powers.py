@@ -16,6 +16,7 @@ import pytest
 import machikoro
 from machikoro import Game
 from machikoro.errors import DataError, VectorUnsupported
+from machikoro.vector.lockstep import run_lockstep
 from machikoro.vector.program import Program
 
 
@@ -312,10 +313,20 @@ def test_a_rule_set_that_never_reads_them_counts_no_received_coins():
     (MALL_FOR_ALL, "in force for every player"),
     (WHEN_BUILT, "when built"),
     ("change:\n  train_station: {effect: 'roll 1 or 2 dice; after income, gain 1'}\n", "after income"),
-    ("change:\n  train_station: {effect: 'roll 1 or 2 dice; landmarks cost 1 less'}\n", "cost change"),
-    (ONLY_FIRST, "a condition on building"),
     (RECEIVED, "received"),
 ])
 def test_the_batched_engine_refuses_each_power_by_name(tmp_path, text, concept):
     with pytest.raises(VectorUnsupported, match=concept):
         Program(ruleset(tmp_path, text), 2)
+
+
+@pytest.mark.parametrize("text", [
+    "change:\n  train_station: {effect: 'roll 1 or 2 dice; landmarks cost 1 less'}\n",
+    ONLY_FIRST,
+])
+def test_the_batched_engine_plays_each_power_as_the_scalar_engine(tmp_path, text):
+    rules = ruleset(tmp_path, text)
+    for players in (2, 4):
+        report = run_lockstep(rules, players, range(40), answer_seed=players,
+                              convert_every=9)
+        assert report.differences == () and report.asked["build"] > 0
