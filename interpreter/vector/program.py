@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import VectorUnsupported
 from ..language import actions as act
-from ..language.clauses import TRIGGER_WORDS, TRIGGERS
+from ..language.clauses import TRIGGERS
 from ..rules.ruleset import RuleSet
 from . import kernels
 
@@ -48,15 +48,9 @@ def refuse_rules(rules: RuleSet) -> None:
 
 def unsupported_rules(rules: RuleSet) -> str | None:
     """The first rules-file concept of ``rules`` the batched engine does not compile, or
-    None: a card in force for every player, the coins received this turn, the ``after
-    income`` and ``when built`` triggers."""
-    if rules.shared:
-        return "a landmark in force for every player (scope: everyone)"
-    if rules.tracks_received:
-        return "the coins received this turn ('received ... coins')"
-    for trigger in ("after_income", "when_built"):
-        if rules.hooks.get(trigger):
-            return f"the trigger '{TRIGGER_WORDS[trigger]}'"
+    None: ``when built`` clauses in a rule set of more than one build a turn."""
+    if rules.hooks.get("when_built") and rules.builds_per_turn > 1:
+        return "the trigger 'when built' with more than one build a turn"
     return None
 
 
