@@ -38,6 +38,8 @@ CASES = [  # (rule set, players, weight)
     ("harbor+millionaires-row", 3, 2), ("harbor+millionaires-row", 5, 1),
     ("harbor+millionaires-row+market/variable", 4, 2),
     ("millionaires-row+market/hybrid", 2, 1), ("harbor+market/hybrid", 5, 1),
+    ("machi-koro-2", 2, 2), ("machi-koro-2", 3, 2), ("machi-koro-2", 4, 2),
+    ("machi-koro-2", 5, 2),
 ]
 
 

@@ -204,10 +204,11 @@ def step_some(batch: VectorGames, answers: dict, keeps=None, answer=None) -> Non
 
 def _part(waiting, rows: np.ndarray) -> tuple:
     """The rows ``rows`` of a :class:`~machikoro.vector.decisions.Waiting` as a part of
-    :func:`~machikoro.vector.decisions.joined`: ``(games, mask, bits, slots)``."""
+    :func:`~machikoro.vector.decisions.joined`: ``(games, mask, bits, slots, order)``."""
     if waiting.bits is not None:
-        return (waiting.games[rows], None, waiting.bits[rows], waiting.slots)
-    return (waiting.games[rows], waiting.mask[rows], None, 0)
+        return (waiting.games[rows], None, waiting.bits[rows], waiting.slots, None)
+    order = None if waiting.order is None else waiting.order[rows]
+    return (waiting.games[rows], waiting.mask[rows], None, 0, order)
 
 
 def _cat(parts: list) -> np.ndarray:

@@ -24,8 +24,11 @@ from helpers import cli
 
 import machikoro
 from machikoro import Game, GreedyAgent, RandomAgent
+from machikoro.agents.batched import GreedyPolicy
 from machikoro.checks.rule_cases import run_case
 from machikoro.errors import VectorUnsupported
+from machikoro.vector.engine import VectorGames
+from machikoro.vector.policies import RandomPolicy
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "variants" / "machi-koro-2"
@@ -487,11 +490,12 @@ def test_analyze_prints_no_absurd_number_for_the_radio_towers_one_extra_turn(cap
 
 
 def test_simulate_plays_to_a_winner_and_auto_falls_back_to_the_scalar_engine(capsys):
+    # random agents: the batched engine; greedy (no batched policy here): the scalar one
     code, out, _ = cli(capsys, "simulate", "--variant", "machi-koro-2", "--players", 3,
                        "--agents", "random", "--games", 30, "--engine", "auto", "--json")
     assert code == 0
     found = json.loads(out)
-    assert found["engine"] == "scalar" and "cannot play" in found["engine_fallback"]
+    assert found["engine"] == "vector" and found["engine_fallback"] is None
     assert sum(seat["wins"] for seat in found["seats"]) == 30 and found["capped"]["games"] == 0
     code, out, _ = cli(capsys, "simulate", "--variant", "machi-koro-2", "--agents",
                        "greedy,random", "--games", 20, "--engine", "auto")
@@ -504,13 +508,16 @@ def test_simulate_plays_to_a_winner_and_auto_falls_back_to_the_scalar_engine(cap
     ["compare", "machi-koro-2", "base", "--games", "10"],
     ["tournament", "--players", "2", "--games", "10", "greedy", "random"],
 ])
-def test_the_vector_engine_refuses_by_name(capsys, command):
+def test_the_vector_engine_refuses_greedy_by_name(capsys, command):
+    # the batched engine plays the rule set; greedy's batched policy does not value it
     if command[0] != "compare":
         command = [*command, "--variant", "machi-koro-2"]
     code, out, err = cli(capsys, *command, "--engine", "vector")
     assert code == 2 and out == ""
-    assert "the batched engine cannot play tiered landmark costs" in err
+    assert "the batched engine cannot play the agent 'greedy' (no batched policy for " \
+           "tiered landmark costs" in err
     assert "--engine auto would play the scalar engine" in err
+
 
 
 def test_simulate_with_mcts_and_a_bundled_strategy(capsys):
@@ -599,7 +606,7 @@ def test_advise_ranks_the_build_options_of_a_logged_position(tmp_path, capsys):
     assert decision.name == "build" and decision.player == 1
     assert ranked == {"nothing" if o is None else o for o in decision.options}
     code, _, err = cli(capsys, "advise", "--log", log, "--turn", 3, "--engine", "vector")
-    assert code != 0 and "cannot play tiered landmark costs" in err
+    assert code != 0 and "no batched policy for tiered landmark costs" in err
 
 
 # ---------------------------------------------------------------------- adapters, web
@@ -652,11 +659,17 @@ def test_pettingzoo_episode_and_single_agent_env_end_with_a_winner():
     assert terminated and reward in (1.0, -1.0)
 
 
-def test_the_vector_environment_refuses_machi_koro_2():
-    gymnasium = pytest.importorskip("gymnasium")
-    with pytest.raises(VectorUnsupported, match="tiered landmark costs"):
-        gymnasium.make_vec("Machikoro-vector-v0", num_envs=2, players=2,
-                           variant="machi-koro-2")
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_the_batched_engine_plays_machi_koro_2_to_winners(players):
+    batch = VectorGames(MK2, players, range(200))
+    batch.run(RandomPolicy(np.arange(200 * players).reshape(200, players)))
+    assert batch.over.all() and (batch.winner >= 0).all()
+    victory, launch = list(MK2.victory), MK2.index["launch_pad"]
+    for g in range(batch.n):
+        town = batch.owned[g, batch.winner[g]]
+        assert (town[victory] > 0).sum() >= 3 or town[launch] == 1
+    with pytest.raises(VectorUnsupported, match="the agent 'greedy'"):
+        GreedyPolicy(MK2, players, np.zeros((1, players), dtype=np.int64))
 
 
 def test_the_web_app_plays_machi_koro_2_to_its_end(tmp_path, capsys):

@@ -6,7 +6,7 @@ by a count of landmarks, and build-only opening rounds.
 The rule cases ``tests/cases/tiers-*``, ``pool-*`` and ``opening-*`` play scripted turns of
 the test rule sets in ``tests/data/rules/``; this file checks what a case cannot script (a
 shuffled row's deal and refill over many random games), the located errors, and that the
-batched engine refuses each concept by name.
+batched engine plays each concept as the scalar engine does (lock-step).
 """
 
 from __future__ import annotations
@@ -17,8 +17,8 @@ import pytest
 
 import machikoro
 from machikoro import Game, RandomAgent
-from machikoro.errors import DataError, VectorUnsupported
-from machikoro.vector.program import Program
+from machikoro.errors import DataError
+from machikoro.vector.lockstep import run_lockstep
 
 DATA = Path(__file__).parent / "data" / "rules"
 SHARED = machikoro.load_ruleset(str(DATA / "shared-landmarks.yaml"))
@@ -162,17 +162,24 @@ def test_opening_rounds_roll_no_dice_and_pay_no_income(players):
 # ---------------------------------------------------------------------- batched engine
 
 
-@pytest.mark.parametrize("text, concept", [
-    ("change:\n  train_station: {cost: [4, 6, 8, 10]}\n", "tiered landmark costs"),
-    ("change:\n  train_station: {supply: 1}\n", "shared landmark pool"),
-    ("rules:\n  turn: {builds: 1, build_only_rounds: 2}\n", "build-only opening rounds"),
-    ("rules:\n  victory: {landmarks: all, at_once: [radio_tower]}\n",
-     "a landmark that wins at once"),
+@pytest.mark.parametrize("text", [
+    "change:\n  train_station: {cost: [4, 6, 8, 10]}\n",
+    "change:\n  train_station: {supply: 1}\n",
+    "rules:\n  turn: {builds: 1, build_only_rounds: 2}\n",
+    "rules:\n  victory: {landmarks: all, at_once: [radio_tower]}\n",
 ])
-def test_the_batched_engine_refuses_each_concept_by_name(tmp_path, text, concept):
+def test_the_batched_engine_plays_each_concept_as_the_scalar_engine(tmp_path, text):
     rules = machikoro.load_ruleset(variant(tmp_path, text))
-    with pytest.raises(VectorUnsupported, match=concept):
-        Program(rules, 2)
+    for players in (2, 4):
+        report = run_lockstep(rules, players, range(40), answer_seed=players,
+                              convert_every=9)
+        assert report.differences == () and report.asked["build"] > 0
+
+
+@pytest.mark.parametrize("rules", [SHARED, DEALT, OPENING])
+def test_the_test_rule_sets_play_alike_in_both_engines(rules):
+    report = run_lockstep(rules, 3, range(40), answer_seed=5, convert_every=7)
+    assert report.differences == () and report.games == 40
 
 
 # ---------------------------------------------------------------------- victory at once

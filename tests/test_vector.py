@@ -45,6 +45,8 @@ LOCKSTEP = [
     ("millionaires-row", 4, 60), ("market/variable", 2, 80), ("market/hybrid", 3, 60),
     ("harbor+millionaires-row", 2, 40), ("harbor+millionaires-row+market/variable", 5, 25),
     ("millionaires-row+market/hybrid", 3, 40),
+    ("machi-koro-2", 2, 60), ("machi-koro-2", 3, 40), ("machi-koro-2", 4, 30),
+    ("machi-koro-2", 5, 30),
 ]
 
 
@@ -84,6 +86,25 @@ def test_every_kind_of_decision_of_the_expansions_was_checked():
                  "moving_company", "demolition_company", "renovation_company",
                  "tech_startup", "exhibit_hall", "order"):
         assert report.asked.get(name, 0) > 0, name
+
+
+def test_every_kind_of_decision_of_machi_koro_2_was_checked():
+    report = run_lockstep(rules_of("machi-koro-2"), 5, range(40))
+    assert report.differences == ()
+    for name in ("build", "dice", "business_center", "moving_company"):
+        assert report.asked.get(name, 0) > 0, name
+
+
+def test_a_cost_that_ignores_the_builders_tier_is_caught(monkeypatch):
+    """Machi Koro 2's build menus: a landmark's cost taken at its first tier whatever
+    the builder has built changes the options offered (and their order)."""
+    def first_tier(self, g, seat):
+        return np.broadcast_to(self.program.cost, (len(g), self.cards)).copy()
+
+    monkeypatch.setattr(batch_module.Batch, "costs_now", first_tier)
+    report = run_lockstep(rules_of("machi-koro-2"), 3, range(40))
+    assert len(report.differences) >= 10
+    assert {d.field for d in report.differences} <= {"coins", "decision"}
 
 
 def test_a_planted_mutation_is_caught(monkeypatch):

@@ -164,7 +164,8 @@ AGREEMENT = [
     ("base", 2, 0, 12, 400), ("base", 4, 2, 6, 400), ("harbor", 3, 1, 6, 400),
     ("millionaires-row", 4, 0, 6, 400), ("harbor+millionaires-row", 5, 4, 4, 400),
     ("market/variable", 2, 1, 6, 400), ("millionaires-row+market/hybrid", 3, 0, 6, 400),
-    ("house/radio-tower-18", 2, 0, 6, 300),
+    ("house/radio-tower-18", 2, 0, 6, 300), ("machi-koro-2", 2, 0, 6, 400),
+    ("machi-koro-2", 5, 3, 4, 400),
 ]
 
 

@@ -32,7 +32,7 @@ from ..language import values
 from ..records import Record
 from ..rules.ruleset import RuleSet
 from ..vector.convert import to_game
-from ..vector.program import Program
+from ..vector.program import Program, dynamic_concepts
 from ..vector.valuation import Position, Unsupported, View, check_test, holds, valuation_for
 from . import strategy_values as sv
 from .greedy import GreedyAgent, paying_shares
@@ -97,6 +97,9 @@ class GreedyPolicy:
     takes_only = True
 
     def __init__(self, rules: RuleSet, players: int, seat_seeds, horizon: float = 6.0):
+        concept = dynamic_concepts(rules)
+        if concept is not None:  # greedy's arrays value neither costs that change nor these
+            raise VectorUnsupported(f"the agent 'greedy' (no batched policy for {concept})")
         self.rules, self.players, self.horizon = rules, players, horizon
         self.fallback = ScalarFallback(lambda seed: GreedyAgent(seed, horizon), seat_seeds)
         self.shares = np.asarray(paying_shares(rules), dtype=np.float64)
@@ -305,6 +308,9 @@ class StrategyPolicy:
 
     def __init__(self, strategy, players: int, seat_seeds):
         self.strategy, self.name = strategy, strategy.key
+        concept = dynamic_concepts(strategy.rules)
+        if concept is not None:
+            raise _refuse(strategy, f"no batched policy for {concept}")
         self.keys = compile_strategy(strategy)
         seat_seeds = np.asarray(seat_seeds, dtype=np.int64)
         self.phase = np.zeros(seat_seeds.shape, dtype=np.int64)

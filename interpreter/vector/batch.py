@@ -81,6 +81,8 @@ class Batch:
         self.builds_left = np.zeros(n, dtype=np.int64)
         self.extra_turn = np.zeros(n, dtype=bool)
         self.winner = np.full(n, -1, dtype=np.int64)
+        # per seat, the coins received this turn (only in a rule set that reads them)
+        self.received = np.zeros((n, p), dtype=COINS) if rules.tracks_received else None
         self.bound = np.full(n, -1, dtype=np.int64)
         self.side = np.full((n, max(len(program.side_cards), 1)), -1, dtype=np.int64)
         self.phase = np.zeros(n, dtype=np.int64)
@@ -148,6 +150,13 @@ class Batch:
         cell = g * self.players + seat
         self.coins_flat[cell] = self.coins_flat.take(cell) + amount
 
+    def gain(self, g, seat, amount) -> None:
+        """The bank pays ``seat`` ``amount`` coins in each game, counted as received
+        (:meth:`StateChanges.gain`)."""
+        self.add_coins(g, seat, amount)
+        if self.received is not None:
+            self.received[g, seat] += np.maximum(amount, 0)
+
     def transfer(self, g, payer, payee, owed) -> None:
         """``payer`` pays ``payee`` ``owed`` coins in each game, or all it has; the rest
         is waived (:meth:`StateChanges.transfer`)."""
@@ -158,6 +167,8 @@ class Batch:
         flat[cell] = have - paid
         cell = g * p + payee
         flat[cell] = flat.take(cell) + paid
+        if self.received is not None:
+            self.received[g, payee] += paid
 
     # ------------------------------------------------------------------ cards moving
 
@@ -486,6 +497,29 @@ class Batch:
 
     # ------------------------------------------------------------------ build menus
 
+    def costs_now(self, g, seat) -> np.ndarray:
+        """``(len(g), cards)``: what each card costs each game's ``seat`` now
+        (:meth:`Game.cost_to`): its tier for the victory landmarks ``seat`` has built,
+        less the cost changes in force for it (its own cards', or anyone's card in force
+        for every player); a discount never takes a cost below 0."""
+        p = self.program
+        town = self.town(g, seat)
+        if p.tiered:
+            built = (town[:, p.victory] > 0).sum(axis=1)
+            tier = np.minimum(built, p.tiers.shape[1] - 1)
+            cost = p.tiers[:, tier].T.copy()
+        else:
+            cost = np.broadcast_to(p.cost, (len(g), self.cards)).copy()
+        if not p.discounts:
+            return cost
+        less = np.zeros_like(cost)
+        for source, cards, n, shared in p.discounts:
+            on = town[:, source] > 0
+            if shared:
+                on = on | (self.owned[g, :, source] > 0).any(axis=1)
+            less += np.outer(on, cards) * n
+        return np.where(less > 0, np.maximum(cost - less, np.minimum(cost, 0)), cost - less)
+
     def refresh_menus(self, g) -> None:
         """Make every seat's build menu anew in games ``g`` (after a change of the towns
         or the market that the incremental updates do not follow)."""
@@ -493,7 +527,7 @@ class Batch:
             return
         p = self.program
         cards = p.by_cost
-        up = (self.supply[g][:, cards] > 0) | p.landmark[cards]
+        up = (self.supply[g][:, cards] > 0) | p.pileless[cards]
         weights = np.uint64(1) << np.arange(len(cards), dtype=np.uint64)
         for seat in range(self.players):
             ok = up & (self.owned[g, seat][:, cards] < p.limit[cards])
@@ -506,7 +540,7 @@ class Batch:
             return
         p = self.program
         ok = (self.copies(g, seat, card) < p.limit[card]) & (
-            (self.supply.reshape(-1).take(g * self.cards + card) > 0) | p.landmark[card])
+            (self.supply.reshape(-1).take(g * self.cards + card) > 0) | p.pileless[card])
         weight = p.menu_weight[card]
         flat = self.menu.reshape(-1)
         cell = g * self.players + seat

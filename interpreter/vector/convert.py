@@ -27,6 +27,7 @@ from ..engine import phases as scalar
 from ..engine.game import Game
 from ..errors import MachikoroError, VectorUnsupported
 from .engine import (
+    AFTER_INCOME,
     AFTER_ROLL,
     BEFORE_BUILD,
     BEFORE_ROLL,
@@ -36,6 +37,7 @@ from .engine import (
     INCOME,
     OVER,
     START,
+    WHEN_BUILT,
     VectorGames,
 )
 from .program import HOOK_PLANS, Program
@@ -43,11 +45,14 @@ from .program import HOOK_PLANS, Program
 _TO_SCALAR = {START: scalar.START, DICE: scalar.START, BEFORE_ROLL: scalar.BEFORE_ROLL,
               AFTER_ROLL: scalar.AFTER_ROLL, INCOME: scalar.INCOME,
               BEFORE_BUILD: scalar.BEFORE_BUILD, BUILD: scalar.BUILD, END: scalar.END,
-              OVER: scalar.OVER}
+              OVER: scalar.OVER, AFTER_INCOME: scalar.AFTER_INCOME,
+              WHEN_BUILT: scalar.WHEN_BUILT}
 _FROM_SCALAR = {scalar.BEFORE_ROLL: BEFORE_ROLL, scalar.AFTER_ROLL: AFTER_ROLL,
-                scalar.INCOME: INCOME, scalar.BEFORE_BUILD: BEFORE_BUILD, scalar.END: END}
+                scalar.INCOME: INCOME, scalar.BEFORE_BUILD: BEFORE_BUILD, scalar.END: END,
+                scalar.AFTER_INCOME: AFTER_INCOME, scalar.WHEN_BUILT: WHEN_BUILT}
 _HOOK_OF = {BEFORE_ROLL: "before_roll", AFTER_ROLL: "after_roll",
-            BEFORE_BUILD: "before_build", END: "end_of_turn"}
+            BEFORE_BUILD: "before_build", END: "end_of_turn",
+            AFTER_INCOME: "after_income", WHEN_BUILT: "when_built"}
 
 
 def _chain(clause) -> list:
@@ -141,6 +146,8 @@ def _copy_state(batch: VectorGames, game: Game, shuffle: bool = True) -> None:
         batch.built[:, k] = card
     batch.builds_left[:] = game.builds_left
     batch.extra_turn[:] = game.extra_turn
+    if batch.received is not None:
+        batch.received[:] = np.array(game.received, dtype=batch.received.dtype)
     batch.winner[:] = -1 if game.winner is None else game.winner
     batch.bound[:] = -1 if game.bound is None else game.bound
     batch.side[:] = -1
@@ -277,6 +284,8 @@ def to_game(batch: VectorGames, g: int, seed: int | None = None) -> Game:
     game.built_this_turn = [int(c) for c in batch.built[g, :int(batch.nbuilt[g])]]
     game.builds_left = int(batch.builds_left[g])
     game.extra_turn = bool(batch.extra_turn[g])
+    if batch.received is not None:
+        game.received = batch.received[g].astype(int).tolist()
     game.winner = None if batch.winner[g] < 0 else int(batch.winner[g])
     game.bound = None if batch.bound[g] < 0 else int(batch.bound[g])
     if game.side_rolls is not None:

@@ -45,13 +45,16 @@ class Waiting:
     """The games waiting at decisions of one kind (``games``, an index array in no
     particular order) with their options: ``mask`` (``(len(games), slots)`` bool) or, for
     the build decision, ``bits`` (``uint64`` per game, bit m: slot m + 1; see the module
-    text) over ``slots`` slots. ``counts`` is how many options each game has."""
+    text) over ``slots`` slots. ``counts`` is how many options each game has. ``order``
+    (or None: slot order) lists each game's slots in its option order, the options
+    first: a build menu whose costs change orders its cards by their cost now."""
 
-    __slots__ = ("_counts", "_mask", "bits", "games", "slots")
+    __slots__ = ("_counts", "_mask", "bits", "games", "order", "slots")
 
     def __init__(self, games: np.ndarray, mask: np.ndarray | None = None,
-                 bits: np.ndarray | None = None, slots: int = 0):
-        self.games, self._mask, self.bits = games, mask, bits
+                 bits: np.ndarray | None = None, slots: int = 0,
+                 order: np.ndarray | None = None):
+        self.games, self._mask, self.bits, self.order = games, mask, bits, order
         self.slots = mask.shape[1] if mask is not None else slots
         self._counts = None
 
@@ -84,6 +87,9 @@ class Waiting:
 
     def slots_of(self, options: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
         """The slot of each option index (``rows``: which of the games, default all)."""
+        if self.order is not None:
+            order = self.order if rows is None else self.order[rows]
+            return order[np.arange(len(options)), options]
         if self.bits is not None:
             bits = self.bits if rows is None else self.bits[rows]
             out = np.zeros(len(options), dtype=np.int64)
@@ -99,6 +105,13 @@ class Waiting:
         places = np.flatnonzero(mask)
         starts = np.cumsum(counts) - counts
         return places.take(starts + options) - np.arange(len(options)) * mask.shape[1]
+
+    def ordered(self, row: int) -> list:
+        """Game ``row``'s option slots, in its option order."""
+        slots = self.mask[row].nonzero()[0]
+        if self.order is None:
+            return slots.tolist()
+        return self.order[row, :len(slots)].tolist()
 
     def legal(self, slots: np.ndarray) -> np.ndarray:
         """True where ``slots`` (one per game) is one of the game's options."""
@@ -119,11 +132,12 @@ class Waiting:
 
 def joined(parts: list) -> Waiting:
     """One :class:`Waiting` of parts registered one by one: ``[(games, mask, bits,
-    slots), ...]``."""
+    slots[, order]), ...]``."""
     if len(parts) == 1:
-        games, mask, bits, slots = parts[0]
-        return Waiting(games, mask, bits, slots)
+        return Waiting(*parts[0])
     games = np.concatenate([p[0] for p in parts])
     if parts[0][2] is not None:
         return Waiting(games, None, np.concatenate([p[2] for p in parts]), parts[0][3])
-    return Waiting(games, np.concatenate([p[1] for p in parts]))
+    order = None if len(parts[0]) < 5 or parts[0][4] is None else \
+        np.concatenate([p[4] for p in parts])
+    return Waiting(games, np.concatenate([p[1] for p in parts]), order=order)

@@ -38,13 +38,19 @@ from .kernels import _ALL
 from .program import HOOK_PLANS, Program, compile_rules
 
 (START, BEFORE_ROLL, DICE, ROLL, AFTER_ROLL, INCOME, BEFORE_BUILD, BUILD, END,
- OVER) = range(10)
+ OVER, AFTER_INCOME, WHEN_BUILT) = range(12)
 PHASE_NAMES = ("start", "before_roll", "dice", "roll", "after_roll", "income",
-               "before_build", "build", "end", "over")
-_LAP = (END, START, BEFORE_ROLL, DICE, ROLL, AFTER_ROLL, INCOME, BEFORE_BUILD, BUILD)
+               "before_build", "build", "end", "over", "after_income", "when_built")
+_LAP = (END, START, BEFORE_ROLL, DICE, ROLL, AFTER_ROLL, INCOME, AFTER_INCOME, BEFORE_BUILD,
+        BUILD, WHEN_BUILT)
 """The phases of one lap of :meth:`VectorGames._advance`, in order."""
 _HOOK_PHASE = {BEFORE_ROLL: "before_roll", AFTER_ROLL: "after_roll",
-               BEFORE_BUILD: "before_build", END: "end_of_turn"}
+               BEFORE_BUILD: "before_build", END: "end_of_turn",
+               AFTER_INCOME: "after_income", WHEN_BUILT: "when_built"}
+_HOOK_NEXT = {BEFORE_ROLL: DICE, AFTER_ROLL: INCOME, AFTER_INCOME: BEFORE_BUILD,
+              BEFORE_BUILD: BUILD, WHEN_BUILT: END}
+"""The phase after a hook step's (``at end of turn``: the turn's end)."""
+_WHEN_BUILT_PLAN = HOOK_PLANS["when_built"]
 _CHAIN_END = 1 << 20  # a chain's step index once it ended (did not happen)
 _EMPTY = np.zeros(0, dtype=np.int64)
 
@@ -420,6 +426,7 @@ class VectorGames(Batch):
     _PER_GAME = ("coins", "owned", "supply", "current", "turn", "extra_turns", "dice",
                  "ndice", "total", "doubles", "dice_count", "rerolled", "built", "nbuilt",
                  "builds_left", "extra_turn", "winner", "bound", "side", "phase", "menu",
+                 "received",
                  "seen", "seen_on", "held", "act_copies", "plan", "order_state",
                  "exec_order", "restart", "ins_card", "ins_owner", "ins_copies", "pending",
                  "pending_player", "pending_card", "_row", "cur_cell", "recorded", "ids")
@@ -512,7 +519,9 @@ class VectorGames(Batch):
         games entering ``phase``, ``resume[phase]`` games taking up a plan walk there."""
         handlers = {END: self._end, START: self._start, BEFORE_ROLL: self._hooks,
                     DICE: self._dice, ROLL: self._roll, AFTER_ROLL: self._hooks,
-                    INCOME: self._income, BEFORE_BUILD: self._hooks, BUILD: self._build}
+                    INCOME: self._income, AFTER_INCOME: self._hooks,
+                    BEFORE_BUILD: self._hooks, BUILD: self._build,
+                    WHEN_BUILT: self._hooks}
         while fresh or resume:
             if self._compacting and self._ended:
                 fresh, resume = self._compact(fresh, resume)
@@ -550,9 +559,11 @@ class VectorGames(Batch):
         self._waiting = {}
 
     def _wait(self, kind: int, games: np.ndarray, player: np.ndarray, mask: np.ndarray | None,
-              card: np.ndarray | int = -1, bits: np.ndarray | None = None) -> None:
+              card: np.ndarray | int = -1, bits: np.ndarray | None = None,
+              order: np.ndarray | None = None) -> None:
         """Games ``games`` now wait at a decision of ``kind`` for ``player``, with the
-        options ``mask`` (or, for the build decision, ``bits``)."""
+        options ``mask`` (or, for the build decision, ``bits``), in slot order or, given
+        ``order``, in each game's order of slots (a build menu whose costs change)."""
         if not len(games):
             return
         every = self.every
@@ -562,7 +573,7 @@ class VectorGames(Batch):
         if kind > Program.DICE:
             self.pending_card[games] = card
         self._waiting.setdefault(kind, []).append(
-            (games, mask, bits, self.cards + 1 if bits is not None else 0))
+            (games, mask, bits, self.cards + 1 if bits is not None else 0, order))
 
     def _all(self, games: np.ndarray) -> np.ndarray:
         """``games``, or :attr:`every` (the same games, in slot order) when it holds every
@@ -583,6 +594,22 @@ class VectorGames(Batch):
         _put(self.extra_turn, games, every, False)
         if self.program.chooses_kind:
             _put(self.bound, games, every, -1)
+        if self.received is not None:
+            self.received[games] = 0
+        rounds = self.program.build_only_rounds
+        if rounds:  # the opening rounds: no dice, no roll, no income (_build_only_turn)
+            opening = (_take(self.turn, games, every) - _take(self.extra_turns, games, every)
+                       < rounds * self.players)
+            if opening.any():
+                first = games[opening]
+                self.dice[first] = 0
+                self.ndice[first] = 0
+                self.total[first] = 0
+                self.doubles[first] = False
+                games = games[~opening]
+                if self.program.plans[HOOK_PLANS["before_roll"]]:
+                    return {BEFORE_BUILD: first, BEFORE_ROLL: games}
+                return {BEFORE_BUILD: first, DICE: games}
         if self.program.plans[HOOK_PLANS["before_roll"]]:
             return {BEFORE_ROLL: games}
         return {DICE: games}
@@ -630,7 +657,7 @@ class VectorGames(Batch):
         """A hook step (``before roll``, ``after roll``, ``before build``, ``at end of
         turn``): walk its plan for the current player; then the next phase."""
         pid = HOOK_PLANS[_HOOK_PHASE[phase]]
-        if phase == BEFORE_BUILD and (self.n_seen or self.moves):
+        if phase in (AFTER_INCOME, BEFORE_BUILD) and (self.n_seen or self.moves):
             self.income_done(fresh)  # the income step is over
         if phase == AFTER_ROLL and len(resumed):  # a reroll starts the hooks again
             again = self.restart[resumed]
@@ -647,17 +674,31 @@ class VectorGames(Batch):
             idle, fresh = fresh, _EMPTY
         elif len(fresh):  # only the games whose roller owns a card with such a hook walk
             fresh = self._all(fresh)
-            town = _take(self.cur_cell, fresh, self.every) * self.cards
-            owns = self.owned_flat.take(town + cards[0]) > 0
-            for card in cards[1:]:
-                owns |= self.owned_flat.take(town + card) > 0
+            owns = self._hook_owners(phase, fresh, cards)
             idle, fresh = fresh[~owns], fresh[owns]
         done = self._walk(pid, fresh, resumed) if len(fresh) or len(resumed) else _EMPTY
         if len(idle):
             done = _cat([idle, done])
         if phase == END:
             return self._end_turn(done)
-        return {{BEFORE_ROLL: DICE, AFTER_ROLL: INCOME, BEFORE_BUILD: BUILD}[phase]: done}
+        return {_HOOK_NEXT[phase]: done}
+
+    def _hook_owners(self, phase: int, games, cards) -> np.ndarray:
+        """Which ``games`` walk a hook step of ``cards``: the roller owns one of them, or
+        anyone one in force for every player (:meth:`TurnPhases._queue_hooks`); for the
+        ``when built`` step, the card just built is one of them."""
+        if phase == WHEN_BUILT:
+            last = self.built[games, np.maximum(self.nbuilt[games] - 1, 0)]
+            return self.program.when_built[last]
+        town = _take(self.cur_cell, games, self.every) * self.cards
+        shared = self.program.shared
+        owns = np.zeros(len(games), dtype=bool)
+        for card in cards.tolist():
+            if shared[card]:
+                owns |= (self.owned[games, :, card] > 0).any(axis=1)
+            else:
+                owns |= self.owned_flat.take(town + card) > 0
+        return owns
 
     def _end(self, phase, fresh, resumed) -> dict:
         return self._hooks(phase, fresh, resumed)
@@ -727,7 +768,8 @@ class VectorGames(Batch):
             pids = self.plan[resumed]
             for pid in _distinct(pids):
                 done.append(self._walk(pid, _EMPTY, resumed[pids == pid]))
-        return {BEFORE_BUILD: _cat(done)}
+        after = AFTER_INCOME if plans[HOOK_PLANS["after_income"]] else BEFORE_BUILD
+        return {after: _cat(done)}
 
     def _build(self, phase, fresh, again) -> dict:
         """The ``build`` decision (``fresh`` games enter the build step; ``again``: games
@@ -740,7 +782,11 @@ class VectorGames(Batch):
         games = self._all(_cat([fresh, again])) if len(again) else fresh
         seat = _take(self.current, games, every)
         if self.menu is None:
-            self._wait(Program.BUILD, games, seat, self.build_mask(games))
+            if self.program.dynamic:
+                mask, order = self.dynamic_menu(games)
+                self._wait(Program.BUILD, games, seat, mask, order=order)
+            else:
+                self._wait(Program.BUILD, games, seat, self.build_mask(games))
             return {}
         cell = _take(self.cur_cell, games, every)
         coins = np.minimum(self.coins_flat.take(cell), self.program.max_cost)
@@ -756,9 +802,37 @@ class VectorGames(Batch):
         seat = self.current[games]
         cards = p.by_cost
         town = self.owned[games, seat][:, cards]
-        ok = (town < p.limit[cards]) & ((self.supply[games][:, cards] > 0) | p.landmark[cards])
+        ok = (town < p.limit[cards]) & ((self.supply[games][:, cards] > 0) | p.pileless[cards])
         ok &= p.cost[cards] <= self.coins[games, seat][:, None]
         return np.concatenate([np.ones((len(games), 1), dtype=bool), ok], axis=1)
+
+    def dynamic_menu(self, games) -> tuple[np.ndarray, np.ndarray]:
+        """The build decision where costs change (:meth:`TurnPhases._menu` with
+        ``dynamic_costs``): ``(mask, order)``, the mask over the slots (pass, then the
+        cards in ``by_cost`` order) of what the current player may build now (under its
+        limit, a copy in the market or no pile, every ``build_if`` condition holding,
+        affordable at its cost now) and, per game, the slots in the scalar option order:
+        pass, then the cards by cost now, then by card index."""
+        p = self.program
+        seat = self.current[games]
+        cards = p.by_cost
+        town = self.owned[games, seat][:, cards]
+        ok = (town < p.limit[cards]) & ((self.supply[games][:, cards] > 0) | p.pileless[cards])
+        for card, tests in p.build_if:
+            at = int(p.menu_pos[card])
+            rows = ok[:, at].nonzero()[0]
+            for test in tests:
+                if len(rows):
+                    rows = rows[test.test(self, games[rows], seat[rows])]
+            ok[:, at] = False
+            ok[rows, at] = True
+        cost = self.costs_now(games, seat)[:, cards]
+        ok &= cost <= self.coins[games, seat][:, None]
+        key = np.where(ok, cost, np.iinfo(np.int64).max)
+        order = np.lexsort((np.broadcast_to(cards, key.shape), key), axis=-1) + 1
+        mask = np.concatenate([np.ones((len(games), 1), dtype=bool), ok], axis=1)
+        order = np.concatenate([np.zeros((len(games), 1), dtype=np.int64), order], axis=1)
+        return mask, order
 
     def _apply_build(self, games, slot, fresh: dict, resume: dict) -> None:
         """Build each game's answer (slot 0: nothing): pay, take the card (from the
@@ -768,11 +842,15 @@ class VectorGames(Batch):
         g = games.take(building)
         card = p.by_cost.take(slot.take(building) - 1)
         row = self.cur_cell.take(g)  # the builder's row: g * players + seat
-        self.coins_flat[row] = self.coins_flat.take(row) - p.cost.take(card)
+        if p.dynamic:  # (its cost to the builder now, before the town changes)
+            cost = self.costs_now(g, self.current.take(g))[np.arange(len(g)), card]
+        else:
+            cost = p.cost.take(card)
+        self.coins_flat[row] = self.coins_flat.take(row) - cost
         cell = row * self.cards + card
         copies = self.owned_flat.take(cell) + 1
         self.owned_flat[cell] = copies
-        market = ~p.landmark.take(card)
+        market = ~p.pileless.take(card)
         pile = (g * self.cards + card)[market]
         supply = self.supply.reshape(-1)
         left = supply.take(pile) - 1
@@ -809,6 +887,12 @@ class VectorGames(Batch):
         self.turn[w] += 1
         self._ended += len(w)
         on = games if not len(w) else games[self.winner.take(games) < 0]
+        if p.when_built.any():  # a card with ``when built`` clauses just built: them first
+            just = np.zeros(self.n, dtype=bool)
+            just[g] = p.when_built.take(card)
+            hooked = just.take(on)
+            fresh.setdefault(WHEN_BUILT, []).append(on[hooked])
+            on = on[~hooked]
         if self.built.shape[1] == 1:
             fresh.setdefault(END, []).append(on)
             return
@@ -820,8 +904,12 @@ class VectorGames(Batch):
         """True where ``seat`` has built the victory landmarks (all of them, or the rule
         set's ``victory.count``)."""
         victory = self.program.victory
-        built = (self.town(games, seat)[:, victory] > 0).sum(axis=1)
-        return built >= self.rules.victory_count
+        town = self.town(games, seat)
+        built = (town[:, victory] > 0).sum(axis=1)
+        won = built >= self.rules.victory_count
+        if len(self.program.at_once):  # a landmark of victory.at_once
+            won |= (town[:, self.program.at_once] > 0).any(axis=1)
+        return won
 
     # ------------------------------------------------------------------ plans
 
@@ -844,6 +932,11 @@ class VectorGames(Batch):
             self.program.order[self.current[games], offset]
         copies = self.copies(games, owner, card).astype(np.int64)
         if pid < len(TRIGGERS):
+            if pid == _WHEN_BUILT_PLAN:  # the card just built, one copy
+                return self._just_built(games, card)
+            if self.program.shared[card]:  # anyone's copy: one of the current player's
+                copies = np.where((copies == 0) & (self.owned[games, :, card] > 0).any(
+                    axis=1), 1, copies)
             if not self.program.landmark_active_on_build_turn and self.nbuilt[games].any():
                 ours = self.built[games] == card
                 ours &= np.arange(ours.shape[1]) < self.nbuilt[games][:, None]
@@ -857,6 +950,11 @@ class VectorGames(Batch):
         """:meth:`_entry_copies` with the owners known (the hot path of a walk)."""
         copies = self.owned_flat.take((games * self.players + owner) * self.cards + card)
         if pid < len(TRIGGERS):
+            if pid == _WHEN_BUILT_PLAN:  # the card just built, one copy
+                return self._just_built(games, card)
+            if self.program.shared[card]:  # anyone's copy: one of the current player's
+                copies = np.where((copies == 0) & (self.owned[games, :, card] > 0).any(
+                    axis=1), 1, copies)
             if not self.program.landmark_active_on_build_turn and self.nbuilt[games].any():
                 ours = self.built[games] == card
                 ours &= np.arange(ours.shape[1]) < self.nbuilt[games][:, None]
@@ -865,6 +963,12 @@ class VectorGames(Batch):
         if self.program.blocking:
             copies = self.reopen(games, owner, card, copies.astype(np.int64))
         return copies
+
+    def _just_built(self, games, card: int) -> np.ndarray:
+        """1 where ``card`` is the card each game's current player just built, else 0
+        (the copies of a ``when built`` clause: :meth:`TurnPhases._when_built`)."""
+        last = self.built[games, np.maximum(self.nbuilt[games] - 1, 0)]
+        return ((self.nbuilt[games] > 0) & (last == card)).astype(np.int64)
 
     def _copies(self, pid: int, j: int, games) -> np.ndarray:
         """The copies item ``j`` of plan ``pid`` activates in each game: counted now for
@@ -1180,8 +1284,8 @@ class VectorGames(Batch):
         kind = int(self.pending[game])
         if kind < 0:
             return ()
-        row = self._masks[kind].mask[int(self._row[game])]
-        return tuple(self.slot_value(kind, game, s) for s in row.nonzero()[0].tolist())
+        slots = self._masks[kind].ordered(int(self._row[game]))
+        return tuple(self.slot_value(kind, game, s) for s in slots)
 
     def slot_value(self, kind: int, game: int, slot: int):
         """The scalar engine's value of ``slot`` of a decision of ``kind`` in ``game``

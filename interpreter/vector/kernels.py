@@ -213,7 +213,24 @@ def _compare(c, rules):
     return test
 
 
+def _rolled_dice(c, rules):
+    q = _quantity(c.quantity)
+
+    def test(b, g, owner):
+        return q(b.ndice[g])
+    return test
+
+
+def _received(c, rules):
+    q, roller = _quantity(c.quantity), c.roller
+
+    def test(b, g, owner):
+        return q(b.received[g, _seat(b, g, owner, roller)])
+    return test
+
+
 CONDITIONS = {
+    conditions.RolledDice: _rolled_dice, conditions.ReceivedCoins: _received,
     conditions.Doubles: _doubles, conditions.BuiltNothing: _built_nothing,
     conditions.HasCard: _has_card, conditions.HasLandmarks: _has_landmarks,
     conditions.HasCoins: _has_coins, conditions.HasCount: _has_count,
@@ -346,7 +363,10 @@ def _boost(rules, card: int):
     def boost(b, g, owner):
         more = np.zeros(len(g), dtype=np.int64)
         for source, n in boosts:
-            more += (b.seen_copies(g, owner, source) > 0) * n
+            if source >= 0:
+                more += (b.seen_copies(g, owner, source) > 0) * n
+            else:  # in force for every player: anyone's town (as the effects see it)
+                more += (b.seen_towns(g)[:, :, ~source] > 0).any(axis=1) * n
         return more
     return boost
 
@@ -377,12 +397,16 @@ _ALL = None  # a kernel's "happened in every game" (no array made)
 
 def _gain(a, rules, card):
     per_copy, boost = amount(a.amount, rules), _boost(rules, card)
+    counted = rules.tracks_received  # (the coins received this turn: counted then only)
 
     def run(b, g, card_, owner, copies):
         per = _per(per_copy, b, g, card, owner, owner)
         if boost is not None:
             per = per + boost(b, g, owner)
-        b.add_coins(g, owner, _times(per, copies))
+        if counted:
+            b.gain(g, owner, _times(per, copies))
+        else:
+            b.add_coins(g, owner, _times(per, copies))
         return _ALL
     return Plain(run)
 
@@ -486,8 +510,11 @@ def _take_from_richest(a, rules, card):
 
 def _share_coins(a, rules, card):
     def run(b, g, card_, owner, copies):
-        total = b.coins[g].sum(axis=1)
-        b.coins[g] = (-(-total // b.players))[:, None]
+        before = b.coins[g]
+        each = -(-before.sum(axis=1) // b.players)
+        b.coins[g] = each[:, None]
+        if b.received is not None:
+            b.received[g] += np.maximum(each[:, None] - before, 0).astype(b.received.dtype)
         return _ALL
     return Plain(run)
 
@@ -674,6 +701,8 @@ def _give(a, rules, card, players):
     card given (in ``giveable`` order) per other player (payment order)."""
     head = _optional_head(a.optional)
     cards = np.array(a.giveable, dtype=np.int64)
+    if a.previous:
+        return _give_previous(a, rules, card, players, head, cards)
     others = players - 1
     slots = head + tuple((int(c), k) for c in cards for k in range(1, players))
 
@@ -694,6 +723,31 @@ def _give(a, rules, card, players):
         if len(h):
             give, k = np.divmod(slot[h] - len(head), others)
             b.move_copy(g[h], owner[h], cards[give], b.others[owner[h], k])
+        return happened
+    return Choice("give", slots, mask, resolve, None)
+
+
+def _give_previous(a, rules, card, players, head, cards):
+    """``give an establishment to the previous player``: slots None (with ``may``), then
+    per card given (``giveable`` order) to the seat before the owner, the other player
+    ``k`` places along the payment order (1 counterclockwise, else the last)."""
+    k = 1 if rules.payment_order == "counterclockwise" else players - 1
+    slots = head + tuple((int(c), k) for c in cards)
+
+    def mask(b, g, card_, owner):
+        out = np.zeros((len(g), len(slots)), dtype=bool)
+        out[:, :len(head)] = True
+        if len(cards) and players > 1:
+            out[:, len(head):] = (b.town(g, owner)[:, cards] > 0) & _fits(
+                b, g, b.others[owner, k - 1], cards)
+        return out
+
+    def resolve(b, g, card_, owner, copies, slot):
+        happened = slot >= len(head)
+        h = happened.nonzero()[0]
+        if len(h):
+            give = cards[slot[h] - len(head)]
+            b.move_copy(g[h], owner[h], give, b.others[owner[h], k - 1])
         return happened
     return Choice("give", slots, mask, resolve, None)
 
@@ -837,8 +891,6 @@ def action(a, rules, card: int, players: int, dice_counts: tuple):
     if kind is act.PayChosen:
         return _chosen_player(a, rules, card, players, pays=True)
     if kind is act.Give:
-        if a.previous:
-            raise VectorUnsupported("give ... to the previous player")
         return _give(a, rules, card, players)
     if kind is act.Swap:
         return _swap(a, rules, card, players)

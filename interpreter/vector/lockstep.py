@@ -109,6 +109,8 @@ def compare(batch: VectorGames, g: int, game: Game) -> tuple | None:
         ("decks", [None if d is None else list(d) for d in game.decks],
          [None if d is None else d.of(g) for d in batch.decks]),
         ("extra_turns", game.extra_turns, int(batch.extra_turns[g])),
+        ("received", game.received,
+         None if batch.received is None else batch.received[g].tolist()),
     )
     for field, scalar, vector in checks:
         if scalar != vector:
@@ -138,7 +140,7 @@ def _decision_matches(batch: VectorGames, g: int, decision) -> tuple | None:
     else:  # hundreds of swaps: the count and a spread of them (the answer is checked
         # by the state that follows)
         picks = np.linspace(0, len(options) - 1, _SPREAD).astype(int).tolist()
-        slots = mask[int(batch._row[g])].nonzero()[0]
+        slots = batch._masks[kind].ordered(int(batch._row[g]))
         vector = (batch.decision_name(kind, g), int(batch.pending_player[g]), len(slots),
                   tuple(batch.slot_value(kind, g, int(slots[k])) for k in picks
                         if k < len(slots)))

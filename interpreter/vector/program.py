@@ -28,7 +28,7 @@ import numpy as np
 
 from ..errors import VectorUnsupported
 from ..language import actions as act
-from ..language.clauses import TRIGGER_WORDS, TRIGGERS
+from ..language.clauses import TRIGGERS
 from ..rules.ruleset import RuleSet
 from . import kernels
 
@@ -40,27 +40,40 @@ total``."""
 
 def refuse_rules(rules: RuleSet) -> None:
     """Raise :class:`~machikoro.errors.VectorUnsupported` naming the first rules-file
-    concept of ``rules`` the batched engine does not compile: tiered landmark costs, a
-    shared landmark pool in the market, build-only opening rounds."""
-    if rules.cost_tiers:
-        raise VectorUnsupported("tiered landmark costs (a cost by landmarks built)")
-    if rules.market_landmarks:
-        raise VectorUnsupported("a shared landmark pool (landmarks with a supply)")
-    if rules.build_only_rounds:
-        raise VectorUnsupported("build-only opening rounds (turn.build_only_rounds)")
-    if rules.wins_at_once:
-        raise VectorUnsupported("a landmark that wins at once (victory.at_once)")
-    if rules.shared:
-        raise VectorUnsupported("a landmark in force for every player (scope: everyone)")
-    if rules.discounts:
-        raise VectorUnsupported("a cost change while a card is built ('... cost N less')")
-    if any(rules.build_if):
-        raise VectorUnsupported("a condition on building a card (build_if)")
-    if rules.tracks_received:
-        raise VectorUnsupported("the coins received this turn ('received ... coins')")
-    for trigger in ("after_income", "when_built"):
-        if rules.hooks.get(trigger):
-            raise VectorUnsupported(f"the trigger '{TRIGGER_WORDS[trigger]}'")
+    concept of ``rules`` the batched engine does not compile (:func:`unsupported_rules`)."""
+    concept = unsupported_rules(rules)
+    if concept is not None:
+        raise VectorUnsupported(concept)
+
+
+def unsupported_rules(rules: RuleSet) -> str | None:
+    """The first rules-file concept of ``rules`` the batched engine does not compile, or
+    None: ``when built`` clauses in a rule set of more than one build a turn."""
+    if rules.hooks.get("when_built") and rules.builds_per_turn > 1:
+        return "the trigger 'when built' with more than one build a turn"
+    return None
+
+
+def dynamic_concepts(rules: RuleSet) -> str | None:
+    """The first concept of ``rules`` grown for Machi Koro 2 that the batched policies
+    (greedy's arrays, strategies) do not value, or None: tiered costs, a shared landmark
+    pool, cost changes, ``build_if``, ``scope: everyone``, the ``after income`` and
+    ``when built`` triggers, build-only rounds, a landmark that wins at once, the coins
+    received this turn."""
+    checks = (
+        (rules.cost_tiers, "tiered landmark costs (a cost by landmarks built)"),
+        (rules.market_landmarks, "a shared landmark pool (landmarks with a supply)"),
+        (rules.build_only_rounds, "build-only opening rounds (turn.build_only_rounds)"),
+        (rules.wins_at_once, "a landmark that wins at once (victory.at_once)"),
+        (rules.shared, "a landmark in force for every player (scope: everyone)"),
+        (rules.discounts, "a cost change while a card is built ('... cost N less')"),
+        (any(rules.build_if), "a condition on building a card (build_if)"),
+        (rules.tracks_received, "the coins received this turn ('received ... coins')"),
+        (rules.hooks.get("after_income"), "the trigger 'after income'"),
+        (rules.hooks.get("when_built"), "the trigger 'when built'"),
+    )
+    return next((name for test, name in checks if test), None)
+
 
 class Step(NamedTuple):
     """One step of a clause's chain: its kernel (a :class:`~machikoro.vector.kernels.
@@ -134,9 +147,10 @@ class Program:
         self.landmark = np.array([c.is_landmark for c in rules.cards], dtype=bool)
         self.by_cost = np.array([i for _, i, _, _, _ in rules.by_cost], dtype=np.int64)
         self.victory = np.array(rules.victory, dtype=np.int64)
+        self._costs(rules)
         # the build menu as bits (cards in by_cost order: bit m is card by_cost[m]); an
         # amount of coins affords the cards of a prefix of it (costs ascending)
-        self.menu_bits = cards <= 63
+        self.menu_bits = cards <= 63 and not self.dynamic
         self.menu_pos = np.zeros(cards, dtype=np.int64)
         self.menu_pos[self.by_cost] = np.arange(cards)
         self.menu_weight = (np.uint64(1) << self.menu_pos.astype(np.uint64)) \
@@ -187,6 +201,54 @@ class Program:
         self.markers = len(rules.markers)
         self._storage(rules, players)
         self._check_activations()
+
+    def _costs(self, rules: RuleSet) -> None:
+        """The tables of building and of the rules grown for Machi Koro 2: ``at_once``
+        (the landmarks that win at once), ``pileless`` (a card built without a market
+        pile), ``shared`` (in force for every player), ``when_built`` (a card with such
+        clauses), ``build_only_rounds``; what a card costs its builder now
+        (:meth:`Game.cost_to`): ``dynamic`` (costs or the build menu depend on the builder and the game),
+        ``tiers`` (``(cards, T)``: a card's cost by landmarks built, its last tier
+        repeated; an untiered card's cost in every column), ``discounts`` (``(source,
+        bool per card, coins less, the source in force for every player)``) and
+        ``build_if`` (``(card, condition kernels)`` of the cards with conditions on
+        building them)."""
+        cards = self.cards
+        self.at_once = np.array(rules.wins_at_once, dtype=np.int64)
+        # a card built without a market pile: a landmark without a supply (one in a
+        # shared pool is built from the market, as an establishment is)
+        self.pileless = np.ones(cards, dtype=bool)
+        for _, i, _, _, in_market in rules.by_cost:
+            self.pileless[i] = not in_market
+        self.shared = np.zeros(cards, dtype=bool)
+        self.shared[sorted(rules.shared)] = True
+        self.when_built = np.zeros(cards, dtype=bool)
+        self.when_built[[card for card, _ in rules.hooks.get("when_built", ())]] = True
+        self.build_only_rounds = rules.build_only_rounds
+        self.dynamic = bool(rules.dynamic_costs)
+        tiers = rules.cost_tiers or (None,) * cards
+        width = max((len(t) for t in tiers if t), default=1)
+        self.tiers = np.array([list(t) + [t[-1]] * (width - len(t)) if t else [cost] * width
+                               for t, cost in zip(tiers, rules.cost)],
+                              dtype=np.int64).reshape(cards, width)
+        self.tiered = any(t is not None for t in tiers)
+        discounts = []
+        for source, targets, n in rules.discounts:
+            on = np.zeros(cards, dtype=bool)
+            on[list(targets)] = True
+            discounts.append((source, on, n, source in rules.shared))
+        self.discounts = tuple(discounts)
+        build_if = []
+        for card, conditions in enumerate(rules.build_if):
+            if not conditions:
+                continue
+            try:
+                build_if.append((card, tuple(kernels.condition(c, rules)
+                                             for c in conditions)))
+            except VectorUnsupported as error:
+                raise VectorUnsupported(f"{error.concept}, in the build_if of "
+                                        f"{rules.ids[card]}") from None
+        self.build_if = tuple(build_if)
 
     def _storage(self, rules: RuleSet, players: int) -> None:
         """What the batch's arrays need to hold: ``coin_cards`` (per marker that holds coins,
