@@ -133,15 +133,13 @@ def _discounts(game, card: int) -> list[dict]:
     :meth:`~machikoro.engine.phases.TurnPhases.cost_to` applies them): per change, the
     source card's id, its coins less and its clause's span."""
     rules = game.rules
-    town, out = game.owned[game.current], []
-    for source, cards, n in rules.discounts:
-        # the card just built was not built when it was priced: its own change is left out
-        if card not in cards or source == card or not (
-                town[source] or (source in rules.shared and game.anyone_has(source))):
+    out = []
+    for source, n in game.cost_changes(game.current, card):
+        if source == card:  # built just now: not built when it was priced
             continue
         change = {"card": rules.ids[source], "coins": n}
         clause = next((c for c in rules.cards[source].clauses
-                       if isinstance(c.action, CostChange) and c.action.cards == cards
+                       if isinstance(c.action, CostChange) and card in c.action.cards
                        and c.action.n == n and c.span is not None), None)
         if clause is not None:
             _span_fields(change, clause.span)

@@ -662,14 +662,19 @@ class TurnPhases:
             cost = rules.cost_for(card, self.landmarks_built(seat))
         if not rules.discounts:
             return cost
-        town, shared, less = self.owned[seat], rules.shared, 0
-        for source, cards, n in rules.discounts:
-            if card in cards and (town[source] or (source in shared and
-                                                    self.anyone_has(source))):
-                less += n
+        less = sum(n for _, n in self.cost_changes(seat, card))
         if less > 0:
             return max(cost - less, min(cost, 0))
         return cost - less
+
+    def cost_changes(self, seat: int, card: int) -> list[tuple[int, int]]:
+        """``[(source card, coins less), ...]``: the cost changes in force for ``seat`` on
+        ``card`` (``NAMES cost N less`` of a card it has built, or of a card in force for
+        every player that anyone has built)."""
+        town, shared = self.owned[seat], self.rules.shared
+        return [(source, n) for source, cards, n in self.rules.discounts
+                if card in cards and (town[source] or (source in shared and
+                                                       self.anyone_has(source)))]
 
     def _off_menu(self, card_id: str, seats) -> None:
         """``card_id`` may no longer be built by ``seats`` (sold out, or at its limit): take

@@ -248,6 +248,7 @@ def _ruleset(raw: RawRuleSet, cards: list[Card], colours: dict, ids: tuple, inde
     by_roll = tables.by_roll(cards, colours)
     towns_at_roll = (rules.get("income") or {}).get("towns", DEFAULT_INCOME_TOWNS) == "at_roll"
     conflicts = tables.conflicts(cards, colours, towns_at_roll)
+    discounts = tables.discounts(cards)
     return RuleSet(
         name=raw.name or rules.get("name", raw.source), cards=tuple(cards), colours=colours,
         min_players=rules["players"]["min"], max_players=rules["players"]["max"],
@@ -283,8 +284,8 @@ def _ruleset(raw: RawRuleSet, cards: list[Card], colours: dict, ids: tuple, inde
                                                               conflicts),
         roll_raises=tables.roll_raises(cards),
         shared=frozenset(i for i, c in enumerate(cards) if c.scope == "everyone"),
-        discounts=tables.discounts(cards), build_if=tuple(c.build_if for c in cards),
+        discounts=discounts, build_if=tuple(c.build_if for c in cards),
         tracks_received=tables.reads_received(cards),
-        dynamic_costs=bool(tables.cost_tiers(cards) or tables.discounts(cards)
+        dynamic_costs=bool(any(c.cost_tiers for c in cards) or discounts
                            or any(c.build_if for c in cards)),
     )
