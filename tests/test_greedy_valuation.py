@@ -217,3 +217,26 @@ def test_the_greedy_bench_measures_and_renders_its_page(tmp_path):
     text = page.read_text()
     assert "| base | 2 |" in text and "| base | 5 |" not in text  # base allows 2-4
     assert "→" in text
+
+
+def _at_the_added_roll(faces: tuple) -> Game:
+    """Harbor's rule set, seat 0 with the Harbor and the Train Station, a Fruit and
+    Vegetable Market (11-12, per grain card: the starting Wheat Field), rolling ``faces`` on two
+    dice: the game waits at the Harbor's "may add 2 to the roll"."""
+    rules = load_ruleset("harbor")
+    game = Game(rules, 2, seed=1, dice=lambda count: faces)
+    for card in ("harbor", "train_station", "fruit_and_vegetable_market"):
+        game.owned[0][rules.index[card]] = 1
+    assert game.decision().name == "dice"
+    game.answer(2, 0)  # the Train Station's two dice
+    assert game.decision().name == "harbor"
+    return game
+
+
+@pytest.mark.parametrize(("faces", "adds"), [((4, 6), True), ((5, 6), False)])
+def test_greedy_adds_2_to_the_roll_exactly_when_the_raised_total_pays_it_more(faces, adds):
+    # 10 pays nothing and 12 the market's coins: add; 11 pays them and 13 nothing: keep.
+    # (Greedy used to weigh the raised roll against itself and never added.)
+    game = _at_the_added_roll(faces)
+    decision = game.decision()
+    assert GreedyAgent().choose(game, decision) is adds

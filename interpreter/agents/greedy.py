@@ -89,7 +89,9 @@ class GreedyAgent:
         if isinstance(getattr(action, "action", None), PutCoins) and True in options:
             return self._put_coins(game, seat, action.action)
         if isinstance(getattr(action, "action", None), AddToRoll):
-            now = look.roll_income(seat, game.total, game.dice_count)
+            # the roll as it stands against the roll raised, both on the dice shown (a
+            # total given: no raise applied again on top of either)
+            now = look.own_income(seat, game.dice, game.total)
             more = look.own_income(seat, game.dice, game.total + action.action.n)
             return more > now
         if True in options:
