@@ -100,3 +100,99 @@ def test_seat_policies_ask_a_batched_greedy_only_for_its_seats():
     assert batch.over.all()
     assert 0 < greedy.decisions < sum(batch.turn.tolist()) * 2
     assert (batch.winner == 0).mean() > 0.8  # greedy beats random
+
+
+CHOOSING = """kind: variant
+name: Choosing cards
+extends: base
+rules:
+  setup:
+    establishments: {wheat_field: 1, bakery: 1, charity: 1, wrecker: 1, auditor: 1,
+                     tv_station: 1}
+    landmarks: [train_station]
+cards:
+  - id: charity
+    kind: establishment
+    name: Charity
+    colour: green
+    icon: box
+    cost: 1
+    activation: [2, 3]
+    supply: 6
+    effect: pay 1 to a chosen player, then gain 3
+  - id: wrecker
+    kind: establishment
+    name: Wrecker
+    colour: green
+    icon: gear
+    cost: 2
+    activation: [4]
+    supply: 6
+    effect: if owner has 1 or more landmarks, unbuild a landmark, then gain 6
+  - id: auditor
+    kind: establishment
+    name: Auditor
+    colour: purple
+    icon: tower
+    cost: 3
+    activation: [6]
+    supply: 4
+    limit: 1
+    effect: choose an establishment except purple, then take 1 per copy of it of theirs from each other player
+"""
+"""House-rule cards whose choices the batched greedy answers as arrays: a chosen player
+to pay (the weakest), a landmark to unbuild (the cheapest), a kind to name (the one the
+others own most of), besides the TV Station's player to take from (the richest). Every
+town starts with one of each, and a Train Station to unbuild."""
+
+
+def test_the_batched_greedy_answers_card_choices_as_the_scalar_greedy(tmp_path):
+    path = tmp_path / "choosing.yaml"
+    path.write_text(CHOOSING, encoding="utf-8")
+    rules = load_ruleset(path)
+    asked = {}
+
+    def counting(r, p, s):
+        policy = GreedyPolicy(r, p, s)
+        chosen = policy.choose
+
+        def choose(batch, kind, waiting, rows, options):
+            answered = chosen(batch, kind, waiting, rows, options)
+            name = batch.decision_name(kind, int(waiting.games[rows[0]]))
+            asked[name] = asked.get(name, 0) + len(rows) * answered
+            return answered
+        policy.choose = choose
+        return policy
+
+    for players in (2, 4):
+        _agrees(check_policy(rules, players, range(40), counting, GreedyAgent))
+    # every kind of choice came up and was answered as arrays
+    assert {name for name, count in asked.items() if count} >= {
+        "charity", "wrecker", "auditor", "tv_station"}
+
+
+@pytest.mark.parametrize("name, players, share", [("harbor", 3, 0.05),
+                                                  ("millionaires-row", 2, 0.2)])
+def test_the_scalar_fallback_answers_builds_only(name, players, share):
+    """Rerolls, the Harbor's "may add 2 to the roll", the dice and the choices of players
+    and kinds are answered as arrays; only the full valuation of a build is left to the
+    scalar agent (and, in Millionaire's Row, the choices that value cards: moves, swaps,
+    the Exhibit Hall's card to activate)."""
+    asked: dict = {}
+
+    def counting(r, p, s):
+        policy = GreedyPolicy(r, p, s)
+        answer = policy.fallback.answer
+
+        def counted(batch, g):
+            name = batch.decision_name(int(batch.pending[g]), g)
+            asked[name] = asked.get(name, 0) + 1
+            return answer(batch, g)
+        policy.fallback.answer = counted
+        return policy
+
+    result = check_policy(_rules(name), players, range(60), counting, GreedyAgent)
+    _agrees(result)
+    assert set(asked) <= {"build", "moving_company", "business_center", "exhibit_hall"}, asked
+    # (Millionaire's Row: the Loan Office pays to build, and its builds are valued fully)
+    assert result.fallback < result.decisions * share

@@ -102,14 +102,14 @@ def _amount(amount) -> object:
 def _step(clause, asks: bool, blocking: tuple) -> Step:
     """The program step of ``clause`` (and of its ``then`` steps)."""
     action = clause.action
+    if isinstance(action, _NOT_SIMULATED):  # the look-ahead skips it and its then steps:
+        return Step(SKIP, 0, False, None, clause.conditions, False, asks, None)  # (unread)
     rest = None if clause.rest is None else _step(clause.rest, asks, blocking)
     optional = type(action) is act.Optional
     if optional:
         action = action.action
         if type(action) not in _OPS:
             raise _Unsupported("may " + type(action).__name__)
-    if isinstance(action, _NOT_SIMULATED):
-        return Step(SKIP, 0, False, None, clause.conditions, False, asks, None)
     if (type(action) is act.Mark and action.marker in blocking) or type(action) is \
             act.ExtraTurn:  # no coins move; only as a last step (what follows may care)
         if rest is not None:

@@ -120,7 +120,8 @@ class Program:
     ``plans[id]``: a tuple of :class:`Item` (hooks: ids :data:`HOOK_PLANS`; the income of
     roll total ``t``: id ``len(TRIGGERS) + t``); ``blocks[id]``: the plan's order blocks;
     ``choices``: every decision kind's :class:`~machikoro.vector.kernels.Choice` (0 build,
-    1 dice, then the clauses' choices and the order decisions); ``card_plans[card]``: the
+    1 dice, then the clauses' choices and the order decisions), ``actions`` the
+    effect-language action each came from (None: build, dice, order); ``card_plans[card]``: the
     items of ``card``'s activation for its owner (an Exhibit Hall's activation of a card);
     ``order[roller]`` every seat in payment order from the roller; ``others[seat]`` the
     other seats in payment order; card tables as arrays (``cost``, ``limit``, ``landmark``,
@@ -180,6 +181,7 @@ class Program:
                                           for a in clause.steps
                                           if type(a) is act.Reroll}))
         self.choices: list = [None, None]  # build and dice: the engine's own
+        self.actions: list = [None, None]  # the effect-language action of each choice
         self._kinds: dict = {}
         self.plans: dict = {}
         self.blocks: dict = {}
@@ -278,6 +280,7 @@ class Program:
         if kind is None:
             kind = self._kinds[key] = len(self.choices)
             self.choices.append(kernel)
+            self.actions.append(action)
         return Step(kernel, kind)
 
     def _item(self, offset: int, card: int, clause, index: int, block: int) -> Item:
@@ -315,6 +318,7 @@ class Program:
                                                (mode == 2 and rolled)))
                     kind = len(self.choices)
                     self.choices.append(kernels.order_choice(tuple(c for c, _ in candidates)))
+                    self.actions.append(None)
                     blocks.append(Block(start, len(items), offset, candidates, kind))
         plan = len(TRIGGERS) + total
         self.plans[plan] = tuple(items)
