@@ -34,7 +34,7 @@ def _agrees(result) -> None:
 ])
 def test_batched_greedy_makes_the_scalar_greedy_decisions(name, players, games):
     result = check_policy(_rules(name), players, range(games),
-                          lambda r, p, s: GreedyPolicy(r, p, s), GreedyAgent)
+                          lambda r, p, s: GreedyPolicy(r, p, s, small=0), GreedyAgent)
     _agrees(result)
     assert result.decisions > 20 * games
     assert result.fallback < result.decisions  # most decisions made as arrays
@@ -62,7 +62,7 @@ def test_a_strategy_plays_batched_under_the_harbor_too():
 def test_a_check_fails_when_the_policy_answers_otherwise():
     """The comparison can fail: a policy that always passes its build is caught."""
     def passing(rules, players, seeds):
-        greedy = GreedyPolicy(rules, players, seeds)
+        greedy = GreedyPolicy(rules, players, seeds, small=0)
 
         def policy(batch):
             options = greedy(batch)
@@ -153,7 +153,7 @@ def test_the_batched_greedy_answers_card_choices_as_the_scalar_greedy(tmp_path):
     asked = {}
 
     def counting(r, p, s):
-        policy = GreedyPolicy(r, p, s)
+        policy = GreedyPolicy(r, p, s, small=0)
         chosen = policy.choose
 
         def choose(batch, kind, waiting, rows, options):
@@ -181,7 +181,7 @@ def test_the_scalar_fallback_answers_builds_only(name, players, share):
     asked: dict = {}
 
     def counting(r, p, s):
-        policy = GreedyPolicy(r, p, s)
+        policy = GreedyPolicy(r, p, s, small=0)
         answer = policy.fallback.answer
 
         def counted(batch, g):
@@ -196,3 +196,14 @@ def test_the_scalar_fallback_answers_builds_only(name, players, share):
     assert set(asked) <= {"build", "moving_company", "business_center", "exhibit_hall"}, asked
     # (Millionaire's Row: the Loan Office pays to build, and its builds are valued fully)
     assert result.fallback < result.decisions * share
+
+
+def test_a_few_games_at_a_decision_go_to_the_scalar_agent_with_the_same_answers():
+    """Below ``small`` games at a decision the scalar agent answers (faster for a few
+    games): the decisions stay the scalar greedy's, and the arrays answer the rest."""
+    result = check_policy(_rules("harbor"), 3, range(40),
+                          lambda r, p, s: GreedyPolicy(r, p, s, small=8), GreedyAgent)
+    _agrees(result)
+    arrays = check_policy(_rules("harbor"), 3, range(40),
+                          lambda r, p, s: GreedyPolicy(r, p, s, small=0), GreedyAgent)
+    assert arrays.fallback < result.fallback < result.decisions

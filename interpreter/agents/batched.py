@@ -94,20 +94,30 @@ class ScalarFallback:
         return _index_of(tuple(decision.options), agent.choose(game, decision))
 
 
+SMALL = 16
+"""Below this many games at a decision of one kind, :class:`GreedyPolicy` asks the scalar
+agent (the same answers): the arrays' valuation costs some milliseconds a call whatever
+the number of games, the scalar agent a fraction of one a game (the tail of a batch, the
+small rounds of the advisor)."""
+
+
 class GreedyPolicy:
     """:class:`~machikoro.agents.greedy.GreedyAgent`'s decisions for every game of a batch
     (see the module text): ``rules`` and ``players`` the batch's, ``seat_seeds`` the
-    seats' agent seeds (``(N, P)``), ``horizon`` greedy's (rounds). ``decisions`` counts
+    seats' agent seeds (``(N, P)``), ``horizon`` greedy's (rounds), ``small`` the fewest
+    games at a decision answered as arrays (:data:`SMALL`; 0: all). ``decisions`` counts
     the decisions it answered, ``fallback.asked`` those the scalar agent answered."""
 
     name = "greedy"
     takes_only = True
 
-    def __init__(self, rules: RuleSet, players: int, seat_seeds, horizon: float = 6.0):
+    def __init__(self, rules: RuleSet, players: int, seat_seeds, horizon: float = 6.0,
+                 small: int = SMALL):
         concept = dynamic_concepts(rules)
         if concept is not None:  # greedy's arrays value neither costs that change nor these
             raise VectorUnsupported(f"the agent 'greedy' (no batched policy for {concept})")
         self.rules, self.players, self.horizon = rules, players, horizon
+        self.small = small
         self.fallback = ScalarFallback(lambda seed: GreedyAgent(seed, horizon), seat_seeds)
         self.shares = np.asarray(paying_shares(rules), dtype=np.float64)
         self.decisions = 0
@@ -120,7 +130,9 @@ class GreedyPolicy:
             many = rows[waiting.counts[rows] > 1]  # one option: it (options stay 0)
             if not len(many):
                 continue
-            if kind == Program.BUILD:
+            if len(many) < self.small:  # the scalar agent answers a few games faster
+                self.scalar(batch, waiting.games[many], options)
+            elif kind == Program.BUILD:
                 self.build(batch, waiting, many, options)
             elif kind == Program.DICE:
                 self.dice(batch, waiting, many, options)

@@ -41,6 +41,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="rollouts in all, at most (default 20000)")
     parser.add_argument("--seconds", type=float, default=2.0,
                         help="CPU seconds, at most (default 2; 0: no limit)")
+    parser.add_argument("--precision", type=float, default=0.05,
+                        help="stop early only once every interval is this close to its "
+                             "estimate, either side (a win rate; default 0.05)")
     parser.add_argument("--seed", type=int, default=0, help="the rollouts' seed")
     parser.add_argument("--engine", choices=("auto", "vector", "scalar"), default="auto",
                         help="the engine of the rollouts (default auto: batched when it "
@@ -93,6 +96,8 @@ def run(args) -> int:
 
     if args.seconds < 0:
         raise UsageError("--seconds must be 0 (no limit) or more")
+    if not 0 < args.precision <= 1:
+        raise UsageError("--precision must be above 0 and at most 1 (a win rate)")
     game = _game(args)
     decision = game.decision()
     agents = None
@@ -104,7 +109,8 @@ def run(args) -> int:
         _check_agents(agents, game.rules)
     try:
         ranked = advise(game, agents, games=max(args.games, len(decision.options)),
-                        seconds=args.seconds or None, seed=args.seed, engine=args.engine)
+                        seconds=args.seconds or None, seed=args.seed, engine=args.engine,
+                        precision=args.precision)
     except VectorUnsupported as exc:  # --engine vector: a usage error, as in the lab (2)
         raise UsageError(str(exc)) from None
     if args.json:

@@ -5,12 +5,15 @@ Each option is played out to the end of the game many times from the position, e
 played by the agents given (default: greedy for every seat), each copy of the position
 rolling its own dice and reshuffling the market decks (it never knows the real game's
 future). The estimate of an option is the mover's share of wins among its rollouts, with a
-95% Wilson interval. Rollouts go in rounds of equal games per option (1, 2, 4, ... up to
-64 each); the advisor stops when the best option's interval is clear of every other
-option's, or at the budget (``games`` in all; ``seconds`` of CPU: no round starts that
-would end past it, judged by the round before). The rollouts run in the batched engine
-(:func:`~machikoro.vector.rollouts.option_rollouts`) when the rule set, the position and
-every agent compile for it, else in the scalar engine, one game at a time.
+95% Wilson interval. Rollouts go in rounds of equal games per option: 1, then up to 8
+times the round before (at most ``round_games``), each sized, when there is a time budget,
+to what the CPU time left holds at the pace of the round before (a larger batch plays
+faster a game, so a round sized so ends in time). The advisor stops when the best option's interval is clear of every other option's and every
+interval is at most ``precision`` either side of its estimate (a ranking with numbers to
+trust), or at the budget (``games`` in all; ``seconds`` of CPU). The rollouts run in the
+batched engine (:func:`~machikoro.vector.rollouts.option_rollouts`), for rounds of
+:data:`SMALL_ROUND` rollouts or more, when the rule set, the position and every agent
+compile for it; else in the scalar engine, one game at a time.
 
 For a build option, ``income`` is the expected coins per round one more copy of the card
 brings the mover in this position (:func:`~machikoro.engine.expectations.card_value`, the
@@ -53,15 +56,16 @@ class OptionEstimate:
 
 def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
            seconds: float | None = 2.0, seed: int = 0, engine: str = "auto",
-           round_games: int = 64) -> list[OptionEstimate]:
+           round_games: int = 1 << 20, precision: float = 0.05) -> list[OptionEstimate]:
     """Rank the options of ``game``'s pending decision by the mover's win rate (see the
     module text): ``agents``, one agent name per seat (default greedy for all), play every
     seat after the option; ``games`` (rollouts in all) and ``seconds`` (CPU time, None: no
     limit) bound the work; ``seed`` seeds the rollouts (the same seed and budget in games,
     the same estimates); ``engine`` is ``auto``, ``vector`` or ``scalar``;
-    ``round_games`` the most rollouts per option in a round (rounds of 1, 2, 4, ...
-    rollouts per option, doubling up to it, so that a dear position stays in budget). Returns one :class:`OptionEstimate` per
-    option, best first; ``game`` is left as it was.
+    ``round_games`` the most rollouts per option in a round; ``precision`` the widest
+    interval half-width (win rate, 0 to 1) of a ranking that stops before the budget.
+    Returns one :class:`OptionEstimate` per option, best first; ``game`` is left as it
+    was.
 
     Raises :class:`~machikoro.errors.MachikoroError` for a game with no pending decision,
     a wrong number of agents or a budget below one round, and
@@ -81,40 +85,60 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
                              f"({len(options)}), not {games!r}")
     if engine not in ("auto", "vector", "scalar"):
         raise MachikoroError(f"advise: engine must be auto, vector or scalar, not {engine!r}")
+    if isinstance(precision, bool) or not isinstance(precision, (int, float)) or \
+            not 0 < precision <= 1:
+        raise MachikoroError(f"advise: precision must be a number above 0 and at most 1 "
+                             f"(a win rate), not {precision!r}")
     rollouts = _rollouts(game, agents, engine)
     budget = max(1, games // len(options))  # playouts per option at most
     wins = np.zeros(len(options), dtype=np.int64)
     turns = np.zeros(len(options), dtype=np.float64)
     played, per, step = 0, 1, 0
-    start = last = time.process_time()
+    start = time.process_time()
     while played < budget:
-        per = min(per, budget - played)
+        began = time.process_time()
         won, lengths = rollouts(per, game_seed(seed, step))
         wins += won
         turns += lengths
         played += per
         step += 1
-        now = time.process_time()
-        grow = 2 if per * 2 <= round_games else 1  # rounds double up to round_games
-        # stop when clear, or when the next round, judged by this one, would pass the budget
-        if _separated(wins, played) or (
-                seconds is not None and now - start + grow * (now - last) > seconds):
+        if _settled(wins, played, precision):
             break
-        last = now
-        per *= grow
+        last, per = per, min(per * 8, round_games, budget - played)
+        if seconds is not None:  # no more than the time left holds at this round's pace
+            now = time.process_time()
+            per = min(per, int((seconds - (now - start)) * last / max(now - began, 1e-9)))
+            if per < 1:
+                break
     return _estimates(game, decision, wins, turns, played)
 
 
+SMALL_ROUND = 512
+"""Rollouts in all below which a round of ``engine="auto"`` plays in the scalar engine: a
+small batch plays slower a game than the scalar engine does (the batched engine's work a
+step is much the same for 6 games as for 600)."""
+
+
 def _rollouts(game: Game, agents: list[str], engine: str):
-    """``rollouts(per, seed) -> (wins, summed turns)`` per option, in the batched engine
-    when it applies (``auto``), else the scalar one."""
-    if engine != "scalar":
-        try:
-            return _batched(game, agents)
-        except VectorUnsupported:
-            if engine == "vector":
-                raise
-    return _scalar(game, agents)
+    """``rollouts(per, seed) -> (wins, summed turns)`` per option: in the batched engine
+    when it applies (``auto``: for rounds of :data:`SMALL_ROUND` rollouts or more), else
+    the scalar one."""
+    scalar = _scalar(game, agents)
+    if engine == "scalar":
+        return scalar
+    try:
+        batched = _batched(game, agents)
+    except VectorUnsupported:
+        if engine == "vector":
+            raise
+        return scalar
+    if engine == "vector":
+        return batched
+    k = len(game.decision().options)
+
+    def rollouts(per: int, seed: int):
+        return (scalar if per * k < SMALL_ROUND else batched)(per, seed)
+    return rollouts
 
 
 def _batched(game: Game, agents: list[str]):
@@ -164,11 +188,15 @@ def _scalar(game: Game, agents: list[str]):
     return rollouts
 
 
-def _separated(wins: np.ndarray, played: int) -> bool:
-    """True when the best option's interval is clear of every other option's."""
+def _settled(wins: np.ndarray, played: int, precision: float) -> bool:
+    """True when the best option's interval is clear of every other option's and every
+    interval is at most ``precision`` either side of its estimate."""
+    bounds = [wilson(int(w), played) for w in wins]
+    if any(max(high - w / played, w / played - low) > precision
+           for w, (low, high) in zip(wins, bounds)):
+        return False
     if len(wins) < 2:
         return True
-    bounds = [wilson(int(w), played) for w in wins]
     best = int(np.argmax(wins))
     return all(bounds[best][0] > high for k, (_, high) in enumerate(bounds) if k != best)
 
