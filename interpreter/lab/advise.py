@@ -71,6 +71,7 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
     a wrong number of agents or a budget below one round, and
     :class:`~machikoro.errors.VectorUnsupported` for ``engine="vector"`` where the batched
     engine cannot play."""
+    start = time.process_time()
     decision = game.decision()
     if decision is None:
         raise MachikoroError("advise: the position has no pending decision (the game is "
@@ -94,7 +95,6 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
     wins = np.zeros(len(options), dtype=np.int64)
     turns = np.zeros(len(options), dtype=np.float64)
     played, per, step = 0, 1, 0
-    start = time.process_time()
     while played < budget:
         began = time.process_time()
         won, lengths = rollouts(per, game_seed(seed, step))
@@ -106,12 +106,15 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
             break
         last, per = per, min(per * 8, round_games, budget - played)
         if seconds is not None:  # no more than the time left holds at this round's pace
-            now = time.process_time()
-            per = min(per, int((seconds - (now - start)) * last / max(now - began, 1e-9)))
+            now = time.process_time()  # (a tenth kept for the rest: the incomes, a slower
+            left = _KEPT * seconds - (now - start)  # round than this one foretells)
+            per = min(per, int(left * last / max(now - began, 1e-9)))
             if per < 1:
                 break
     return _estimates(game, decision, wins, turns, played)
 
+
+_KEPT = 0.9  # of the time budget, the share rounds may take
 
 SMALL_ROUND = 512
 """Rollouts in all below which a round of ``engine="auto"`` plays in the scalar engine: a
