@@ -202,19 +202,15 @@ class GreedyPolicy:
     def dice(self, batch, waiting, rows: np.ndarray, options: np.ndarray) -> None:
         """The number of dice with the highest expected own income (the first of the
         best), for the games of ``rows`` of ``waiting``."""
-        self.valuation = valuation_for(batch.program)
-        games = waiting.games[rows]
-        ok = self.supported(batch, games)
-        self.scalar(batch, games[~ok], options)
-        rows, games = rows[ok], games[ok]
-        if not len(games):
+        found = self._valued(batch, waiting, rows, options)
+        if found is None:
             return
+        rows, games, position = found
         allowed = waiting.mask[rows]
-        position = Position(self.valuation, batch, games)
         count = position.best_dice(batch.pending_player[games], allowed)
         where = {k: j for j, k in enumerate(batch.program.dice_counts)}
         slot = np.array([where[k] for k in count.tolist()], dtype=np.int64)
-        options[games] = np.cumsum(allowed, axis=1)[np.arange(len(games)), slot] - 1
+        options[games] = _option_of(allowed, slot)
 
     def _valued(self, batch, waiting, rows: np.ndarray, options: np.ndarray):
         """``(rows, games, Position)`` of the games of ``rows`` whose towns the arrays
@@ -258,7 +254,7 @@ class GreedyPolicy:
             last = mask.shape[1] - 1 - np.argmax(mask[:, ::-1], axis=1)
             offered = mask[np.arange(len(games)), same]
             slot = np.where(again, np.where(offered, same, last), 0)
-        options[games] = np.cumsum(mask, axis=1)[np.arange(len(games)), slot] - 1
+        options[games] = _option_of(mask, slot)
 
     def raise_roll(self, batch, kind: int, waiting, rows: np.ndarray,
                    options: np.ndarray) -> None:
@@ -278,7 +274,7 @@ class GreedyPolicy:
             now[at] = position.own_income(seat, total, faces)[at]
             more[at] = position.own_income(seat, total + n, faces)[at]
         slot = (more > now).astype(np.int64)  # (False, True)
-        options[games] = np.cumsum(waiting.mask[rows], axis=1)[np.arange(len(games)), slot] - 1
+        options[games] = _option_of(waiting.mask[rows], slot)
 
     def build(self, batch, waiting, rows: np.ndarray, options: np.ndarray) -> None:
         """Greedy's build: the dearest victory landmark it can finish, else the
@@ -561,7 +557,7 @@ class StrategyPolicy:
         fewest = np.argmin(np.where(allowed, np.asarray(counts), np.iinfo(np.int64).max),
                            axis=1)
         chosen = np.where(chosen < 0, fewest, chosen)
-        options[games] = np.cumsum(allowed, axis=1)[np.arange(len(games)), chosen] - 1
+        options[games] = _option_of(allowed, chosen)
 
     def _build(self, batch, waiting, rows, p: int, others, options) -> None:
         """The phase's build list (:meth:`StrategyAgent._build`): the first entry that
