@@ -20,6 +20,7 @@ from machikoro.data.bundled import resolve_variant
 from machikoro.errors import IllegalActions, MachikoroError, VectorUnsupported
 from machikoro.vector import batch as batch_module
 from machikoro.vector.convert import from_game, to_game
+from machikoro.vector.decisions import Waiting
 from machikoro.vector.engine import VectorGames
 from machikoro.vector.lockstep import lockstep_from, run_lockstep
 from machikoro.vector.policies import RandomPolicy, play_batch
@@ -309,3 +310,21 @@ def test_a_million_games_of_the_largest_bundled_rule_set_fit_in_2_gb():
     assert sum(buffers.values()) / 500 * 10**6 < 2 * 10**9
     assert batch.owned.dtype == np.int8
     assert batch.full_marks(1).shape == batch.owned.shape  # every card, as the scalar game
+
+
+@pytest.mark.parametrize("slots", [3, 64, 65, 128, 129, 2701])
+def test_an_option_index_names_the_kth_legal_slot_of_a_mask(slots):
+    """A decision's option k is its k-th legal slot in slot order, however wide the mask
+    (wide ones are counted and searched as packed bits: the Business Center's swaps)."""
+    rng = np.random.default_rng(slots)
+    for p in (0.02, 0.4, 0.95):
+        mask = rng.random((300, slots)) < p
+        mask[:, 0] |= ~mask.any(axis=1)
+        waiting = Waiting(np.arange(300), mask)
+        counts = mask.sum(axis=1)
+        assert waiting.counts.tolist() == counts.tolist()
+        options = (rng.random(300) * counts).astype(np.int64)
+        want = [int(np.flatnonzero(row)[k]) for row, k in zip(mask, options)]
+        assert waiting.slots_of(options).tolist() == want
+        rows = rng.permutation(300)[:100]
+        assert waiting.slots_of(options[rows], rows).tolist() == [want[r] for r in rows]

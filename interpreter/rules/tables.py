@@ -276,13 +276,21 @@ def follows_copies(cards: list[Card]) -> bool:
     """True when some activation acts on the activated copies themselves after a step
     that may have moved them (``mark this card NAME``, ``return this card to the market``,
     ``the coins on this card``): the income step then logs its moves."""
-    for card in cards:
+    return bool(followed_kinds(cards))
+
+
+def followed_kinds(cards: list[Card]) -> tuple[int, ...]:
+    """The indexes of the cards (in ``cards``) whose activation acts on its activated
+    copies themselves (:func:`follows_copies`): only their moves need logging."""
+    out = []
+    for i, card in enumerate(cards):
         for _, action in _activation_steps(card):
             if (type(action) is Mark and not action.chosen_kind) or \
                     type(action) is ReturnCard or \
                     type(getattr(action, "amount", None)) is CardCoins:
-                return True
-    return False
+                out.append(i)
+                break
+    return tuple(out)
 
 
 def roll_raises(cards: list[Card]) -> tuple:

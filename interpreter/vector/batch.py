@@ -268,10 +268,13 @@ class Batch:
                 self.seen[new] = self.owned[new]
                 self.seen_on[new] = True
                 self.n_seen += len(new)
-        if rules.follows_copies:
-            kinds = np.broadcast_to(kind, g.shape).tolist()
-            for game, k, a, b in zip(g.tolist(), kinds, np.broadcast_to(seat, g.shape).tolist(),
-                                     np.broadcast_to(other, g.shape).tolist()):
+        if rules.follows_copies:  # the moves of the copies some activation follows
+            logged = self.program.followed.take(np.broadcast_to(kind, g.shape))
+            if not logged.any():
+                return
+            kinds, seats, others = (np.broadcast_to(x, g.shape)[logged].tolist()
+                                    for x in (kind, seat, other))
+            for game, k, a, b in zip(g[logged].tolist(), kinds, seats, others):
                 self.moves.setdefault(game, []).append((k, a, b))
 
     def income_done(self, g) -> None:
@@ -369,13 +372,15 @@ class Batch:
         self.ins_copy[g] = 0
         self.ins_step[g] = 0
 
-    def reopen(self, g, seat, kind, copies):
+    def reopen(self, g, seat, kind, copies, cell=None):
         """The copies of each game's ``seat``'s ``kind`` that activate now: the closed
-        ones lose their marker instead and give nothing (:meth:`StateChanges._reopen`)."""
+        ones lose their marker instead and give nothing (:meth:`StateChanges._reopen`).
+        ``cell``: the flat index of each game's ``seat``'s ``kind``, when known."""
         markers = self.rules.blocking_markers
         if not markers:
             return copies
-        cell = np.broadcast_to((g * self.players + seat) * self.cards + kind, g.shape)
+        if cell is None:
+            cell = np.broadcast_to((g * self.players + seat) * self.cards + kind, g.shape)
         for marker in markers:
             table = self.marks[marker].reshape(-1)
             closed = table.take(cell)

@@ -292,10 +292,11 @@ def to_game(batch: VectorGames, g: int, seed: int | None = None) -> Game:
         game.side_rolls = {card: int(batch.side[g, batch.program.side_index[card]])
                            for card in batch.program.side_cards
                            if batch.side[g, batch.program.side_index[card]] >= 0}
-    if batch.n_seen and batch.seen_on[g]:
+    seen = bool(batch.n_seen and batch.seen_on[g])
+    if seen:
         game.towns_seen = batch.seen[g].astype(int).tolist()
-    if g in batch.moves:
-        game.income_moves = list(batch.moves[g])
+    if seen or g in batch.moves:  # (the batch logs the moves of followed cards only)
+        game.income_moves = list(batch.moves.get(g, ()))
     if batch.builds is not None:
         ids = rules.ids
         game.builds = [(int(t), int(s), ids[int(c)]) for games, turns, seats, cards in

@@ -41,6 +41,10 @@ def select_bit(bits: np.ndarray, k: np.ndarray, width: int = 64) -> np.ndarray:
     return out
 
 
+WIDE = 64
+"""Masks wider than this many slots count and select their options as packed bits."""
+
+
 class Waiting:
     """The games waiting at decisions of one kind (``games``, an index array in no
     particular order) with their options: ``mask`` (``(len(games), slots)`` bool) or, for
@@ -49,7 +53,7 @@ class Waiting:
     (or None: slot order) lists each game's slots in its option order, the options
     first: a build menu whose costs change orders its cards by their cost now."""
 
-    __slots__ = ("_counts", "_mask", "bits", "games", "order", "slots")
+    __slots__ = ("_counts", "_mask", "_words", "bits", "games", "order", "slots")
 
     def __init__(self, games: np.ndarray, mask: np.ndarray | None = None,
                  bits: np.ndarray | None = None, slots: int = 0,
@@ -57,6 +61,7 @@ class Waiting:
         self.games, self._mask, self.bits, self.order = games, mask, bits, order
         self.slots = mask.shape[1] if mask is not None else slots
         self._counts = None
+        self._words = None
 
     def __iter__(self):  # (games, mask) = waiting
         yield self.games
@@ -81,9 +86,22 @@ class Waiting:
         if self._counts is None:
             if self.bits is not None:
                 self._counts = np.bitwise_count(self.bits).astype(np.int64) + 1
+            elif self.slots > WIDE:
+                self._counts = np.bitwise_count(self.words()).sum(axis=1, dtype=np.int64)
             else:
                 self._counts = self._mask.sum(axis=1)
         return self._counts
+
+    def words(self) -> np.ndarray:
+        """The mask packed as bits: ``(len(games), ceil(slots / 64))`` ``uint64``, slot
+        ``64 w + i`` at bit ``i`` of word ``w``."""
+        if self._words is None:
+            packed = np.packbits(self._mask, axis=1, bitorder="little")
+            pad = -packed.shape[1] % 8
+            if pad:
+                packed = np.pad(packed, ((0, 0), (0, pad)))
+            self._words = np.ascontiguousarray(packed).view(np.uint64)
+        return self._words
 
     def slots_of(self, options: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
         """The slot of each option index (``rows``: which of the games, default all)."""
@@ -97,11 +115,19 @@ class Waiting:
             if card.any():
                 out[card] = select_bit(bits[card], options[card] - 1, self.slots - 1) + 1
             return out
-        mask = self._mask if rows is None else self._mask[rows]
-        if mask.all():  # every slot an option (yes/no, players, dice): the slot itself
-            return options
-        # the k-th option of a row: its k-th True, counted in the mask's True places
         counts = self.counts if rows is None else self.counts.take(rows)
+        if (counts == self.slots).all():  # every slot an option (yes/no, players, dice)
+            return options
+        if self.slots > WIDE:  # the word holding the k-th option, then its bit there
+            words = self.words() if rows is None else self.words()[rows]
+            pop = np.bitwise_count(words).astype(np.int64)
+            ends = np.cumsum(pop, axis=1)
+            w = (ends <= options[:, None]).sum(axis=1)
+            at = np.arange(len(options))
+            k = options - (ends[at, w] - pop[at, w])
+            return w * 64 + select_bit(words[at, w], k)
+        mask = self._mask if rows is None else self._mask[rows]
+        # the k-th option of a row: its k-th True, counted in the mask's True places
         places = np.flatnonzero(mask)
         starts = np.cumsum(counts) - counts
         return places.take(starts + options) - np.arange(len(options)) * mask.shape[1]

@@ -946,9 +946,23 @@ class VectorGames(Batch):
             copies = self.reopen(games, owner, card, copies)
         return copies
 
-    def _count_now(self, pid: int, card: int, games, owner) -> np.ndarray:
-        """:meth:`_entry_copies` with the owners known (the hot path of a walk)."""
-        copies = self.owned_flat.take((games * self.players + owner) * self.cards + card)
+    def _owner_cells(self, games, offset: int):
+        """``(owner, cell)``: the seat ``offset`` places after each game's current player,
+        and the flat index of its town's first card (``owned_flat``), kept while the items
+        of a walk run on the same ``games`` array."""
+        kept = self._cells.get(offset)
+        if kept is not None and kept[0] is games:
+            return kept[1], kept[2]
+        owner = self.current.take(games) if offset == 0 else \
+            self.program.order[self.current.take(games), offset]
+        base = (games * self.players + owner) * self.cards
+        self._cells[offset] = (games, owner, base)
+        return owner, base
+
+    def _count_now(self, pid: int, card: int, games, owner, cell) -> np.ndarray:
+        """:meth:`_entry_copies` with the owners known (the hot path of a walk); ``cell``:
+        each game's flat index of ``owner``'s ``card`` in ``owned_flat``."""
+        copies = self.owned_flat.take(cell)
         if pid < len(TRIGGERS):
             if pid == _WHEN_BUILT_PLAN:  # the card just built, one copy
                 return self._just_built(games, card)
@@ -961,7 +975,7 @@ class VectorGames(Batch):
                 copies = np.where(ours.any(axis=1), 0, copies)
             return copies
         if self.program.blocking:
-            copies = self.reopen(games, owner, card, copies.astype(np.int64))
+            copies = self.reopen(games, owner, card, copies.astype(np.int64), cell)
         return copies
 
     def _just_built(self, games, card: int) -> np.ndarray:
@@ -1016,6 +1030,7 @@ class VectorGames(Batch):
         running = fresh
         rpos = self.main.pos[resumed] if len(resumed) else _EMPTY
         self._mixed = False  # no game of `running` has waited in this walk yet
+        self._cells = {}  # offset -> (games, owner, cell): _owner_cells
         for j in range(len(items)):
             if len(resumed):
                 joining = resumed[rpos == j]
@@ -1054,9 +1069,8 @@ class VectorGames(Batch):
         if cur is self.main and not item.asks and not self._mixed and copies_item < 0:
             _, first, kept = self._item_info[pid][j]
             if first and not kept:  # the common case: copies counted now, owner once
-                owner = self.current.take(games) if item.offset == 0 else \
-                    self.program.order[self.current.take(games), item.offset]
-                copies = self._count_now(pid, item.card, games, owner)
+                owner, base = self._owner_cells(games, item.offset)
+                copies = self._count_now(pid, item.card, games, owner, base + item.card)
                 live = copies > 0
                 if live.any():
                     self._chain(item, games[live], owner[live],

@@ -764,25 +764,24 @@ def _swap(a, rules, card, players):
     limited = bool(len(cards)) and bool((np.asarray(rules.limit)[cards] < NO_LIMIT).any())
 
     def mask(b, g, card_, owner):
-        out = np.zeros((len(g), len(slots)), dtype=bool)
+        out = np.empty((len(g), len(slots)), dtype=bool)
         out[:, :len(head)] = True
         if not width or not others:
             return out
+        body = out[:, len(head):].reshape(len(g), others, width, width)  # a view
+        rows = g[:, None] * b.players + b.others[owner]  # (G, others): their towns
+        theirs = b.towns_flat[rows[:, :, None], cards] > 0  # (G, others, K)
         own = b.town(g, owner)[:, cards] > 0  # (G, K)
-        blocks = []
-        for k in range(others):
-            other = b.others[owner, k]
-            theirs = b.town(g, other)[:, cards] > 0
-            ok = own[:, :, None] & theirs[:, None, :]  # (G, give, take)
-            if limited:
-                same = np.eye(width, dtype=bool)[None]
+        np.logical_and(own[:, None, :, None], theirs[:, :, None, :], out=body)
+        if limited:
+            same = np.eye(width, dtype=bool)[None]
+            for k in range(others):
+                other = b.others[owner, k]
                 take_fits = np.where(same, _fits(b, g, owner, cards, 0)[:, None, :],
                                      _fits(b, g, owner, cards)[:, None, :])
                 give_fits = np.where(same, _fits(b, g, other, cards, 0)[:, :, None],
                                      _fits(b, g, other, cards)[:, :, None])
-                ok &= take_fits & give_fits
-            blocks.append(ok.reshape(len(g), -1))
-        out[:, len(head):] = np.concatenate(blocks, axis=1)
+                body[:, k] &= take_fits & give_fits
         return out
 
     def resolve(b, g, card_, owner, copies, slot):

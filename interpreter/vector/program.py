@@ -30,6 +30,7 @@ from ..errors import VectorUnsupported
 from ..language import actions as act
 from ..language.clauses import TRIGGERS
 from ..rules.ruleset import RuleSet
+from ..rules.tables import followed_kinds
 from . import kernels
 
 HOOK_PLANS = {trigger: k for k, trigger in enumerate(TRIGGERS)}
@@ -198,6 +199,10 @@ class Program:
                               for item in plan), default=1)
         self.blocking = tuple(rules.blocking_markers)
         self.towns_kept = np.array(sorted(rules.towns_kept), dtype=np.int64)
+        # the cards whose activation acts on its activated copies: the income step logs
+        # the moves of their copies only (rules.tables.followed_kinds)
+        self.followed = np.zeros(cards, dtype=bool)
+        self.followed[list(followed_kinds(rules.cards))] = True
         self.chooses_kind = any(type(a) is act.ChooseKind for c in rules.cards
                                 for clause in c.clauses for a in clause.steps)
         self.markers = len(rules.markers)
