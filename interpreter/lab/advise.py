@@ -34,7 +34,7 @@ from ..engine.game import Game
 from ..errors import MachikoroError, VectorUnsupported
 from .engines import vector_policy
 from .runs import game_seed
-from .statistics import wilson
+from .statistics import pooled_rates, wilson
 
 
 @dataclass(frozen=True)
@@ -205,7 +205,18 @@ def _settled(wins: np.ndarray, played: int, precision: float) -> bool:
 
 
 def _estimates(game: Game, decision, wins, turns, played: int) -> list[OptionEstimate]:
+    """One estimate per option, best first: the options the answer itself ends the game
+    with (their result is known) at their rollouts' rate and Wilson interval, the others'
+    rates pooled (:func:`~machikoro.lab.statistics.pooled_rates`) when three or more are
+    left, else their own rates and Wilson intervals."""
     rules = game.rules
+    rates = wins / played
+    bounds = [wilson(int(w), played) for w in wins]
+    open_ = [i for i, option in enumerate(decision.options) if not _ends_game(game, option)]
+    pooled = pooled_rates(wins[open_], played)
+    if pooled is not None:
+        for j, i in enumerate(open_):
+            rates[i], bounds[i] = pooled[0][j], (float(pooled[1][j]), float(pooled[2][j]))
     out = []
     for i, option in enumerate(decision.options):
         income = None
@@ -213,7 +224,13 @@ def _estimates(game: Game, decision, wins, turns, played: int) -> list[OptionEst
             card = rules.index[option]
             if card in rules.establishments:
                 income = expectations.card_value(game, decision.player, card)
-        low, high = wilson(int(wins[i]), played)
-        out.append(OptionEstimate(option, played, int(wins[i]), wins[i] / played, low, high,
+        out.append(OptionEstimate(option, played, int(wins[i]), float(rates[i]), *bounds[i],
                                   turns[i] / played, income))
     return sorted(out, key=lambda e: (-e.rate, e.turns))  # (of equals, the quicker)
+
+
+def _ends_game(game: Game, option) -> bool:
+    """True when answering ``option`` ends the game (a victory landmark built)."""
+    copy = game.clone(seed=0)
+    copy.answer(option)
+    return copy.over

@@ -33,6 +33,32 @@ def wilson(successes: int, trials: int, level: float = 0.95) -> tuple[float, flo
     return (low, high)
 
 
+def pooled_rates(wins, trials: int, level: float = 0.95, floor: float = 1e-4):
+    """Partially pooled (empirical Bayes) estimates of ``k`` proportions each measured in
+    ``trials`` trials (``wins``: successes per proportion, ``k >= 3``): a beta prior is
+    fitted to them by the method of moments (mean: the pooled rate; variance: what the
+    observed rates vary beyond their sampling variance, at least ``floor``), and each
+    estimate is its beta posterior's mean, with the posterior's central ``level``
+    interval. A proportion measured in few trials moves toward the others; in many
+    trials it is its own rate. Returns ``(rates, lows, highs)``, arrays of shape ``(k,)``;
+    None where there is nothing to pool (fewer than 3 proportions, or every trial a
+    success or every one a failure). Imports ``scipy.stats`` (beta quantiles)."""
+    wins = np.asarray(wins, dtype=np.float64)
+    if len(wins) < 3 or trials <= 0:
+        return None
+    mean = wins.sum() / (len(wins) * trials)
+    if not 0 < mean < 1:
+        return None
+    spread = max(float(np.var(wins / trials, ddof=1)) - mean * (1 - mean) / trials, floor)
+    strength = mean * (1 - mean) / spread - 1  # the prior's weight, in trials
+    if strength <= 0:  # the rates vary as much as proportions can: nothing to pool
+        return None
+    a, b = wins + mean * strength, trials - wins + (1 - mean) * strength
+    from scipy.stats import beta
+    tail = (1 - level) / 2
+    return a / (a + b), beta.ppf(tail, a, b), beta.ppf(1 - tail, a, b)
+
+
 def histogram_stats(hist: Counter) -> dict:
     """Mean, median, 10th and 90th percentile of a histogram (value -> count), as
     ``numpy.percentile`` (linear interpolation) gives them for the expanded values, but
