@@ -4,8 +4,10 @@ chance to win (issue 19, ``machikoro advise``).
 Each option is played out to the end of the game many times from the position, every seat
 played by the agents given (default: greedy for every seat), each copy of the position
 rolling its own dice and reshuffling the market decks (it never knows the real game's
-future). The estimate of an option is the mover's share of wins among its rollouts, with a
-95% Wilson interval. Rollouts go in rounds of equal games per option: 1, then up to 8
+future). The estimate of an option is the mover's share of wins among its rollouts,
+pooled with the other options' (:func:`~machikoro.lab.statistics.pooled_rates`: empirical
+Bayes, a beta prior fitted to the options' rates; an option that ends the game keeps its
+own), with a 95% interval (the posterior's; Wilson's where nothing is pooled). Rollouts go in rounds of equal games per option: 1, then up to 8
 times the round before (at most ``round_games``), each sized, when there is a time budget,
 to what the CPU time left holds at the pace of the round before (a larger batch plays
 faster a game, so a round sized so ends in time). The advisor stops when the best option's interval is clear of every other option's and every
@@ -116,7 +118,7 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
 
 _KEPT = 0.9  # of the time budget, the share rounds may take
 
-SMALL_ROUND = 512
+SMALL_ROUND = 256
 """Rollouts in all below which a round of ``engine="auto"`` plays in the scalar engine: a
 small batch plays slower a game than the scalar engine does (the batched engine's work a
 step is much the same for 6 games as for 600)."""

@@ -38,11 +38,13 @@ def pooled_rates(wins, trials: int, level: float = 0.95, floor: float = 1e-4):
     ``trials`` trials (``wins``: successes per proportion, ``k >= 3``): a beta prior is
     fitted to them by the method of moments (mean: the pooled rate; variance: what the
     observed rates vary beyond their sampling variance, at least ``floor``), and each
-    estimate is its beta posterior's mean, with the posterior's central ``level``
-    interval. A proportion measured in few trials moves toward the others; in many
-    trials it is its own rate. Returns ``(rates, lows, highs)``, arrays of shape ``(k,)``;
-    None where there is nothing to pool (fewer than 3 proportions, or every trial a
-    success or every one a failure). Imports ``scipy.stats`` (beta quantiles)."""
+    estimate is its beta posterior's mean, with the Wilson ``level`` interval of the
+    posterior's pseudo-counts (near its central interval, without importing SciPy, which
+    costs a quarter of the advisor's time budget). A proportion measured in few trials
+    moves toward the others; in many trials it is its own rate. Returns ``(rates, lows,
+    highs)``, arrays of shape ``(k,)``; None where there is nothing to pool (fewer than 3
+    proportions, every trial a success or every one a failure, or rates as spread as
+    proportions can be)."""
     wins = np.asarray(wins, dtype=np.float64)
     if len(wins) < 3 or trials <= 0:
         return None
@@ -54,9 +56,8 @@ def pooled_rates(wins, trials: int, level: float = 0.95, floor: float = 1e-4):
     if strength <= 0:  # the rates vary as much as proportions can: nothing to pool
         return None
     a, b = wins + mean * strength, trials - wins + (1 - mean) * strength
-    from scipy.stats import beta
-    tail = (1 - level) / 2
-    return a / (a + b), beta.ppf(tail, a, b), beta.ppf(1 - tail, a, b)
+    bounds = np.array([wilson(x, x + y, level) for x, y in zip(a.tolist(), b.tolist())])
+    return a / (a + b), bounds[:, 0], bounds[:, 1]
 
 
 def histogram_stats(hist: Counter) -> dict:
