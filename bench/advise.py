@@ -1,7 +1,8 @@
 """Benchmark: the advisor's accuracy at its default budget against a large-budget estimate.
 
     python bench/advise.py [--positions 30] [--truth-games 100000] [--seed 0]
-                           [--workers 1] [--json]
+                           [--workers 1] [--only RULES:PLAYERS ...] [--truth-cache F]
+                           [--json]
 
 Positions from real games: greedy plays seeded games of the bundled rule sets below (each
 case in turn), and the position is taken at the first build decision with at least three
@@ -12,7 +13,10 @@ per position the mean absolute error of the options' win rates and the CPU secon
 the default run; over all positions the mean of those errors. Target (issue 19): mean
 absolute error <= 0.03, each position <= 2 s of CPU. ``--workers`` answers positions in
 that many processes at once (each timing its own CPU); rows print as they finish (then
-in that order).
+in that order). ``--only`` measures the positions of some cases (the same positions as
+the whole run); ``--truth-cache`` keeps the reference runs (raw wins and games per option)
+in a JSON file and reuses them, so that the estimates under test can be measured again
+without the hours of reference playouts.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
 
 from machikoro import Game, make_agent
 from machikoro.data.bundled import resolve_variant
@@ -67,17 +72,26 @@ def _picked(count: int, first_seed: int) -> list[tuple]:
 
 def measure(task: tuple) -> dict:
     """The row of one position: ``task`` is ``(name, players, seed, from_turn,
-    truth_games)``."""
-    name, players, seed, from_turn, truth_games = task
+    truth_games, truth)``; ``truth`` (or None: played now) maps each option (as text) to
+    its reference ``[wins, games]``, the raw rate of the large run."""
+    name, players, seed, from_turn, truth_games, truth = task
     game = position(rule_set(name), players, seed, from_turn)
     start = time.process_time()
-    tested = {e.option: e.rate for e in advise(game, seed=1)}
+    tested = {str(e.option): e.rate for e in advise(game, seed=1)}
     cpu = time.process_time() - start
-    truth = {e.option: e.rate for e in advise(game, games=truth_games, seconds=None,
-                                               seed=2, round_games=truth_games)}
-    error = sum(abs(tested[o] - truth[o]) for o in truth) / len(truth)
+    if truth is None:
+        truth = {str(e.option): [e.wins, e.games] for e in advise(
+            game, games=truth_games, seconds=None, seed=2, round_games=truth_games)}
+    error = sum(abs(tested[o] - w / g) for o, (w, g) in truth.items()) / len(truth)
     return {"rules": name, "players": players, "seed": seed, "turn": game.turn,
-            "options": len(truth), "error": error, "cpu_s": cpu}
+            "options": len(truth), "error": error, "cpu_s": cpu, "truth": truth,
+            "key": _key(task)}
+
+
+def _key(task: tuple) -> str:
+    """A position's key in ``--truth-cache``: rule set, players, seed, turn, games."""
+    name, players, seed, from_turn, truth_games = task[:5]
+    return f"{name}:{players}:{seed}:{from_turn}:{truth_games}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -86,11 +100,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--truth-games", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--only", action="append", default=None,
+                        help="RULES:PLAYERS: measure only the positions of these cases")
+    parser.add_argument("--truth-cache", default=None,
+                        help="a JSON file of the reference runs: read where it holds a "
+                             "position, written with every position measured")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if args.positions < 1 or args.truth_games < 1 or args.workers < 1:
         parser.error("--positions, --truth-games and --workers must be at least 1")
-    tasks = [p + (args.truth_games,) for p in _picked(args.positions, args.seed)]
+    cache = {}
+    if args.truth_cache and Path(args.truth_cache).exists():
+        cache = json.loads(Path(args.truth_cache).read_text())
+    tasks = [p + (args.truth_games,) for p in _picked(args.positions, args.seed)
+             if args.only is None or f"{p[0]}:{p[1]}" in args.only]
+    tasks = [t + (cache.get(_key(t)),) for t in tasks]
     rows = []
     with ProcessPoolExecutor(args.workers) as pool:
         done = as_completed([pool.submit(measure, t) for t in tasks]) \
@@ -98,6 +122,11 @@ def main(argv: list[str] | None = None) -> int:
         for row in done:
             row = row if isinstance(row, dict) else row.result()
             rows.append(row)
+            if args.truth_cache:  # kept as each position ends (a long run may stop)
+                cache[row.pop("key")] = row.pop("truth")
+                Path(args.truth_cache).write_text(json.dumps(cache, indent=1))
+            else:
+                row.pop("key"), row.pop("truth")
             if not args.json:
                 print(f"{row['rules']}, {row['players']} players, game {row['seed']} turn "
                       f"{row['turn']}: {row['options']} options, mean absolute error "
