@@ -87,7 +87,7 @@ class ScalarFallback:
 
     def answer(self, batch, g: int) -> int:
         """The option index the scalar agent answers in game ``g`` (a slot) of ``batch``."""
-        game = to_game(batch, g, seed=0)
+        game = to_game(batch, g, seed=0, builds=False)
         decision = game.decision()
         self.asked += 1
         agent = self.agent(int(batch.ids[g]), decision.player)
@@ -529,7 +529,7 @@ class StrategyPolicy:
 
     def _scalar(self, batch, g: int) -> int:
         """The scalar strategy agent's answer in game ``g``, in the seat's phase."""
-        game = to_game(batch, g, seed=0)
+        game = to_game(batch, g, seed=0, builds=False)
         decision = game.decision()
         seat = decision.player
         agent = self.fallback.agent(int(batch.ids[g]), seat)

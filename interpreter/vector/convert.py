@@ -248,12 +248,14 @@ def _cursor(batch: VectorGames, game: Game) -> int:
     return phase
 
 
-def to_game(batch: VectorGames, g: int, seed: int | None = None) -> Game:
+def to_game(batch: VectorGames, g: int, seed: int | None = None,
+            builds: bool = True) -> Game:
     """Game ``g`` of ``batch`` as a scalar :class:`~machikoro.engine.game.Game` at the
     same position (the same decision pending, with the same options), rolling its own
     dice from ``seed`` (else the system's entropy) and with its decks shuffled again, as a
     clone. Its ``history`` is empty (a batch keeps no answers); ``builds`` is the game's
-    builds when the batch kept them."""
+    builds when the batch kept them and ``builds`` is true (an agent asked in the position
+    reads no record: the scalar fallback of a batched policy leaves them out)."""
     rules = batch.rules
     game = Game(rules, batch.players, seed=seed if seed is not None else
                 random.SystemRandom().randrange(1 << 63), max_turns=batch.max_turns)
@@ -297,11 +299,12 @@ def to_game(batch: VectorGames, g: int, seed: int | None = None) -> Game:
         game.towns_seen = batch.seen[g].astype(int).tolist()
     if seen or g in batch.moves:  # (the batch logs the moves of followed cards only)
         game.income_moves = list(batch.moves.get(g, ()))
-    if batch.builds is not None:
+    if batch.builds is not None and builds:
         ids = rules.ids
-        game.builds = [(int(t), int(s), ids[int(c)]) for games, turns, seats, cards in
-                       batch.builds for gg, t, s, c in zip(games, turns, seats, cards)
-                       if gg == g]
+        for games, turns, seats, cards in batch.builds:  # one entry per build step
+            mine = np.flatnonzero(games == g)
+            game.builds += [(int(turns[i]), int(seats[i]), ids[int(cards[i])])
+                            for i in mine.tolist()]
     _scalar_step(batch, g, game)
     return game
 
