@@ -302,9 +302,9 @@ def to_game(batch: VectorGames, g: int, seed: int | None = None,
     if batch.builds is not None and builds:
         ids = rules.ids
         for games, turns, seats, cards in batch.builds:  # one entry per build step
-            mine = np.flatnonzero(games == g)
+            rows = np.flatnonzero(games == g)
             game.builds += [(int(turns[i]), int(seats[i]), ids[int(cards[i])])
-                            for i in mine.tolist()]
+                            for i in rows.tolist()]
     _scalar_step(batch, g, game)
     return game
 
