@@ -126,7 +126,7 @@ def main(argv: list[str] | None = None) -> int:
                 cache[row.pop("key")] = row.pop("truth")
                 Path(args.truth_cache).write_text(json.dumps(cache, indent=1))
             else:
-                row.pop("key"), row.pop("truth")
+                del row["key"], row["truth"]
             if not args.json:
                 print(f"{row['rules']}, {row['players']} players, game {row['seed']} turn "
                       f"{row['turn']}: {row['options']} options, mean absolute error "

@@ -7,15 +7,18 @@ rolling its own dice and reshuffling the market decks (it never knows the real g
 future). The estimate of an option is the mover's share of wins among its rollouts,
 pooled with the other options' (:func:`~machikoro.lab.statistics.pooled_rates`: empirical
 Bayes, a beta prior fitted to the options' rates; an option that ends the game keeps its
-own), with a 95% interval (the posterior's; Wilson's where nothing is pooled). Rollouts go in rounds of equal games per option: 1, then up to 8
-times the round before (at most ``round_games``), each sized, when there is a time budget,
-to what the CPU time left holds at the pace of the round before (a larger batch plays
-faster a game, so a round sized so ends in time). The advisor stops when the best option's interval is clear of every other option's and every
-interval is at most ``precision`` either side of its estimate (a ranking with numbers to
-trust), or at the budget (``games`` in all; ``seconds`` of CPU). The rollouts run in the
-batched engine (:func:`~machikoro.vector.rollouts.option_rollouts`), for rounds of
-:data:`SMALL_ROUND` rollouts or more, when the rule set, the position and every agent
-compile for it; else in the scalar engine, one game at a time.
+own), with a 95% interval (the posterior's; Wilson's where nothing is pooled).
+
+Rollouts go in rounds of equal games per option: 1, then up to 8 times the round before
+(at most ``round_games``), each sized, when there is a time budget, to what the CPU time
+left holds at the pace of the round before (a larger batch plays faster a game, so a
+round sized so ends in time). The advisor stops when the best option's interval is clear
+of every other option's and every interval is at most ``precision`` either side of its
+estimate (a ranking with numbers to trust), or at the budget (``games`` in all;
+``seconds`` of CPU). The rollouts run in the batched engine
+(:func:`~machikoro.vector.rollouts.option_rollouts`), for rounds of :data:`SMALL_ROUND`
+rollouts or more, when the rule set, the position and every agent compile for it; else
+in the scalar engine, one game at a time.
 
 For a build option, ``income`` is the expected coins per round one more copy of the card
 brings the mover in this position (:func:`~machikoro.engine.expectations.card_value`, the

@@ -253,9 +253,9 @@ def to_game(batch: VectorGames, g: int, seed: int | None = None,
     """Game ``g`` of ``batch`` as a scalar :class:`~machikoro.engine.game.Game` at the
     same position (the same decision pending, with the same options), rolling its own
     dice from ``seed`` (else the system's entropy) and with its decks shuffled again, as a
-    clone. Its ``history`` is empty (a batch keeps no answers); ``builds`` is the game's
-    builds when the batch kept them and ``builds`` is true (an agent asked in the position
-    reads no record: the scalar fallback of a batched policy leaves them out)."""
+    clone. Its ``history`` is empty (a batch keeps no answers); its ``builds`` record is the
+    game's builds when the batch kept them and ``builds`` is true (no agent reads the
+    record: the scalar fallback of a batched policy leaves it out)."""
     rules = batch.rules
     game = Game(rules, batch.players, seed=seed if seed is not None else
                 random.SystemRandom().randrange(1 << 63), max_turns=batch.max_turns)

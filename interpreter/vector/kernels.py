@@ -775,10 +775,10 @@ def _swap(a, rules, card, players):
         np.logical_and(own[:, None, :, None], theirs[:, :, None, :], out=body)
         if limited:
             same = np.eye(width, dtype=bool)[None]
+            take_fits = np.where(same, _fits(b, g, owner, cards, 0)[:, None, :],
+                                 _fits(b, g, owner, cards)[:, None, :])
             for k in range(others):
                 other = b.others[owner, k]
-                take_fits = np.where(same, _fits(b, g, owner, cards, 0)[:, None, :],
-                                     _fits(b, g, owner, cards)[:, None, :])
                 give_fits = np.where(same, _fits(b, g, other, cards, 0)[:, :, None],
                                      _fits(b, g, other, cards)[:, :, None])
                 body[:, k] &= take_fits & give_fits
