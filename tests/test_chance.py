@@ -258,7 +258,7 @@ def test_every_slot_is_shared_only_when_immutable_and_copied_otherwise(variant):
             elif not (isinstance(theirs, list) and theirs is not mine):  # copied anew
                 assert slot in Game._SHARED or slot in ("rng", "seed", "explicit_chance",
                                                        "events", "_roll", "side_rolls",
-                                                       "income_moves", "received"), slot
+                                                       "income_moves", "received", "on_roll"), slot
     assert set(Game._SHARED) <= set(Game.__slots__)
 
 

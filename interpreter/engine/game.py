@@ -108,6 +108,11 @@ class Game(TurnPhases, StateChanges, MarketState):
     or a build makes their ``cause``: the clause's file, line, column and text and the
     amounts that went into it (:mod:`machikoro.engine.explanations`).
 
+    ``on_roll`` (None, or set it to a callable ``(game, faces)``) observes the dice: the
+    engine calls it with each roll and reroll of the turn's dice as soon as they are drawn,
+    before any card reads them (coins and towns as they stood before the roll); it must
+    not change the game. A clone's is None.
+
     Raises :class:`~machikoro.errors.MachikoroError` (a ValueError) for a player count
     outside the rule set's range (checked before anything is allocated), players that are
     neither a count nor a list of distinct names, a seed that is not a whole number >= 0
@@ -158,6 +163,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         "max_turns",
         "n",
         "names",
+        "on_roll",
         "owned",
         "pending",
         "pending_item",
@@ -225,6 +231,7 @@ class Game(TurnPhases, StateChanges, MarketState):
         self.events: list | None = [] if record else None
         self.explain = bool(explain and record)
         self.running: tuple | None = None  # the queue item being run, when explaining
+        self.on_roll = None  # an observer of the rolls (see the class text)
         self.history: list = []
         self.builds: list = []
         self.seed = seed
@@ -324,6 +331,7 @@ class Game(TurnPhases, StateChanges, MarketState):
             self.max_turns, self._order, self._others, self.chance_pending, rng, explicit,
             seed, None, self.bound, self.qins, self._dispatch, self._plans)
         new.running = self.running
+        new.on_roll = None  # (an observer watches one game)
         new.explain = self.explain and not light
         new.coins = list(self.coins)
         new.owned = [list(t) for t in self.owned]

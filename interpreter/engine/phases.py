@@ -209,6 +209,8 @@ class TurnPhases:
         """The turn's roll showed ``faces``: log it, run the ``after roll`` hooks."""
         self.dice = faces
         self.total = sum(faces)
+        if self.on_roll is not None:
+            self.on_roll(self, faces)
         if self.side_rolls:
             self.side_rolls = {}  # a new roll: the side rolls of this income are to come
         if self.events is not None:
@@ -239,6 +241,8 @@ class TurnPhases:
             self.dice = self._throw(count)
             total = sum(self.dice)
         self.total = total
+        if self.on_roll is not None:
+            self.on_roll(self, self.dice)
         if self.side_rolls:
             self.side_rolls = {}  # a new roll: the side rolls of this income are to come
         town = self.owned[self.current]

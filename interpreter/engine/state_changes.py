@@ -113,6 +113,8 @@ class StateChanges:
         old = self.dice
         self.dice = faces
         self.total = sum(faces)
+        if self.on_roll is not None:
+            self.on_roll(self, faces)
         if self.events is not None:
             self._log_caused({"type": "reroll", "player": self.current, "old": list(old),
                               "dice": list(self.dice), "total": self.total, "card": step.card},

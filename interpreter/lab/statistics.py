@@ -33,7 +33,8 @@ def wilson(successes: int, trials: int, level: float = 0.95) -> tuple[float, flo
     return (low, high)
 
 
-def pooled_rates(wins, trials: int, level: float = 0.95, floor: float = 1e-4):
+def pooled_rates(wins, trials: int, level: float = 0.95, floor: float = 1e-4,
+                 noise: float = 1.0):
     """Partially pooled (empirical Bayes) estimates of ``k`` proportions each measured in
     ``trials`` trials (``wins``: successes per proportion, ``k >= 3``): a beta prior is
     fitted to them by the method of moments (mean: the pooled rate; variance: what the
@@ -44,15 +45,18 @@ def pooled_rates(wins, trials: int, level: float = 0.95, floor: float = 1e-4):
     moves toward the others; in many trials it is its own rate. Returns ``(rates, lows,
     highs)``, arrays of shape ``(k,)``; None where there is nothing to pool (fewer than 3
     proportions, every trial a success or every one a failure, or rates as spread as
-    proportions can be)."""
+    proportions can be). ``noise`` is the variance of one trial's outcome as a share of
+    the binomial's (1: plain counts; below 1: counts adjusted by control variates, whose
+    sampling variance is that much lower)."""
     wins = np.asarray(wins, dtype=np.float64)
     if len(wins) < 3 or trials <= 0:
         return None
     mean = wins.sum() / (len(wins) * trials)
     if not 0 < mean < 1:
         return None
-    spread = max(float(np.var(wins / trials, ddof=1)) - mean * (1 - mean) / trials, floor)
-    strength = mean * (1 - mean) / spread - 1  # the prior's weight, in trials
+    sampling = noise * mean * (1 - mean)  # one trial's variance
+    spread = max(float(np.var(wins / trials, ddof=1)) - sampling / trials, floor)
+    strength = sampling / spread - 1  # the prior's weight, in trials
     if strength <= 0:  # the rates vary as much as proportions can: nothing to pool
         return None
     a, b = wins + mean * strength, trials - wins + (1 - mean) * strength
