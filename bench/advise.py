@@ -34,7 +34,14 @@ from machikoro.lab.advise import advise
 from machikoro.rules.loader import load_ruleset
 
 CASES = [("base", 2), ("base", 4), ("harbor", 3), ("millionaires-row", 2),
-         ("market/hybrid", 3), ("harbor+millionaires-row", 4)]
+         ("market/hybrid", 3), ("harbor+millionaires-row", 4), ("machi-koro-2", 4),
+         ("market/variable", 2)]
+"""The rule sets and player counts measured, each bundled rule set at least once."""
+
+STRIDE = 6
+"""Case ``c``'s ``r``-th position is from the game seeded ``first_seed + c + STRIDE * r``
+(the next free seed after it, ``+ 1000``, when that game ends before the turn): six, the
+cases of the first runs, so that their positions stay those of the kept reference runs."""
 
 
 def rule_set(name: str):
@@ -59,14 +66,19 @@ def position(rules, players: int, seed: int, from_turn: int) -> Game | None:
 
 
 def _picked(count: int, first_seed: int) -> list[tuple]:
-    """``(name, players, seed, from_turn)`` of ``count`` positions, the cases in turn."""
-    picked, seed = [], first_seed
-    while len(picked) < count:
-        name, players = CASES[len(picked) % len(CASES)]
-        from_turn = 8 + 4 * (seed % 4)
-        if position(rule_set(name), players, seed, from_turn) is not None:
-            picked.append((name, players, seed, from_turn))
-        seed += 1
+    """``(name, players, seed, from_turn)`` of ``count`` positions, the cases in turn
+    (seeds: :data:`STRIDE`)."""
+    picked = []
+    for at in range(count):
+        r, c = divmod(at, len(CASES))
+        name, players = CASES[c]
+        seed = first_seed + c + STRIDE * r
+        while True:
+            from_turn = 8 + 4 * (seed % 4)
+            if position(rule_set(name), players, seed, from_turn) is not None:
+                break
+            seed += 1000
+        picked.append((name, players, seed, from_turn))
     return picked
 
 
