@@ -62,8 +62,8 @@ class _Town:
     by its counts and static payouts) and ``values`` (by its :meth:`Lookahead._profile`,
     made when first asked)."""
 
-    __slots__ = ("closed", "counts", "dice", "key", "only", "payouts", "row", "signature",
-                 "snapshot", "static", "terms", "values")
+    __slots__ = ("closed", "counts", "dice", "key", "only", "payouts", "raised", "row",
+                 "signature", "snapshot", "static", "terms", "values")
 
     def __init__(self, look: Lookahead, seat: int, key: tuple):
         game, tables = look.game, look.tables
@@ -72,6 +72,7 @@ class _Town:
         self.snapshot = list(town)  # (a list: compared with the game's towns)
         self.closed = [list(row) for row in closed] if closed else ()
         self.values: dict | None = None  # (seat, dice of every seat) -> Lookahead._kept_values
+        self.raised: dict = {}  # dice -> its kept terms: Lookahead._raised_expected
         self.key = key
         self.counts = game.dice_counts(seat)
         # its one number of dice (None: it has a choice), whatever the other towns show
@@ -279,9 +280,7 @@ class Lookahead:
             key = ("raised", seat, dice)
             found = self._now.get(key)
             if found is None:
-                found = self._now[key] = sum([
-                    p * self.roll_income(seat, t, dice)
-                    for t, p in self.tables.probabilities(dice)])
+                found = self._now[key] = self._raised_expected(seat, dice)
             return found
         town, shared = self._towns[seat], self._common()
         kept = shared.expected.get((seat, dice, town.payouts))
@@ -307,6 +306,43 @@ class Lookahead:
         value = self._patched(seat, dice, terms, where, walk, capped)
         kept[1][None if cap is None else min(self.game.coins[seat], cap)] = value
         return value
+
+    def _raised_expected(self, seat: int, dice: int) -> float:
+        """:meth:`expected_roll_income` where cards may raise the roll: each outcome's own
+        income at its raised total (:meth:`effective_total`), summed in the order of the
+        outcomes. Where the raises read the roll and the roller's town alone
+        (``tables.raised``), the term of an outcome from which no total run on the
+        position or capped by the roller's coins can be reached is its town's alone: kept
+        on the :class:`_Town` (``raised``, by number of dice); only the others
+        (:meth:`_raised_live`) are made in each position."""
+        outcomes = self.tables.probabilities(dice)
+        if self.tables.raised is None:
+            return sum([p * self.roll_income(seat, t, dice) for t, p in outcomes])
+        shared, town = self._common(), self._towns[seat]
+        live = shared.expected.get(("raised", seat, dice))
+        if live is None:
+            live = shared.expected["raised", seat, dice] = self._raised_live(seat, dice,
+                                                                             shared)
+        kept = town.raised.get(dice)
+        if kept is None:
+            kept = town.raised[dice] = [None] * len(outcomes)
+        terms = list(kept)
+        for i, t, p in live:
+            terms[i] = p * self.roll_income(seat, t, dice)
+        if None in terms:  # (first asked in a position where they were not live)
+            for i, (t, p) in enumerate(outcomes):
+                if terms[i] is None:
+                    terms[i] = kept[i] = p * self.roll_income(seat, t, dice)
+        return sum(terms)
+
+    def _raised_live(self, seat: int, dice: int, shared: _Shared) -> tuple:
+        """``((index, total, probability), ...)``: the outcomes of ``seat``'s roll of
+        ``dice`` dice from which the raises may reach a total the towns around it
+        (``shared``) run on the position or cap by the roller's coins."""
+        hit = shared.walk[seat] | shared.capped[seat]
+        reach = self.tables.raised
+        return tuple((i, t, p) for i, (t, p) in enumerate(self.tables.probabilities(dice))
+                     if any(r in hit for r in range(t, t + reach + 1)))
 
     def _terms(self, town: _Town, dice: int) -> tuple:
         """The terms of :meth:`expected_roll_income` for a town's static payouts (one per

@@ -148,6 +148,23 @@ def _own_town_only(test) -> bool:
     return False
 
 
+_ROLL_TESTS = (conditions.Doubles, conditions.RollIs, conditions.RolledDice)
+
+
+def _roll_and_roller_only(test) -> bool:
+    """True for a condition of a roll raise (``after roll`` on the roller's own card)
+    that reads nothing but the roll and the roller's town: the same wherever the faces
+    and that town are the same, whatever anyone's coins."""
+    kind = type(test)
+    if kind in _ROLL_TESTS or kind in _OWN_TOWN_TESTS:
+        return True
+    if kind in (conditions.AllOf, conditions.AnyOf):
+        return all(_roll_and_roller_only(t) for t in test.tests)
+    if kind is conditions.Not:
+        return _roll_and_roller_only(test.inner)
+    return False
+
+
 def _static(step: Step | None) -> bool:
     """True when a step chain only ever has the bank pay its owner amounts read from the
     owner's own town (or a side roll's mean), under conditions on that town: its payout
@@ -256,7 +273,10 @@ class PayoutTables:
     activated and on which totals (``dynamic_cards``); per roll total, the cards of the
     colour groups that resolve first and hold only simple ``take N from roller`` cards
     (``roller_pays``: while only those and static payouts activate, the roller's income
-    is its town's static payout less what it can pay of their sum); ``reads_roll``, False
+    is its town's static payout less what it can pay of their sum); ``raised``, the
+    most the roll raises (``rules.roll_raises``) add to a total when each reads only the
+    roll and the roller's town (a raised total's income is then its town's alone where no
+    total it may come to is run or capped), else None; ``reads_roll``, False
     when no condition of a program may read the roll (so a roll's faces matter only
     through its total); per card the op of a one-step program taking an amount per copy
     read from its owner's town from other players, else -1 (``taking``: an upper bound of
@@ -269,8 +289,8 @@ class PayoutTables:
 
     __slots__ = ("_card_chances", "_chances", "_index", "_rolls", "conditional", "distribution",
                  "dynamic_cards", "faces", "memo", "modes", "own_static", "pays_cards",
-                 "plain", "profiled", "programs", "reads_roll", "roller_pays", "rules", "self_neutral", "simple",
-                 "static", "taking", "walks")
+                 "plain", "profiled", "programs", "raised", "reads_roll", "roller_pays", "rules",
+                 "self_neutral", "simple", "static", "taking", "walks")
 
     MEMO_SIZE = 9_000
     """Entries in ``memo`` before it is cleared: a 5,000-game 4-player greedy ``simulate``
@@ -301,6 +321,9 @@ class PayoutTables:
             for card, op in enumerate(per_copy))
         self.reads_roll = any(not _own_town_only(test) for steps in self.programs if steps
                               for step in steps for test in _conditions(step))
+        self.raised = sum([n for _, _, n in rules.roll_raises]) if all(
+            _roll_and_roller_only(t) for _, clause, _ in rules.roll_raises
+            for t in clause.conditions) else None
         self.walks = {total: tuple(_sides(group, self.programs, self.simple)
                                    for group in groups)
                       for total, groups in rules.by_roll.items()}

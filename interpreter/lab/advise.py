@@ -120,7 +120,7 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
             break
         last, per = per, min(per * 8, round_games, budget - played)
         if seconds is not None:  # no more than the time left holds at this round's pace
-            now = time.process_time()  # (a tenth kept for the rest: the incomes, a slower
+            now = time.process_time()  # (_KEPT: the rest for the incomes, a slower
             left = _KEPT * seconds - (now - start)  # round than this one foretells)
             per = min(per, int(left * last / max(now - began, 1e-9)))
             if per < 1:
@@ -130,7 +130,7 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
                       played)
 
 
-_KEPT = 0.9  # of the time budget, the share rounds may take
+_KEPT = 0.85  # of the time budget, the share rounds may take
 
 SMALL_ROUND = 256
 """Rollouts in all below which a round of ``engine="auto"`` plays in the scalar engine: a
