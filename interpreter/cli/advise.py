@@ -123,9 +123,16 @@ def run(args) -> int:
     out = sys.stdout
     out.write(f"{game.names[decision.player]} decides {decision.name} in turn "
               f"{game.turn + 1}: the options by {game.names[decision.player]}'s chance to "
-              f"win ({ranked[0].games} games each)\n")
+              f"win ({_games_each(ranked)} games each)\n")
     for e in ranked:
         shown = "nothing" if e.option is None else str(e.option)
         income = "" if e.income is None else f"; {e.income:+.2f} coins a round"
         out.write(f"  {shown:<28} {e.rate:6.1%}  (95% {e.low:.1%} to {e.high:.1%}){income}\n")
     return 0
+
+
+def _games_each(ranked) -> str:
+    """The rollouts per option: one number, or ``N to M`` when a last round under a time
+    budget played some options once more."""
+    counts = sorted({e.games for e in ranked})
+    return str(counts[0]) if len(counts) == 1 else f"{counts[0]} to {counts[-1]}"

@@ -17,7 +17,9 @@ lose the variance the dice explain (a third or more of it).
 Rollouts go in rounds of equal games per option: 1, then up to 8 times the round before
 (at most ``round_games``), each sized, when there is a time budget, to what the CPU time
 left holds at the pace of the round before (a larger batch plays faster a game, so a
-round sized so ends in time). The advisor stops when the best option's interval is clear
+round sized so ends in time); when the time left holds no whole round, a last round of
+single rollouts in the scalar engine goes to as many of the least certain options as it
+holds. The advisor stops when the best option's interval is clear
 of every other option's and every interval is at most ``precision`` either side of its
 estimate (a ranking with numbers to trust), or at the budget (``games`` in all;
 ``seconds`` of CPU). The rollouts run in the batched engine
@@ -102,18 +104,34 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
         raise MachikoroError(f"advise: precision must be a number above 0 and at most 1 "
                              f"(a win rate), not {precision!r}")
     rollouts = _rollouts(game, agents, engine)
-    budget = max(1, games // len(options))  # playouts per option at most
-    wins = np.zeros(len(options), dtype=np.int64)
-    turns = np.zeros(len(options), dtype=np.float64)
+    wins, turns, played, luck = _rounds(rollouts, len(options), games, seconds, seed,
+                                        round_games, precision, start, engine != "vector")
+    return _estimates(game, decision, wins, *_luck_adjusted(wins, luck, played), turns,
+                      played)
+
+
+def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
+            round_games: int, precision: float, start: float, partial: bool) -> tuple:
+    """Play the rounds of :func:`advise` (see the module text) for ``k`` options:
+    ``(wins, summed turns, games played, luck rows or None)``, arrays per option. With a
+    time budget, when the time left holds no whole round, it holds a last one of single
+    rollouts in the scalar engine (``partial``) for the options whose rates are the least
+    certain (:func:`_neediest`)."""
+    budget = max(1, games // k)  # playouts per option at most
+    wins = np.zeros(k, dtype=np.int64)
+    turns = np.zeros(k, dtype=np.float64)
     controls: list = []  # per round played in the scalar engine: its games' luck rows
     played, per, step = 0, 1, 0
+    only = None
     while played < budget:
         began = time.process_time()
-        won, lengths, luck = rollouts(per, game_seed(seed, step))
+        won, lengths, luck = rollouts(per, game_seed(seed, step), only)
         wins += won
         turns += lengths
         if luck is not None:
             controls.append(luck)
+        if only is not None:
+            break
         played += per
         step += 1
         if _settled(wins, played, precision):
@@ -122,12 +140,26 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
         if seconds is not None:  # no more than the time left holds at this round's pace
             now = time.process_time()  # (_KEPT: the rest for the incomes, a slower
             left = _KEPT * seconds - (now - start)  # round than this one foretells)
-            per = min(per, int(left * last / max(now - began, 1e-9)))
+            pace = last / max(now - began, 1e-9)  # rollouts per option a CPU second
+            per = min(per, int(left * pace))
             if per < 1:
-                break
-    luck = np.concatenate(controls) if controls else None
-    return _estimates(game, decision, wins, *_luck_adjusted(wins, luck, played), turns,
-                      played)
+                single = int(left * pace * k)  # rollouts of one option the time holds
+                if not partial or single < 1 or played >= budget:
+                    break
+                only, per = _neediest(wins, played, single), 1
+    counts = np.full(k, played, dtype=np.int64)
+    if only is not None:
+        counts[only] += 1
+    return wins, turns, counts, np.concatenate(controls) if controls else None
+
+
+def _neediest(wins: np.ndarray, played: int, count: int) -> list:
+    """The ``count`` options (indices, ascending) whose rates, after ``played`` rollouts
+    each, are the least certain: the highest ``p (1 - p)`` of ``p = (wins + 1) / (played
+    + 2)``, the first of equals."""
+    p = (wins + 1) / (played + 2)
+    order = sorted(range(len(wins)), key=lambda i: (-p[i] * (1 - p[i]), i))
+    return sorted(order[:count])
 
 
 _KEPT = 0.85  # of the time budget, the share rounds may take
@@ -139,10 +171,11 @@ step is much the same for 6 games as for 600)."""
 
 
 def _rollouts(game: Game, agents: list[str], engine: str):
-    """``rollouts(per, seed) -> (wins, summed turns, luck)`` per option (``luck``: the
-    rows of :func:`_luck_adjusted`, None from the batched engine): in the batched engine
-    when it applies (``auto``: for rounds of :data:`SMALL_ROUND` rollouts or more), else
-    the scalar one."""
+    """``rollouts(per, seed, only) -> (wins, summed turns, luck)`` per option (``luck``:
+    the rows of :func:`_luck_adjusted`, None from the batched engine; ``only``: the
+    options to play, None: all): in the batched engine when it applies (``auto``: for
+    rounds of all options of :data:`SMALL_ROUND` rollouts or more), else the scalar
+    one."""
     scalar = _scalar(game, agents)
     if engine == "scalar":
         return scalar
@@ -156,8 +189,10 @@ def _rollouts(game: Game, agents: list[str], engine: str):
         return batched
     k = len(game.decision().options)
 
-    def rollouts(per: int, seed: int):
-        return (scalar if per * k < SMALL_ROUND else batched)(per, seed)
+    def rollouts(per: int, seed: int, only=None):
+        if only is not None or per * k < SMALL_ROUND:
+            return scalar(per, seed, only)
+        return batched(per, seed)
     return rollouts
 
 
@@ -179,7 +214,7 @@ def _batched(game: Game, agents: list[str]):
             return made[0]
         return SeatPolicies(made, np.tile(seats, (len(seat_seeds), 1)))
 
-    def rollouts(per: int, seed: int):
+    def rollouts(per: int, seed: int, only=None):  # (only: None, see _rounds)
         found = option_rollouts(game, per, seed, policy=policy)
         return (np.array([f.wins for f in found]),
                 np.array([f.turns * f.games for f in found]), None)
@@ -191,11 +226,12 @@ def _scalar(game: Game, agents: list[str]):
     rules, mover = game.rules, game.decision().player
     options = game.decision().options
 
-    def rollouts(per: int, seed: int):
+    def rollouts(per: int, seed: int, only=None):
         wins = np.zeros(len(options), dtype=np.int64)
         turns = np.zeros(len(options), dtype=np.float64)
         rows = []
-        for i, option in enumerate(options):
+        for i in range(len(options)) if only is None else only:
+            option = options[i]
             for r in range(per):
                 copy = game.clone(seed=game_seed(seed, i * per + r))
                 luck = [0.0] * game.n
@@ -239,10 +275,11 @@ MIN_CONTROLLED = 30
 on fewer is too noisy to lower the error)."""
 
 
-def _luck_adjusted(wins: np.ndarray, luck: np.ndarray | None, played: int) -> tuple:
-    """``(adjusted, noise)``: the options' wins (floats, each within 0..``played``) less
-    what the rollouts' luck explains, and the variance left of one rollout's outcome as a
-    share of a plain count's (1: nothing explained). The wins are regressed on the control
+def _luck_adjusted(wins: np.ndarray, luck: np.ndarray | None, played) -> tuple:
+    """``(adjusted, noise)``: the options' wins (floats, each within 0 and its rollouts,
+    ``played``: one number for all, or one per option) less what the rollouts' luck
+    explains, and the variance left of one rollout's outcome as a share of a plain
+    count's (1: nothing explained). The wins are regressed on the control
     variates of :func:`_controls` by least squares over every rollout of the scalar engine
     (``luck``: rows of option index, won, controls; None: none), and each option's wins
     lose the slope times its controls' sum. As the controls' mean is 0, an estimate keeps
@@ -261,7 +298,7 @@ def _luck_adjusted(wins: np.ndarray, luck: np.ndarray | None, played: int) -> tu
     left = float(((won - x @ fit) ** 2).sum()) / spread  # (the options' differences in it)
     adjusted -= np.bincount(luck[:, 0].astype(np.int64), weights=luck[:, 2:] @ fit[1:],
                             minlength=len(wins))
-    share = len(luck) / (played * len(wins))  # of the rollouts, those with controls
+    share = len(luck) / float(np.broadcast_to(played, wins.shape).sum())  # (with controls)
     return np.clip(adjusted, 0.0, played), 1.0 - (1.0 - left) * share
 
 
@@ -279,7 +316,7 @@ def _settled(wins: np.ndarray, played: int, precision: float) -> bool:
 
 
 def _estimates(game: Game, decision, wins, adjusted, noise: float, turns,
-               played: int) -> list[OptionEstimate]:
+               played: np.ndarray) -> list[OptionEstimate]:
     """One estimate per option, best first, from the ``adjusted`` wins and their
     ``noise`` (:func:`_luck_adjusted`): the options the answer itself ends the game with (their
     result is known) at their own rate and Wilson interval, the others' rates pooled
@@ -288,9 +325,9 @@ def _estimates(game: Game, decision, wins, adjusted, noise: float, turns,
     they are."""
     rules = game.rules
     rates = adjusted / played
-    bounds = [wilson(float(w), played) for w in adjusted]
+    bounds = [wilson(float(w), int(n)) for w, n in zip(adjusted, played)]
     open_ = [i for i, option in enumerate(decision.options) if not _ends_game(game, option)]
-    pooled = pooled_rates(adjusted[open_], played, noise=noise)
+    pooled = pooled_rates(adjusted[open_], played[open_], noise=noise)
     if pooled is not None:
         for j, i in enumerate(open_):
             rates[i], bounds[i] = pooled[0][j], (float(pooled[1][j]), float(pooled[2][j]))
@@ -301,8 +338,8 @@ def _estimates(game: Game, decision, wins, adjusted, noise: float, turns,
             card = rules.index[option]
             if card in rules.establishments:
                 income = expectations.card_value(game, decision.player, card)
-        out.append(OptionEstimate(option, played, int(wins[i]), float(rates[i]), *bounds[i],
-                                  turns[i] / played, income))
+        out.append(OptionEstimate(option, int(played[i]), int(wins[i]), float(rates[i]),
+                                  *bounds[i], turns[i] / played[i], income))
     return sorted(out, key=lambda e: (-e.rate, e.turns))  # (of equals, the quicker)
 
 

@@ -33,10 +33,11 @@ def wilson(successes: int, trials: int, level: float = 0.95) -> tuple[float, flo
     return (low, high)
 
 
-def pooled_rates(wins, trials: int, level: float = 0.95, floor: float = 1e-4,
+def pooled_rates(wins, trials, level: float = 0.95, floor: float = 1e-4,
                  noise: float = 1.0):
     """Partially pooled (empirical Bayes) estimates of ``k`` proportions each measured in
-    ``trials`` trials (``wins``: successes per proportion, ``k >= 3``): a beta prior is
+    ``trials`` trials (one number for all, or one per proportion; ``wins``: successes per
+    proportion, ``k >= 3``): a beta prior is
     fitted to them by the method of moments (mean: the pooled rate; variance: what the
     observed rates vary beyond their sampling variance, at least ``floor``), and each
     estimate is its beta posterior's mean, with the Wilson ``level`` interval of the
@@ -49,13 +50,15 @@ def pooled_rates(wins, trials: int, level: float = 0.95, floor: float = 1e-4,
     the binomial's (1: plain counts; below 1: counts adjusted by control variates, whose
     sampling variance is that much lower)."""
     wins = np.asarray(wins, dtype=np.float64)
-    if len(wins) < 3 or trials <= 0:
+    trials = np.broadcast_to(np.asarray(trials, dtype=np.float64), wins.shape)
+    if len(wins) < 3 or (trials <= 0).any():
         return None
-    mean = wins.sum() / (len(wins) * trials)
+    mean = wins.sum() / trials.sum()
     if not 0 < mean < 1:
         return None
     sampling = noise * mean * (1 - mean)  # one trial's variance
-    spread = max(float(np.var(wins / trials, ddof=1)) - sampling / trials, floor)
+    spread = max(float(np.var(wins / trials, ddof=1)) - sampling * float(np.mean(1 / trials)),
+                 floor)
     strength = sampling / spread - 1  # the prior's weight, in trials
     if strength <= 0:  # the rates vary as much as proportions can: nothing to pool
         return None

@@ -1,0 +1,91 @@
+"""The advisor's rounds under a time budget (:func:`machikoro.lab.advise._rounds`), on a
+clock that advances with every rollout played: rounds of equal rollouts per option grow
+while the time left holds them, a last round of single rollouts goes to the options whose
+rates are the least certain when no whole round fits, and the rounds stop within the
+share of the budget they may take. Pooled estimates take rollouts that differ by option."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from machikoro.lab import advise as advise_module
+from machikoro.lab.advise import _neediest, _rounds
+from machikoro.lab.statistics import pooled_rates
+
+RATES = [0.1, 0.5, 0.45, 0.9, 0.3]
+COST = 0.004  # CPU seconds a rollout
+
+
+class _Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def _fake(clock: _Clock, calls: list):
+    """Rollouts that cost COST each on ``clock`` and win the first ``rate`` share."""
+    def rollouts(per: int, seed: int, only=None):
+        chosen = range(len(RATES)) if only is None else only
+        calls.append((per, None if only is None else list(only)))
+        wins = np.zeros(len(RATES), dtype=np.int64)
+        turns = np.zeros(len(RATES))
+        for i in chosen:
+            wins[i] = round(RATES[i] * per)
+            turns[i] = per  # (one turn a rollout)
+            clock.now += COST * per
+        return wins, turns, None
+    return rollouts
+
+
+def test_a_last_round_of_single_rollouts_fills_the_time_left(monkeypatch):
+    clock = _Clock()
+    monkeypatch.setattr(advise_module.time, "process_time", clock)
+    calls: list = []
+    wins, turns, played, luck = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0,
+                                        1 << 20, 0.001, 0.0, True)
+    # growing eightfold, then what the time left holds: (0.85 - 9 x 0.02) / 0.02 = 33
+    assert [per for per, _ in calls[:3]] == [1, 8, 33]
+    per, only = calls[-1]
+    assert per == 1 and only is not None and 0 < len(only) < len(RATES)
+    assert clock.now <= advise_module._KEPT * 1.0 + 1e-9  # within the rounds' share
+    assert clock.now > advise_module._KEPT * 1.0 - COST * len(RATES)  # little left over
+    assert played.max() - played.min() == 1
+    assert set(np.flatnonzero(played == played.max())) == set(only)
+    assert np.array_equal(turns, played)  # every round's rollouts counted
+    assert np.all(wins <= played)
+    assert luck is None
+
+
+def test_without_partial_rounds_every_option_has_the_same_rollouts(monkeypatch):
+    clock = _Clock()
+    monkeypatch.setattr(advise_module.time, "process_time", clock)
+    calls: list = []
+    _, _, played, _ = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0, 1 << 20,
+                              0.001, 0.0, False)
+    assert all(only is None for _, only in calls)
+    assert len(set(played.tolist())) == 1
+
+
+def test_the_neediest_options_are_those_nearest_even_odds():
+    wins = np.array([1, 10, 9, 18, 6])  # of 20 each
+    assert _neediest(wins, 20, 2) == [1, 2]
+    assert _neediest(wins, 20, 3) == [1, 2, 4]
+    assert _neediest(np.array([5, 5, 5]), 10, 2) == [0, 1]  # the first of equals
+
+
+def test_pooled_rates_take_trials_per_option():
+    wins = np.array([2, 5, 9, 14, 20])
+    same = pooled_rates(wins, 25)
+    each = pooled_rates(wins, np.full(5, 25))
+    assert np.allclose(same[0], each[0])
+    rates, lows, highs = pooled_rates(np.array([2, 5, 9, 14, 21]), np.array([25, 25, 25, 25, 26]))
+    raw = np.array([2, 5, 9, 14, 21]) / np.array([25, 25, 25, 25, 26])
+    mean = 51 / 126
+    assert np.all(np.minimum(raw, mean) <= rates + 1e-12)
+    assert np.all(rates <= np.maximum(raw, mean) + 1e-12)
+    assert np.all((lows < rates) & (rates < highs))
+    with pytest.raises(ValueError):
+        pooled_rates(np.array([1, 2, 3]), np.array([5, 5]))
