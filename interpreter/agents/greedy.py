@@ -484,7 +484,7 @@ def costs_to(game: Game, seat: int) -> tuple | list:
     rules = game.rules
     if not rules.dynamic_costs:
         return rules.cost
-    return [game.cost_to(seat, card) for card in range(len(rules.ids))]
+    return game.costs_to(seat)
 
 
 def _build_options(rules: RuleSet, options: tuple) -> tuple:

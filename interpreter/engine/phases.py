@@ -640,7 +640,8 @@ class TurnPhases:
                 ids.append(card_id)
         if self.rules.dynamic_costs:  # this seat's costs now, and what it may build now
             index, build_if = self.rules.index, self.rules.build_if
-            menu = sorted((self.cost_to(seat, index[card_id]), index[card_id], card_id)
+            now = self.costs_to(seat)
+            menu = sorted((now[index[card_id]], index[card_id], card_id)
                           for card_id in ids if all(test.test(self, seat)
                                                     for test in build_if[index[card_id]]))
             costs = [cost for cost, _, _ in menu]
@@ -670,6 +671,30 @@ class TurnPhases:
         if less > 0:
             return max(cost - less, min(cost, 0))
         return cost - less
+
+    def costs_to(self, seat: int) -> list[int]:
+        """``[cost_to(seat, card) for card in range(len(rules.ids))]`` (coins per card
+        index), the tier and the cost changes in force read once for all cards."""
+        rules = self.rules
+        tiers = rules.cost_tiers
+        if tiers:
+            built = self.landmarks_built(seat)
+            costs = [cost if tier is None else rules.cost_for(card, built)
+                     for card, (cost, tier) in enumerate(zip(rules.cost, tiers))]
+        else:
+            costs = list(rules.cost)
+        if rules.discounts:
+            town, shared = self.owned[seat], rules.shared
+            less = [0] * len(costs)
+            for source, cards, n in rules.discounts:
+                if town[source] or (source in shared and self.anyone_has(source)):
+                    for card in cards:
+                        less[card] += n
+            for card, by in enumerate(less):
+                if by:
+                    cost = costs[card]
+                    costs[card] = max(cost - by, min(cost, 0)) if by > 0 else cost - by
+        return costs
 
     def cost_changes(self, seat: int, card: int) -> list[tuple[int, int]]:
         """``[(source card, coins less), ...]``: the cost changes in force for ``seat`` on
