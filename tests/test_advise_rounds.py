@@ -6,6 +6,8 @@ share of the budget they may take. Pooled estimates take rollouts that differ by
 
 from __future__ import annotations
 
+import sys
+
 import numpy as np
 import pytest
 
@@ -46,8 +48,10 @@ def test_a_last_round_of_single_rollouts_fills_the_time_left(monkeypatch):
     calls: list = []
     wins, turns, played, luck = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0,
                                         1 << 20, 0.001, 0.0, True)
-    # growing eightfold, then what the time left holds: (0.85 - 9 x 0.02) / 0.02 = 33
-    assert [per for per, _ in calls[:3]] == [1, 8, 33]
+    # the first round option by option, then eightfold, then what the time left holds:
+    # (0.85 - 9 x 0.02) / 0.02 = 33
+    assert calls[:len(RATES)] == [(1, [i]) for i in range(len(RATES))]
+    assert [per for per, _ in calls[len(RATES):len(RATES) + 2]] == [8, 33]
     per, only = calls[-1]
     assert per == 1 and only is not None and 0 < len(only) < len(RATES)
     assert clock.now <= advise_module._KEPT * 1.0 + 1e-9  # within the rounds' share
@@ -67,6 +71,26 @@ def test_without_partial_rounds_every_option_has_the_same_rollouts(monkeypatch):
                               0.001, 0.0, False)
     assert all(only is None for _, only in calls)
     assert len(set(played.tolist())) == 1
+
+
+def test_a_first_round_longer_than_the_budget_stops_at_it(monkeypatch):
+    """Options that take more than the budget to play once each: the first round stops
+    option by option at the rounds' share of the budget; the options left have none."""
+    clock = _Clock()
+    monkeypatch.setattr(advise_module.time, "process_time", clock)
+    calls: list = []
+    monkeypatch.setattr(sys.modules[__name__], "COST", 0.3)
+    _, _, played, _ = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0, 1 << 20,
+                              0.001, 0.0, True)
+    assert played.tolist() == [1, 1, 1, 0, 0]  # 0.9 s > 0.85 s after the third
+    assert [only for _, only in calls] == [[0], [1], [2]]
+
+
+def test_an_unplayed_option_gets_the_prior():
+    rates, lows, highs = pooled_rates(np.array([2, 9, 14, 0]), np.array([20, 20, 20, 0]))
+    assert np.all(np.isfinite(rates))
+    assert rates[3] == pytest.approx(25 / 60)  # the pooled mean
+    assert lows[3] < rates[3] < highs[3]
 
 
 def test_the_neediest_options_are_those_nearest_even_odds():

@@ -19,7 +19,8 @@ Rollouts go in rounds of equal games per option: 1, then up to 8 times the round
 left holds at the pace of the round before (a larger batch plays faster a game, so a
 round sized so ends in time); when the time left holds no whole round, a last round of
 single rollouts in the scalar engine goes to as many of the least certain options as it
-holds. The advisor stops when the best option's interval is clear
+holds; and the first round stops at the budget too, option by option (the options it
+leaves get the pooled prior). The advisor stops when the best option's interval is clear
 of every other option's and every interval is at most ``precision`` either side of its
 estimate (a ranking with numbers to trust), or at the budget (``games`` in all;
 ``seconds`` of CPU). The rollouts run in the batched engine
@@ -123,15 +124,27 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
     controls: list = []  # per round played in the scalar engine: its games' luck rows
     played, per, step = 0, 1, 0
     only = None
+    # the first round one option at a time, to stop at the budget even there (a rule set
+    # whose options take more than the budget to play once each)
+    deadline = start + _KEPT * seconds if seconds is not None and partial and \
+        k < SMALL_ROUND else None
     while played < budget:
         began = time.process_time()
-        won, lengths, luck = rollouts(per, game_seed(seed, step), only)
+        if step == 0 and deadline is not None:
+            won, lengths, luck, done = _first_round(rollouts, k, game_seed(seed, 0),
+                                                    deadline)
+        else:
+            won, lengths, luck = rollouts(per, game_seed(seed, step), only)
+            done = k
         wins += won
         turns += lengths
         if luck is not None:
             controls.append(luck)
         if only is not None:
             break
+        if done < k:  # the budget ran out in the first round: the rest played none
+            counts = (np.arange(k) < done).astype(np.int64)
+            return wins, turns, counts, np.concatenate(controls) if controls else None
         played += per
         step += 1
         if _settled(wins, played, precision):
@@ -151,6 +164,26 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
     if only is not None:
         counts[only] += 1
     return wins, turns, counts, np.concatenate(controls) if controls else None
+
+
+def _first_round(rollouts, k: int, seed: int, deadline: float) -> tuple:
+    """The first round of :func:`_rounds` (one rollout per option, the same rollouts as
+    in one call), option by option while the CPU time is before ``deadline``: ``(wins,
+    summed turns, luck rows, options played)``, the first options played."""
+    wins = np.zeros(k, dtype=np.int64)
+    turns = np.zeros(k, dtype=np.float64)
+    rows = []
+    done = 0
+    while done < k:
+        won, lengths, luck = rollouts(1, seed, [done])
+        wins += won
+        turns += lengths
+        if luck is not None:
+            rows.append(luck)
+        done += 1
+        if time.process_time() > deadline:
+            break
+    return wins, turns, np.concatenate(rows) if rows else None, done
 
 
 def _neediest(wins: np.ndarray, played: int, count: int) -> list:
@@ -322,9 +355,15 @@ def _estimates(game: Game, decision, wins, adjusted, noise: float, turns,
     result is known) at their own rate and Wilson interval, the others' rates pooled
     (:func:`~machikoro.lab.statistics.pooled_rates`) when three or more are left, else
     their own rates and Wilson intervals; ``wins`` (the raw counts) are reported as
-    they are."""
+    they are. An option the budget left unplayed (a first round cut short) gets the
+    pooled prior's mean, or the others' rate, with an interval of 0 to 1 when nothing is
+    pooled."""
     rules = game.rules
-    rates = adjusted / played
+    seen = played > 0  # (all but options the budget left unplayed in the first round)
+    rates = np.divide(adjusted, played, out=np.full(len(played), adjusted[seen].sum() /
+                                                   played[seen].sum()), where=seen)
+    per_game = np.divide(turns, played, out=np.full(len(played), turns[seen].sum() /
+                                                   played[seen].sum()), where=seen)
     bounds = [wilson(float(w), int(n)) for w, n in zip(adjusted, played)]
     open_ = [i for i, option in enumerate(decision.options) if not _ends_game(game, option)]
     pooled = pooled_rates(adjusted[open_], played[open_], noise=noise)
@@ -339,7 +378,7 @@ def _estimates(game: Game, decision, wins, adjusted, noise: float, turns,
             if card in rules.establishments:
                 income = expectations.card_value(game, decision.player, card)
         out.append(OptionEstimate(option, int(played[i]), int(wins[i]), float(rates[i]),
-                                  *bounds[i], turns[i] / played[i], income))
+                                  *bounds[i], float(per_game[i]), income))
     return sorted(out, key=lambda e: (-e.rate, e.turns))  # (of equals, the quicker)
 
 

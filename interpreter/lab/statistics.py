@@ -46,18 +46,20 @@ def pooled_rates(wins, trials, level: float = 0.95, floor: float = 1e-4,
     moves toward the others; in many trials it is its own rate. Returns ``(rates, lows,
     highs)``, arrays of shape ``(k,)``; None where there is nothing to pool (fewer than 3
     proportions, every trial a success or every one a failure, or rates as spread as
-    proportions can be). ``noise`` is the variance of one trial's outcome as a share of
+    proportions can be; a proportion of no trials gets the prior's mean). ``noise`` is the variance of one trial's outcome as a share of
     the binomial's (1: plain counts; below 1: counts adjusted by control variates, whose
     sampling variance is that much lower)."""
     wins = np.asarray(wins, dtype=np.float64)
     trials = np.broadcast_to(np.asarray(trials, dtype=np.float64), wins.shape)
-    if len(wins) < 3 or (trials <= 0).any():
+    seen = trials > 0  # (a proportion of no trials gets the prior: its mean, its interval)
+    if seen.sum() < 3 or (trials < 0).any():
         return None
     mean = wins.sum() / trials.sum()
     if not 0 < mean < 1:
         return None
     sampling = noise * mean * (1 - mean)  # one trial's variance
-    spread = max(float(np.var(wins / trials, ddof=1)) - sampling * float(np.mean(1 / trials)),
+    rates = wins[seen] / trials[seen]
+    spread = max(float(np.var(rates, ddof=1)) - sampling * float(np.mean(1 / trials[seen])),
                  floor)
     strength = sampling / spread - 1  # the prior's weight, in trials
     if strength <= 0:  # the rates vary as much as proportions can: nothing to pool
