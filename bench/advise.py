@@ -2,7 +2,7 @@
 
     python bench/advise.py [--positions 30] [--truth-games 100000] [--seed 0]
                            [--workers 1] [--only RULES:PLAYERS ...] [--truth-cache F]
-                           [--json]
+                           [--seeds 1] [--json]
 
 Positions from real games: greedy plays seeded games of the bundled rule sets below (each
 case in turn), and the position is taken at the first build decision with at least three
@@ -16,7 +16,8 @@ that many processes at once (each timing its own CPU); rows print as they finish
 in that order). ``--only`` measures the positions of some cases (the same positions as
 the whole run); ``--truth-cache`` keeps the reference runs (raw wins and games per option)
 in a JSON file and reuses them, so that the estimates under test can be measured again
-without the hours of reference playouts.
+without the hours of reference playouts. ``--seeds N`` runs the default budget N times
+per position (other seeds), for an error less noisy than one run's.
 """
 
 from __future__ import annotations
@@ -86,15 +87,19 @@ def measure(task: tuple) -> dict:
     """The row of one position: ``task`` is ``(name, players, seed, from_turn,
     truth_games, truth)``; ``truth`` (or None: played now) maps each option (as text) to
     its reference ``[wins, games]``, the raw rate of the large run."""
-    name, players, seed, from_turn, truth_games, truth = task
+    name, players, seed, from_turn, truth_games, truth, seeds = task
     game = position(rule_set(name), players, seed, from_turn)
-    start = time.process_time()
-    tested = {str(e.option): e.rate for e in advise(game, seed=1)}
-    cpu = time.process_time() - start
+    runs = []
+    for tested_seed in [1] + list(range(3, seeds + 2)):  # (2: the reference's)
+        start = time.process_time()
+        tested = {str(e.option): e.rate for e in advise(game, seed=tested_seed)}
+        runs.append((tested, time.process_time() - start))
+    cpu = max(c for _, c in runs)
     if truth is None:
         truth = {str(e.option): [e.wins, e.games] for e in advise(
             game, games=truth_games, seconds=None, seed=2, round_games=truth_games)}
-    error = sum(abs(tested[o] - w / g) for o, (w, g) in truth.items()) / len(truth)
+    error = sum(abs(tested[o] - w / g) for tested, _ in runs
+                for o, (w, g) in truth.items()) / (len(truth) * len(runs))
     return {"rules": name, "players": players, "seed": seed, "turn": game.turn,
             "options": len(truth), "error": error, "cpu_s": cpu, "truth": truth,
             "key": _key(task)}
@@ -117,16 +122,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--truth-cache", default=None,
                         help="a JSON file of the reference runs: read where it holds a "
                              "position, written with every position measured")
+    parser.add_argument("--seeds", type=int, default=1,
+                        help="default-budget runs per position (seeds 1, 3, 4...; 2 is the "
+                             "reference's): the error is their mean, the CPU time their most")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
-    if args.positions < 1 or args.truth_games < 1 or args.workers < 1:
-        parser.error("--positions, --truth-games and --workers must be at least 1")
+    if min(args.positions, args.truth_games, args.workers, args.seeds) < 1:
+        parser.error("--positions, --truth-games, --workers and --seeds must be at least 1")
     cache = {}
     if args.truth_cache and Path(args.truth_cache).exists():
         cache = json.loads(Path(args.truth_cache).read_text())
     tasks = [p + (args.truth_games,) for p in _picked(args.positions, args.seed)
              if args.only is None or f"{p[0]}:{p[1]}" in args.only]
-    tasks = [t + (cache.get(_key(t)),) for t in tasks]
+    tasks = [t + (cache.get(_key(t)), args.seeds) for t in tasks]
     rows = []
     with ProcessPoolExecutor(args.workers) as pool:
         done = as_completed([pool.submit(measure, t) for t in tasks]) \

@@ -48,16 +48,18 @@ def test_a_last_round_of_single_rollouts_fills_the_time_left(monkeypatch):
     calls: list = []
     wins, turns, played, luck = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0,
                                         1 << 20, 0.001, 0.0, True)
-    # the first round option by option, then eightfold, then what the time left holds:
-    # (0.85 - 9 x 0.02) / 0.02 = 33
-    assert calls[:len(RATES)] == [(1, [i]) for i in range(len(RATES))]
-    assert [per for per, _ in calls[len(RATES):len(RATES) + 2]] == [8, 33]
-    per, only = calls[-1]
-    assert per == 1 and only is not None and 0 < len(only) < len(RATES)
+    # rounds of the scalar engine option by option: 1, then eightfold, then what the time
+    # left holds: (0.85 - 9 x 0.02) / 0.02 = 33, then single rollouts
+    k = len(RATES)
+    assert all(only is not None and len(only) == 1 for _, only in calls)
+    assert [per for per, _ in calls[:3 * k]] == [1] * k + [8] * k + [33] * k
+    assert [only[0] for _, only in calls[:k]] == list(range(k))
+    last = calls[3 * k:]
+    assert last and all(per == 1 for per, _ in last)
     assert clock.now <= advise_module._KEPT * 1.0 + 1e-9  # within the rounds' share
     assert clock.now > advise_module._KEPT * 1.0 - COST * len(RATES)  # little left over
     assert played.max() - played.min() == 1
-    assert set(np.flatnonzero(played == played.max())) == set(only)
+    assert set(np.flatnonzero(played == played.max())) == {only[0] for _, only in last}
     assert np.array_equal(turns, played)  # every round's rollouts counted
     assert np.all(wins <= played)
     assert luck is None
@@ -84,6 +86,25 @@ def test_a_first_round_longer_than_the_budget_stops_at_it(monkeypatch):
                               0.001, 0.0, True)
     assert played.tolist() == [1, 1, 1, 0, 0]  # 0.9 s > 0.85 s after the third
     assert [only for _, only in calls] == [[0], [1], [2]]
+
+
+def test_a_round_that_would_overrun_stops_at_the_budget(monkeypatch):
+    """A round sized on a faster round before it: its options are played one by one up to
+    the budget, the others keep the rollouts they had."""
+    clock = _Clock()
+    monkeypatch.setattr(advise_module.time, "process_time", clock)
+    calls: list = []
+    fake = _fake(clock, calls)
+
+    def slowing(per, seed, only=None):  # rollouts after the second round cost 4 times more
+        if per > 8:
+            clock.now += 3 * COST * per * len(only)
+        return fake(per, seed, only)
+    _, _, played, _ = _rounds(slowing, len(RATES), 100_000, 1.0, 0, 1 << 20, 0.001, 0.0,
+                              True)
+    # the round of 33, sized on the round of 8's pace: 0.53 s an option at 4 times the cost
+    assert clock.now <= advise_module._KEPT * 1.0 + 4 * COST * 33 + 1e-9  # one option over
+    assert played.tolist() == [42, 42, 9, 9, 9]  # the round of 33 cut short
 
 
 def test_an_unplayed_option_gets_the_prior():

@@ -19,8 +19,8 @@ Rollouts go in rounds of equal games per option: 1, then up to 8 times the round
 left holds at the pace of the round before (a larger batch plays faster a game, so a
 round sized so ends in time); when the time left holds no whole round, a last round of
 single rollouts in the scalar engine goes to as many of the least certain options as it
-holds; and the first round stops at the budget too, option by option (the options it
-leaves get the pooled prior). The advisor stops when the best option's interval is clear
+holds; and a round in the scalar engine plays option by option and stops at the
+budget, the first round too (options left with no rollout get the pooled prior). The advisor stops when the best option's interval is clear
 of every other option's and every interval is at most ``precision`` either side of its
 estimate (a ranking with numbers to trust), or at the budget (``games`` in all;
 ``seconds`` of CPU). The rollouts run in the batched engine
@@ -115,36 +115,34 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
             round_games: int, precision: float, start: float, partial: bool) -> tuple:
     """Play the rounds of :func:`advise` (see the module text) for ``k`` options:
     ``(wins, summed turns, games played, luck rows or None)``, arrays per option. With a
-    time budget, when the time left holds no whole round, it holds a last one of single
-    rollouts in the scalar engine (``partial``) for the options whose rates are the least
-    certain (:func:`_neediest`)."""
+    time budget (and ``partial``: not the batched engine alone), a round of the scalar
+    engine plays option by option and stops at the budget (:func:`_by_option`), and when
+    the time left holds no whole round, it holds a last one of single rollouts for the
+    options whose rates are the least certain (:func:`_neediest`)."""
     budget = max(1, games // k)  # playouts per option at most
     wins = np.zeros(k, dtype=np.int64)
     turns = np.zeros(k, dtype=np.float64)
+    counts = np.zeros(k, dtype=np.int64)
     controls: list = []  # per round played in the scalar engine: its games' luck rows
+    deadline = start + _KEPT * seconds if seconds is not None and partial else None
     played, per, step = 0, 1, 0
     only = None
-    # the first round one option at a time, to stop at the budget even there (a rule set
-    # whose options take more than the budget to play once each)
-    deadline = start + _KEPT * seconds if seconds is not None and partial and \
-        k < SMALL_ROUND else None
     while played < budget:
         began = time.process_time()
-        if step == 0 and deadline is not None:
-            won, lengths, luck, done = _first_round(rollouts, k, game_seed(seed, 0),
-                                                    deadline)
+        chosen = list(range(k)) if only is None else only
+        if deadline is not None and per * len(chosen) < SMALL_ROUND:
+            won, lengths, luck, done = _by_option(rollouts, per, chosen,
+                                                  game_seed(seed, step), deadline)
         else:
             won, lengths, luck = rollouts(per, game_seed(seed, step), only)
-            done = k
+            done = chosen
         wins += won
         turns += lengths
+        counts[done] += per
         if luck is not None:
             controls.append(luck)
-        if only is not None:
-            break
-        if done < k:  # the budget ran out in the first round: the rest played none
-            counts = (np.arange(k) < done).astype(np.int64)
-            return wins, turns, counts, np.concatenate(controls) if controls else None
+        if only is not None or len(done) < len(chosen):
+            break  # (the last round, or the budget ran out in this one)
         played += per
         step += 1
         if _settled(wins, played, precision):
@@ -160,27 +158,22 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
                 if not partial or single < 1 or played >= budget:
                     break
                 only, per = _neediest(wins, played, single), 1
-    counts = np.full(k, played, dtype=np.int64)
-    if only is not None:
-        counts[only] += 1
     return wins, turns, counts, np.concatenate(controls) if controls else None
 
 
-def _first_round(rollouts, k: int, seed: int, deadline: float) -> tuple:
-    """The first round of :func:`_rounds` (one rollout per option, the same rollouts as
-    in one call), option by option while the CPU time is before ``deadline``: ``(wins,
-    summed turns, luck rows, options played)``, the first options played."""
-    wins = np.zeros(k, dtype=np.int64)
-    turns = np.zeros(k, dtype=np.float64)
-    rows = []
-    done = 0
-    while done < k:
-        won, lengths, luck = rollouts(1, seed, [done])
-        wins += won
-        turns += lengths
+def _by_option(rollouts, per: int, chosen: list, seed: int, deadline: float) -> tuple:
+    """A round of ``per`` rollouts for each option of ``chosen`` in the scalar engine (the
+    same rollouts as in one call), option by option while the CPU time is before
+    ``deadline``: ``(wins, summed turns, luck rows, the options played)``."""
+    wins = turns = None
+    rows, done = [], []
+    for i in chosen:
+        won, lengths, luck = rollouts(per, seed, [i])
+        wins = won if wins is None else wins + won
+        turns = lengths if turns is None else turns + lengths
         if luck is not None:
             rows.append(luck)
-        done += 1
+        done.append(i)
         if time.process_time() > deadline:
             break
     return wins, turns, np.concatenate(rows) if rows else None, done
