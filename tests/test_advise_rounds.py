@@ -107,6 +107,21 @@ def test_a_round_that_would_overrun_stops_at_the_budget(monkeypatch):
     assert played.tolist() == [42, 42, 9, 9, 9]  # the round of 33 cut short
 
 
+@pytest.mark.parametrize(("seconds", "third"), [(10.0, 64), (2.0, 51), (0.9, 29)])
+def test_a_first_batched_round_is_sized_for_the_batched_engine_at_its_slowest(
+        monkeypatch, seconds, third):
+    """The round after scalar rounds that would go to the batched engine (SMALL_ROUND
+    rollouts or more) is sized at _SWITCH of the scalar pace: with time enough it stays
+    eightfold (64 an option); with less, the largest scalar round instead (51 x 5 < 256),
+    with less still, what the time holds at the scalar pace."""
+    clock = _Clock()
+    monkeypatch.setattr(advise_module.time, "process_time", clock)
+    calls: list = []
+    _rounds(_fake(clock, calls), len(RATES), 100_000, seconds, 0, 1 << 20, 0.001, 0.0, True)
+    rounds = [per for per, only in calls if only is None or only[0] == 0]
+    assert rounds[:3] == [1, 8, third]
+
+
 def test_an_unplayed_option_gets_the_prior():
     rates, lows, highs = pooled_rates(np.array([2, 9, 14, 0]), np.array([20, 20, 20, 0]))
     assert np.all(np.isfinite(rates))
