@@ -47,7 +47,7 @@ def test_a_last_round_of_single_rollouts_fills_the_time_left(monkeypatch):
     monkeypatch.setattr(advise_module.time, "process_time", clock)
     calls: list = []
     wins, turns, played, luck = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0,
-                                        1 << 20, 0.001, 0.0, True)
+                                        1 << 20, 0.001, 0.0, None)
     # rounds of the scalar engine option by option: 1, then eightfold, then what the time
     # left holds: (0.85 - 9 x 0.02) / 0.02 = 33, then single rollouts
     k = len(RATES)
@@ -70,9 +70,24 @@ def test_without_partial_rounds_every_option_has_the_same_rollouts(monkeypatch):
     monkeypatch.setattr(advise_module.time, "process_time", clock)
     calls: list = []
     _, _, played, _ = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0, 1 << 20,
-                              0.001, 0.0, False)
+                              0.001, 0.0, 0)  # (the batched engine alone)
     assert all(only is None for _, only in calls)
     assert len(set(played.tolist())) == 1
+
+
+def test_a_round_of_the_scalar_engine_alone_stops_at_the_budget_whatever_its_size(
+        monkeypatch):
+    """A rule set the batched engine cannot play: a round of SMALL_ROUND rollouts or more
+    plays option by option too, and stops at the budget."""
+    clock = _Clock()
+    monkeypatch.setattr(advise_module.time, "process_time", clock)
+    calls: list = []
+    _, _, played, _ = _rounds(_fake(clock, calls), len(RATES), 100_000, 10.0, 0, 1 << 20,
+                              0.001, 0.0, None)
+    assert any(per * len(RATES) >= advise_module.SMALL_ROUND for per, _ in calls)
+    assert all(only is not None for _, only in calls)
+    assert clock.now <= advise_module._KEPT * 10.0 + COST * 512 + 1e-9
+    assert played.min() >= 1 + 8 + 64  # the rounds before it whole
 
 
 def test_a_first_round_longer_than_the_budget_stops_at_it(monkeypatch):
@@ -83,7 +98,7 @@ def test_a_first_round_longer_than_the_budget_stops_at_it(monkeypatch):
     calls: list = []
     monkeypatch.setattr(sys.modules[__name__], "COST", 0.3)
     _, _, played, _ = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0, 1 << 20,
-                              0.001, 0.0, True)
+                              0.001, 0.0, None)
     assert played.tolist() == [1, 1, 1, 0, 0]  # 0.9 s > 0.85 s after the third
     assert [only for _, only in calls] == [[0], [1], [2]]
 
@@ -101,7 +116,7 @@ def test_a_round_that_would_overrun_stops_at_the_budget(monkeypatch):
             clock.now += 3 * COST * per * len(only)
         return fake(per, seed, only)
     _, _, played, _ = _rounds(slowing, len(RATES), 100_000, 1.0, 0, 1 << 20, 0.001, 0.0,
-                              True)
+                              None)
     # the round of 33, sized on the round of 8's pace: 0.53 s an option at 4 times the cost
     assert clock.now <= advise_module._KEPT * 1.0 + 4 * COST * 33 + 1e-9  # one option over
     assert played.tolist() == [42, 42, 9, 9, 9]  # the round of 33 cut short
@@ -117,7 +132,8 @@ def test_a_first_batched_round_is_sized_for_the_batched_engine_at_its_slowest(
     clock = _Clock()
     monkeypatch.setattr(advise_module.time, "process_time", clock)
     calls: list = []
-    _rounds(_fake(clock, calls), len(RATES), 100_000, seconds, 0, 1 << 20, 0.001, 0.0, True)
+    _rounds(_fake(clock, calls), len(RATES), 100_000, seconds, 0, 1 << 20, 0.001, 0.0,
+            advise_module.SMALL_ROUND)
     rounds = [per for per, only in calls if only is None or only[0] == 0]
     assert rounds[:3] == [1, 8, third]
 

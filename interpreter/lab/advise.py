@@ -104,18 +104,20 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
             not 0 < precision <= 1:
         raise MachikoroError(f"advise: precision must be a number above 0 and at most 1 "
                              f"(a win rate), not {precision!r}")
-    rollouts = _rollouts(game, agents, engine)
+    rollouts, batched_from = _rollouts(game, agents, engine)
     wins, turns, played, luck = _rounds(rollouts, len(options), games, seconds, seed,
-                                        round_games, precision, start, engine != "vector")
+                                        round_games, precision, start, batched_from)
     return _estimates(game, decision, wins, *_luck_adjusted(wins, luck, played), turns,
                       played)
 
 
 def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
-            round_games: int, precision: float, start: float, partial: bool) -> tuple:
+            round_games: int, precision: float, start: float,
+            batched_from: int | None) -> tuple:
     """Play the rounds of :func:`advise` (see the module text) for ``k`` options:
     ``(wins, summed turns, games played, luck rows or None)``, arrays per option. With a
-    time budget (and ``partial``: not the batched engine alone), a round of the scalar
+    time budget (``batched_from``: the rollouts of a round from which the batched engine
+    plays it, None: never, 0: always), a round of the scalar
     engine plays option by option and stops at the budget (:func:`_by_option`), and when
     the time left holds no whole round, it holds a last one of single rollouts for the
     options whose rates are the least certain (:func:`_neediest`)."""
@@ -124,13 +126,15 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
     turns = np.zeros(k, dtype=np.float64)
     counts = np.zeros(k, dtype=np.int64)
     controls: list = []  # per round played in the scalar engine: its games' luck rows
+    partial = batched_from != 0  # (single rollouts and stops need the scalar engine)
     deadline = start + _KEPT * seconds if seconds is not None and partial else None
+    batched_from = batched_from if batched_from is not None else 1 << 62
     played, per, step = 0, 1, 0
     only = None
     while played < budget:
         began = time.process_time()
         chosen = list(range(k)) if only is None else only
-        if deadline is not None and per * len(chosen) < SMALL_ROUND:
+        if deadline is not None and per * len(chosen) < batched_from:
             won, lengths, luck, done = _by_option(rollouts, per, chosen,
                                                   game_seed(seed, step), deadline)
         else:
@@ -153,9 +157,9 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
             left = _KEPT * seconds - (now - start)  # round than this one foretells)
             pace = last / max(now - began, 1e-9)  # rollouts per option a CPU second
             per = min(per, int(left * pace))
-            if last * k < SMALL_ROUND <= per * k:  # to the batched engine: at its slowest
+            if last * k < batched_from <= per * k:  # to the batched engine: at its slowest
                 slow = min(per, int(left * pace * _SWITCH))
-                per = slow if slow * k >= SMALL_ROUND else -(-SMALL_ROUND // k) - 1
+                per = slow if slow * k >= batched_from else -(-batched_from // k) - 1
             if per < 1:
                 single = int(left * pace * k)  # rollouts of one option the time holds
                 if not partial or single < 1 or played >= budget:
@@ -205,29 +209,30 @@ step is much the same for 6 games as for 600)."""
 
 
 def _rollouts(game: Game, agents: list[str], engine: str):
-    """``rollouts(per, seed, only) -> (wins, summed turns, luck)`` per option (``luck``:
-    the rows of :func:`_luck_adjusted`, None from the batched engine; ``only``: the
-    options to play, None: all): in the batched engine when it applies (``auto``: for
-    rounds of all options of :data:`SMALL_ROUND` rollouts or more), else the scalar
-    one."""
+    """``(rollouts, batched_from)``: ``rollouts(per, seed, only) -> (wins, summed turns,
+    luck)`` per option (``luck``: the rows of :func:`_luck_adjusted`, None from the
+    batched engine; ``only``: the options to play, None: all), in the batched engine
+    when it applies (``auto``: for rounds of all options of :data:`SMALL_ROUND` rollouts
+    or more), else the scalar one; ``batched_from``, the rollouts of a round from which
+    the batched engine plays it (None: never; 0: always)."""
     scalar = _scalar(game, agents)
     if engine == "scalar":
-        return scalar
+        return scalar, None
     try:
         batched = _batched(game, agents)
     except VectorUnsupported:
         if engine == "vector":
             raise
-        return scalar
+        return scalar, None
     if engine == "vector":
-        return batched
+        return batched, 0
     k = len(game.decision().options)
 
     def rollouts(per: int, seed: int, only=None):
         if only is not None or per * k < SMALL_ROUND:
             return scalar(per, seed, only)
         return batched(per, seed)
-    return rollouts
+    return rollouts, SMALL_ROUND
 
 
 def _batched(game: Game, agents: list[str]):
