@@ -136,7 +136,8 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
         chosen = list(range(k)) if only is None else only
         if deadline is not None and per * len(chosen) < batched_from:
             won, lengths, luck, done = _by_option(rollouts, per, chosen,
-                                                  game_seed(seed, step), deadline)
+                                                  game_seed(seed, step), deadline,
+                                                  start + _ENDS * seconds)
         else:
             won, lengths, luck = rollouts(per, game_seed(seed, step), only)
             done = chosen
@@ -168,13 +169,19 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
     return wins, turns, counts, np.concatenate(controls) if controls else None
 
 
-def _by_option(rollouts, per: int, chosen: list, seed: int, deadline: float) -> tuple:
+def _by_option(rollouts, per: int, chosen: list, seed: int, deadline: float,
+               budget: float) -> tuple:
     """A round of ``per`` rollouts for each option of ``chosen`` in the scalar engine (the
     same rollouts as in one call), option by option while the CPU time is before
-    ``deadline``: ``(wins, summed turns, luck rows, the options played)``."""
+    ``deadline`` and an option, at the round's pace, would end before ``budget``:
+    ``(wins, summed turns, luck rows, the options played)``."""
     wins = turns = None
     rows, done = [], []
+    began = time.process_time()
     for i in chosen:
+        now = time.process_time()
+        if done and now + (now - began) / len(done) > budget:
+            break
         won, lengths, luck = rollouts(per, seed, [i])
         wins = won if wins is None else wins + won
         turns = lengths if turns is None else turns + lengths
@@ -196,6 +203,8 @@ def _neediest(wins: np.ndarray, played: int, count: int) -> list:
 
 
 _KEPT = 0.85  # of the time budget, the share rounds may take
+
+_ENDS = 0.97  # of the time budget, where no option of a round may be started to end after
 
 _SWITCH = 0.6
 """The pace of a round's first batched round, as a share of the scalar round's before it:
