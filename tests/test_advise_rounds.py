@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from machikoro.lab import advise as advise_module
-from machikoro.lab.advise import _neediest, _rounds
+from machikoro.lab.advise import _neediest, _rounds, _sized
 from machikoro.lab.statistics import pooled_rates
 
 RATES = [0.1, 0.5, 0.45, 0.9, 0.3]
@@ -166,3 +166,14 @@ def test_pooled_rates_take_trials_per_option():
     assert np.all((lows < rates) & (rates < highs))
     with pytest.raises(ValueError):
         pooled_rates(np.array([1, 2, 3]), np.array([5, 5]))
+
+
+def test_the_next_round_is_sized_for_its_engine():
+    """(per, last, k, left, elapsed, scalar pace, batched from 256): the same engine at the
+    last round's pace; a first batched round at 0.6 of it; a batched round after one only
+    when the last one's time fits, else the largest scalar round the time holds."""
+    assert _sized(64, 8, 5, 1.0, 0.5, 16.0, 256) == 16  # scalar: 8 / 0.5 s x 1 s
+    assert _sized(512, 16, 10, 4.0, 1.0, 16.0, 256) == 38  # first batched: 0.6 x 64
+    assert _sized(512, 16, 10, 2.0, 1.0, 16.0, 256) == 25  # 0.6 x 32 < 25.6: scalar
+    assert _sized(512, 100, 10, 1.5, 1.0, 40.0, 256) == 150  # batched again: its time fits
+    assert _sized(512, 100, 10, 0.5, 1.0, 40.0, 256) == 20  # it does not: scalar, 0.5 x 40

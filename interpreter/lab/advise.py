@@ -131,6 +131,7 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
     batched_from = batched_from if batched_from is not None else 1 << 62
     played, per, step = 0, 1, 0
     only = None
+    scalar_pace = 0.0  # of the last round in the scalar engine
     while played < budget:
         began = time.process_time()
         chosen = list(range(k)) if only is None else only
@@ -156,17 +157,37 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
         if seconds is not None:  # no more than the time left holds at this round's pace
             now = time.process_time()  # (_KEPT: the rest for the incomes, a slower
             left = _KEPT * seconds - (now - start)  # round than this one foretells)
-            pace = last / max(now - began, 1e-9)  # rollouts per option a CPU second
-            per = min(per, int(left * pace))
-            if last * k < batched_from <= per * k:  # to the batched engine: at its slowest
-                slow = min(per, int(left * pace * _SWITCH))
-                per = slow if slow * k >= batched_from else -(-batched_from // k) - 1
+            elapsed = max(now - began, 1e-9)
+            if last * k < batched_from:
+                scalar_pace = last / elapsed  # rollouts per option a CPU second
+            per = _sized(per, last, k, left, elapsed, scalar_pace, batched_from)
             if per < 1:
-                single = int(left * pace * k)  # rollouts of one option the time holds
+                single = int(left * scalar_pace * k)  # rollouts of one option it holds
                 if not partial or single < 1 or played >= budget:
                     break
                 only, per = _neediest(wins, played, single), 1
     return wins, turns, counts, np.concatenate(controls) if controls else None
+
+
+def _sized(per: int, last: int, k: int, left: float, elapsed: float, scalar_pace: float,
+           batched_from: int) -> int:
+    """The rollouts per option of the next round, at most ``per``, that ``left`` CPU
+    seconds hold after a round of ``last`` that took ``elapsed`` (``scalar_pace``: of the
+    last round in the scalar engine; ``batched_from``: see :func:`_rounds`). A round in
+    the same engine, at the last one's pace; the first round in the batched engine at
+    :data:`_SWITCH` of it (else the largest scalar round); after a batched round, another
+    only if the last one's time fits (a batch takes about as long at any smaller size: its
+    longest game decides), else a scalar round."""
+    per = min(per, int(left * last / elapsed))
+    if per * k < batched_from:
+        return per
+    largest_scalar = -(-batched_from // k) - 1
+    if last * k < batched_from:  # to the batched engine: at its slowest
+        slow = min(per, int(left * last / elapsed * _SWITCH))
+        return slow if slow * k >= batched_from else largest_scalar
+    if elapsed <= left:
+        return per
+    return min(largest_scalar, int(left * scalar_pace))
 
 
 def _by_option(rollouts, per: int, chosen: list, seed: int, deadline: float,
