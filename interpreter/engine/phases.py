@@ -667,10 +667,7 @@ class TurnPhases:
             cost = rules.cost_for(card, self.landmarks_built(seat))
         if not rules.discounts:
             return cost
-        less = sum(n for _, n in self.cost_changes(seat, card))
-        if less > 0:
-            return max(cost - less, min(cost, 0))
-        return cost - less
+        return _changed(cost, sum(n for _, n in self.cost_changes(seat, card)))
 
     def costs_to(self, seat: int) -> list[int]:
         """``[cost_to(seat, card) for card in range(len(rules.ids))]`` (coins per card
@@ -692,8 +689,7 @@ class TurnPhases:
                         less[card] += n
             for card, by in enumerate(less):
                 if by:
-                    cost = costs[card]
-                    costs[card] = max(cost - by, min(cost, 0)) if by > 0 else cost - by
+                    costs[card] = _changed(costs[card], by)
         return costs
 
     def cost_changes(self, seat: int, card: int) -> list[tuple[int, int]]:
@@ -842,3 +838,9 @@ STEPS_IN_TURN = tuple({START: TurnPhases._start_turn, ROLL: TurnPhases._roll_dic
 """By phase (OVER aside), the step that runs the game on from it (:meth:`Game.decision`)."""
 STEPS = STEPS_IN_TURN[:END] + (TurnPhases._close_turn,) + STEPS_IN_TURN[END + 1:]
 """:data:`STEPS_IN_TURN`, except that a turn's end starts the next turn in the same step."""
+
+
+def _changed(cost: int, less: int) -> int:
+    """``cost`` (coins) after cost changes summing to ``less`` coins off (negative: on):
+    a discount never takes a cost below 0 (nor a cost below 0 lower)."""
+    return max(cost - less, min(cost, 0)) if less > 0 else cost - less

@@ -20,13 +20,13 @@ left holds at the pace of the round before (a larger batch plays faster a game, 
 round sized so ends in time); when the time left holds no whole round, a last round of
 single rollouts in the scalar engine goes to as many of the least certain options as it
 holds; and a round in the scalar engine plays option by option and stops at the
-budget, the first round too (options left with no rollout get the pooled prior). The advisor stops when the best option's interval is clear
-of every other option's and every interval is at most ``precision`` either side of its
-estimate (a ranking with numbers to trust), or at the budget (``games`` in all;
-``seconds`` of CPU). The rollouts run in the batched engine
-(:func:`~machikoro.vector.rollouts.option_rollouts`), for rounds of :data:`SMALL_ROUND`
-rollouts or more, when the rule set, the position and every agent compile for it; else
-in the scalar engine, one game at a time.
+budget, the first round too (options left with no rollout get the pooled prior). The
+advisor stops when the best option's interval is clear of every other option's and every
+interval is at most ``precision`` either side of its estimate (a ranking with numbers to
+trust), or at the budget (``games`` in all; ``seconds`` of CPU). The rollouts run in
+the batched engine (:func:`~machikoro.vector.rollouts.option_rollouts`), for rounds of
+:data:`SMALL_ROUND` rollouts or more, when the rule set, the position and every agent
+compile for it; else in the scalar engine, one game at a time.
 
 For a build option, ``income`` is the expected coins per round one more copy of the card
 brings the mover in this position (:func:`~machikoro.engine.expectations.card_value`, the
@@ -115,12 +115,12 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
             round_games: int, precision: float, start: float,
             batched_from: int | None) -> tuple:
     """Play the rounds of :func:`advise` (see the module text) for ``k`` options:
-    ``(wins, summed turns, games played, luck rows or None)``, arrays per option. With a
-    time budget (``batched_from``: the rollouts of a round from which the batched engine
-    plays it, None: never, 0: always), a round of the scalar
-    engine plays option by option and stops at the budget (:func:`_by_option`), and when
-    the time left holds no whole round, it holds a last one of single rollouts for the
-    options whose rates are the least certain (:func:`_neediest`)."""
+    ``(wins, summed turns, games played, luck rows or None)``, arrays per option
+    (``batched_from``: the rollouts of a round from which the batched engine plays it,
+    None: never, 0: always). With a time budget, a round of the scalar engine plays option
+    by option and stops at the budget (:func:`_by_option`), and when the time left holds
+    no whole round, it holds a last one of single rollouts for the options whose rates
+    are the least certain (:func:`_neediest`)."""
     budget = max(1, games // k)  # playouts per option at most
     wins = np.zeros(k, dtype=np.int64)
     turns = np.zeros(k, dtype=np.float64)
@@ -348,10 +348,10 @@ def _luck_adjusted(wins: np.ndarray, luck: np.ndarray | None, played) -> tuple:
     """``(adjusted, noise)``: the options' wins (floats, each within 0 and its rollouts,
     ``played``: one number for all, or one per option) less what the rollouts' luck
     explains, and the variance left of one rollout's outcome as a share of a plain
-    count's (1: nothing explained). The wins are regressed on the control
-    variates of :func:`_controls` by least squares over every rollout of the scalar engine
-    (``luck``: rows of option index, won, controls; None: none), and each option's wins
-    lose the slope times its controls' sum. As the controls' mean is 0, an estimate keeps
+    count's (1: nothing explained). The wins are regressed on the control variates of
+    :func:`_controls` by least squares over every rollout of the scalar engine (``luck``:
+    rows of option index, won, controls; None: none), and each option's wins lose the
+    slope times its controls' sum. As the controls' mean is 0, an estimate keeps
     its mean and loses the variance the dice explain (a third to two fifths of it in
     greedy rollouts of the bundled rule sets). Wins of the batched engine are taken as
     they are."""
@@ -387,19 +387,15 @@ def _settled(wins: np.ndarray, played: int, precision: float) -> bool:
 def _estimates(game: Game, decision, wins, adjusted, noise: float, turns,
                played: np.ndarray) -> list[OptionEstimate]:
     """One estimate per option, best first, from the ``adjusted`` wins and their
-    ``noise`` (:func:`_luck_adjusted`): the options the answer itself ends the game with (their
-    result is known) at their own rate and Wilson interval, the others' rates pooled
+    ``noise`` (:func:`_luck_adjusted`): the options the answer itself ends the game with
+    (their result is known) at their own rate and Wilson interval, the others' rates pooled
     (:func:`~machikoro.lab.statistics.pooled_rates`) when three or more are left, else
     their own rates and Wilson intervals; ``wins`` (the raw counts) are reported as
     they are. An option the budget left unplayed (a first round cut short) gets the
     pooled prior's mean, or the others' rate, with an interval of 0 to 1 when nothing is
     pooled."""
     rules = game.rules
-    seen = played > 0  # (all but options the budget left unplayed in the first round)
-    rates = np.divide(adjusted, played, out=np.full(len(played), adjusted[seen].sum() /
-                                                   played[seen].sum()), where=seen)
-    per_game = np.divide(turns, played, out=np.full(len(played), turns[seen].sum() /
-                                                   played[seen].sum()), where=seen)
+    rates, per_game = _per_rollout(adjusted, played), _per_rollout(turns, played)
     bounds = [wilson(float(w), int(n)) for w, n in zip(adjusted, played)]
     open_ = [i for i, option in enumerate(decision.options) if not _ends_game(game, option)]
     pooled = pooled_rates(adjusted[open_], played[open_], noise=noise)
@@ -416,6 +412,14 @@ def _estimates(game: Game, decision, wins, adjusted, noise: float, turns,
         out.append(OptionEstimate(option, int(played[i]), int(wins[i]), float(rates[i]),
                                   *bounds[i], float(per_game[i]), income))
     return sorted(out, key=lambda e: (-e.rate, e.turns))  # (of equals, the quicker)
+
+
+def _per_rollout(sums: np.ndarray, played: np.ndarray) -> np.ndarray:
+    """Each option's ``sums`` over its ``played`` rollouts; an option of none (the budget
+    ran out in the first round) gets the mean over all the rollouts."""
+    seen = played > 0
+    mean = sums[seen].sum() / played[seen].sum()
+    return np.divide(sums, played, out=np.full(len(played), mean), where=seen)
 
 
 def _ends_game(game: Game, option) -> bool:
