@@ -25,6 +25,7 @@ from machikoro import Game, GreedyAgent, load_ruleset, play
 SETS: dict[str, tuple[tuple[str, ...], int]] = {
     "base 2p": ((), 2),
     "base 4p": ((), 4),
+    "harbor 3p": (("harbor",), 3),
     "harbor+millionaires-row 4p": (("harbor", "millionaires-row"), 4),
     "harbor+millionaires-row+market/variable 5p": (
         ("harbor", "millionaires-row", "market/variable"), 5),

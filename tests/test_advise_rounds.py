@@ -42,6 +42,21 @@ def _fake(clock: _Clock, calls: list):
     return rollouts
 
 
+def _parts(calls: list, option: int) -> list:
+    """The rollouts ``option`` played in each run of consecutive calls for it alone (a
+    round of the scalar engine plays an option's rollouts in chunks, one after another),
+    or in a call for every option (``only`` None)."""
+    parts, last = [], None
+    for at, (per, only) in enumerate(calls):
+        if only is None or only == [option]:
+            if last == at - 1 and only is not None and calls[last][1] is not None:
+                parts[-1] += per
+            else:
+                parts.append(per)
+            last = at
+    return parts
+
+
 def test_a_last_round_of_single_rollouts_fills_the_time_left(monkeypatch):
     clock = _Clock()
     monkeypatch.setattr(advise_module.time, "process_time", clock)
@@ -52,9 +67,12 @@ def test_a_last_round_of_single_rollouts_fills_the_time_left(monkeypatch):
     # left holds: (0.85 - 9 x 0.02) / 0.02 = 33, then single rollouts
     k = len(RATES)
     assert all(only is not None and len(only) == 1 for _, only in calls)
-    assert [per for per, _ in calls[:3 * k]] == [1] * k + [8] * k + [33] * k
+    assert all(per <= advise_module.CHUNK for per, _ in calls)  # a look at the clock each
+    chunks = [8, 8, 8, 8, 1]  # (33 in chunks of at most CHUNK)
+    assert [per for per, _ in calls[:(2 + len(chunks)) * k]] == [1] * k + [8] * k + chunks * k
     assert [only[0] for _, only in calls[:k]] == list(range(k))
-    last = calls[3 * k:]
+    assert [only[0] for _, only in calls[2 * k:7 * k]] == [i for i in range(k) for _ in chunks]
+    last = calls[7 * k:]
     assert last and all(per == 1 for per, _ in last)
     assert clock.now <= advise_module._KEPT * 1.0 + 1e-9  # within the rounds' share
     assert clock.now > advise_module._KEPT * 1.0 - COST * len(RATES)  # little left over
@@ -77,14 +95,14 @@ def test_without_partial_rounds_every_option_has_the_same_rollouts(monkeypatch):
 
 def test_a_round_of_the_scalar_engine_alone_stops_at_the_budget_whatever_its_size(
         monkeypatch):
-    """A rule set the batched engine cannot play: a round of SMALL_ROUND rollouts or more
-    plays option by option too, and stops at the budget."""
+    """A rule set the batched engine cannot play: a round of hundreds of rollouts plays
+    option by option too (in chunks), and stops at the budget."""
     clock = _Clock()
     monkeypatch.setattr(advise_module.time, "process_time", clock)
     calls: list = []
     _, _, played, _ = _rounds(_fake(clock, calls), len(RATES), 100_000, 10.0, 0, 1 << 20,
                               0.001, 0.0, None)
-    assert any(per * len(RATES) >= advise_module.SMALL_ROUND for per, _ in calls)
+    assert max(_parts(calls, 0)) >= 300  # (a round of 352 an option, at the pace)
     assert all(only is not None for _, only in calls)
     assert clock.now <= advise_module._KEPT * 10.0 + COST * 512 + 1e-9
     assert played.min() >= 1 + 8 + 64  # the rounds before it whole
@@ -112,31 +130,30 @@ def test_a_round_that_would_overrun_stops_at_the_budget(monkeypatch):
     fake = _fake(clock, calls)
 
     def slowing(per, seed, only=None):  # rollouts after the second round cost 4 times more
-        if per > 8:
+        if len(calls) >= 2 * len(RATES):
             clock.now += 3 * COST * per * len(only)
         return fake(per, seed, only)
     _, _, played, _ = _rounds(slowing, len(RATES), 100_000, 1.0, 0, 1 << 20, 0.001, 0.0,
                               None)
     # the round of 33, sized on the round of 8's pace: 0.53 s an option at 4 times the
-    # cost; after the first (at 0.71 s) a second would end past 0.97 s: not started
-    assert played.tolist() == [42, 9, 9, 9, 9]
+    # cost, in chunks of 0.128 s; after the first option (at 0.71 s) two chunks of the
+    # second start before 0.85 s and end before 0.97 s; then the clock is past 0.85 s
+    assert played.tolist() == [42, 25, 9, 9, 9]
     assert clock.now <= advise_module._ENDS * 1.0
 
 
 @pytest.mark.parametrize(("seconds", "third"), [(10.0, 64), (2.0, 51), (0.9, 29)])
 def test_a_first_batched_round_is_sized_for_the_batched_engine_at_its_slowest(
         monkeypatch, seconds, third):
-    """The round after scalar rounds that would go to the batched engine (SMALL_ROUND
-    rollouts or more) is sized at _SWITCH of the scalar pace: with time enough it stays
+    """The round after scalar rounds that would go to the batched engine (here from 256
+    rollouts in all) is sized at _SWITCH of the scalar pace: with time enough it stays
     eightfold (64 an option); with less, the largest scalar round instead (51 x 5 < 256),
     with less still, what the time holds at the scalar pace."""
     clock = _Clock()
     monkeypatch.setattr(advise_module.time, "process_time", clock)
     calls: list = []
-    _rounds(_fake(clock, calls), len(RATES), 100_000, seconds, 0, 1 << 20, 0.001, 0.0,
-            advise_module.SMALL_ROUND)
-    rounds = [per for per, only in calls if only is None or only[0] == 0]
-    assert rounds[:3] == [1, 8, third]
+    _rounds(_fake(clock, calls), len(RATES), 100_000, seconds, 0, 1 << 20, 0.001, 0.0, 256)
+    assert _parts(calls, 0)[:3] == [1, 8, third]
 
 
 def test_an_unplayed_option_gets_the_prior():
