@@ -1,4 +1,4 @@
-"""Greedy's decisions do not change when its speed does: seeded all-greedy games of four
+"""Greedy's decisions do not change when its speed does: seeded all-greedy games of five
 rule sets replay the logs recorded before the speed work (tests/data/greedy_logs.json,
 made by ``bench/greedy_same.py --games 4 --out``; the bench script compares 200 games a
 set the same way)."""
