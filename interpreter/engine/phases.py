@@ -681,10 +681,9 @@ class TurnPhases:
         else:
             costs = list(rules.cost)
         if rules.discounts:
-            town, shared = self.owned[seat], rules.shared
             less = [0] * len(costs)
             for source, cards, n in rules.discounts:
-                if town[source] or (source in shared and self.anyone_has(source)):
+                if self._change_in_force(seat, source):
                     for card in cards:
                         less[card] += n
             for card, by in enumerate(less):
@@ -696,10 +695,14 @@ class TurnPhases:
         """``[(source card, coins less), ...]``: the cost changes in force for ``seat`` on
         ``card`` (``NAMES cost N less`` of a card it has built, or of a card in force for
         every player that anyone has built)."""
-        town, shared = self.owned[seat], self.rules.shared
         return [(source, n) for source, cards, n in self.rules.discounts
-                if card in cards and (town[source] or (source in shared and
-                                                       self.anyone_has(source)))]
+                if card in cards and self._change_in_force(seat, source)]
+
+    def _change_in_force(self, seat: int, source: int) -> bool:
+        """True when the cost change of card ``source`` holds for ``seat``: it has built
+        one, or the card is in force for every player and anyone has built one."""
+        return bool(self.owned[seat][source]) or (source in self.rules.shared and
+                                                   self.anyone_has(source))
 
     def _off_menu(self, card_id: str, seats) -> None:
         """``card_id`` may no longer be built by ``seats`` (sold out, or at its limit): take

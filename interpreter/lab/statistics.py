@@ -39,10 +39,11 @@ def pooled_rates(wins, trials, level: float = 0.95, floor: float = 1e-4,
     ``trials`` trials (one number for all, or one per proportion; ``wins``: successes per
     proportion, ``k >= 3``): a beta prior is fitted to them by the method of moments
     (mean: the pooled rate; variance: what the observed rates vary beyond their sampling
-    variance, at least ``floor``), and each estimate is its beta posterior's mean, with the Wilson ``level`` interval of the
-    posterior's pseudo-counts (near its central interval, without importing SciPy, which
-    costs a quarter of the advisor's time budget). A proportion measured in few trials
-    moves toward the others; in many trials it is its own rate. Returns ``(rates, lows,
+    variance, at least ``floor``), and each estimate is its beta posterior's mean, with
+    the Wilson ``level`` interval of the posterior's pseudo-counts (near its central
+    interval, without importing SciPy, which costs a quarter of the advisor's time
+    budget). A proportion measured in few trials moves toward the others; in many trials
+    it is its own rate. Returns ``(rates, lows,
     highs)``, arrays of shape ``(k,)``; None where there is nothing to pool (fewer than 3
     proportions, every trial a success or every one a failure, or rates as spread as
     proportions can be; a proportion of no trials gets the prior's mean). ``noise`` is
