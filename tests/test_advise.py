@@ -58,11 +58,24 @@ def test_the_scalar_engine_answers_for_an_agent_without_a_batched_policy():
     ({"games": 3}, "games must be a whole number >= the options"),
     ({"games": 2.5}, "games must be a whole number"),
     ({"engine": "gpu"}, "engine must be auto, vector or scalar"),
+    ({"seconds": float("nan")}, "seconds must be None or a number >= 0"),
+    ({"seconds": float("inf")}, "seconds must be None or a number >= 0"),
+    ({"seconds": -1}, "seconds must be None or a number >= 0"),
+    ({"seconds": 1e308}, "at most 31,536,000 \\(a year of CPU\\)"),
+    ({"seed": -1}, "seed must be a whole number >= 0"),
+    ({"seed": 1.5}, "seed must be a whole number >= 0"),
 ])
 def test_bad_requests_are_refused(kwargs, message):
     _, game, _ = _one_landmark_short()
     with pytest.raises(MachikoroError, match=message):
         advise(game, **kwargs)
+
+
+def test_the_command_s_time_limit_is_the_advisor_s():
+    from machikoro.cli import advise as command
+    from machikoro.lab import advise as advisor
+
+    assert command.MAX_SECONDS == advisor.MAX_SECONDS
 
 
 def test_a_finished_game_has_nothing_to_advise():
@@ -126,7 +139,31 @@ def test_advise_on_a_log_after_a_turn(capsys, tmp_path):
     (["--position", "{case}", "--turn", "3"], 2, "--turn goes with --log"),
     (["--log", "{log}", "--turn", "2", "--agents", "random,random,greedy"], 2,
      "3 agents for 2 players"),
-    (["--log", "{log}", "--turn", "2", "--seconds", "-1"], 2, "--seconds must be 0"),
+    (["--log", "{log}", "--turn", "2", "--seconds", "-1"], 2,
+     "argument --seconds: must be 0 or more, got -1"),
+    (["--log", "{log}", "--turn", "2", "--seconds", "nan"], 2,
+     "argument --seconds: expected a number of seconds, got 'nan'"),
+    (["--log", "{log}", "--turn", "2", "--seconds", "inf"], 2,
+     "argument --seconds: expected a number of seconds, got 'inf'"),
+    (["--log", "{log}", "--turn", "2", "--seconds", "1e400"], 2,
+     "argument --seconds: expected a number of seconds, got '1e400'"),
+    (["--log", "{log}", "--turn", "2", "--seconds", "1.7e308"], 2,
+     "argument --seconds: must be at most 31,536,000 (a year of CPU), got 1.7e308"),
+    (["--log", "{log}", "--turn", "2", "--seed", "-1"], 2,
+     "argument --seed: must be 0 or more, got -1"),
+    (["--log", "{log}", "--turn", "2", "--seed", "1" * 101], 2,
+     "argument --seed: expected a whole number of at most 100 digits"),
+    (["--log", "{log}", "--turn", "2", "--games", "-5"], 2,
+     "argument --games: must be at least 1, got -5"),
+    (["--log", "{log}", "--turn", "-1"], 2, "argument --turn: must be at least 1, got -1"),
+    (["--log", "{log}", "--turn", "2", "--precision", "nan"], 2,
+     "argument --precision: expected a number, got 'nan'"),
+    (["--log", "{log}", "--turn", "2", "--precision", "1e400"], 2,
+     "argument --precision: expected a number, got '1e400'"),
+    (["--log", "{log}", "--turn", "2", "--precision", "-0.1"], 2,
+     "argument --precision: must be above 0, got -0.1"),
+    (["--log", "{log}", "--turn", "2", "--precision", "2"], 2,
+     "argument --precision: must be at most 1 (a win rate), got 2"),
     (["--log", "{log}", "--turn", "2", "--agents", "random,gredy"], 2,
      "unknown agent 'gredy'"),
     (["--log", "{log}", "--turn", "2", "--agents", "random,"], 2, "empty agent name"),

@@ -19,9 +19,23 @@ import json
 import sys
 
 from ..errors import MachikoroError, VectorUnsupported
-from .arguments import UsageError, add_variant, did_you_mean, non_empty, positive, variant_of
+from .arguments import (
+    UsageError,
+    add_variant,
+    did_you_mean,
+    non_empty,
+    number,
+    positive,
+    seed_value,
+    variant_of,
+)
 
 HELP = "rank the answers of a position's pending decision by the mover's chance to win"
+
+MAX_SECONDS = 365 * 24 * 3600
+"""The most CPU seconds ``--seconds`` takes (a year): the advisor's
+:data:`~machikoro.lab.advise.MAX_SECONDS`, restated so that making the parser imports no
+lab (a test holds the two equal)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,12 +53,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "for the seats left (default: greedy for every seat)")
     parser.add_argument("--games", type=positive, default=20_000,
                         help="rollouts in all, at most (default 20000)")
-    parser.add_argument("--seconds", type=float, default=2.0,
+    parser.add_argument("--seconds", default=2.0,
+                        type=number(0, MAX_SECONDS, "a number of seconds",
+                                    unit=" (a year of CPU)"),
                         help="CPU seconds, at most (default 2; 0: no limit)")
-    parser.add_argument("--precision", type=float, default=0.05,
+    parser.add_argument("--precision", default=0.05,
+                        type=number(0, 1, above=True, unit=" (a win rate)"),
                         help="stop early only once every interval is this close to its "
                              "estimate, either side (a win rate; default 0.05)")
-    parser.add_argument("--seed", type=int, default=0, help="the rollouts' seed")
+    parser.add_argument("--seed", type=seed_value, default=0,
+                        help="the rollouts' seed (default 0)")
     parser.add_argument("--engine", choices=("auto", "vector", "scalar"), default="auto",
                         help="the engine of the rollouts (default auto: batched when it "
                              "applies)")
@@ -94,10 +112,6 @@ def run(args) -> int:
     """Advise on the position; print the options ranked (or JSON)."""
     from ..lab.advise import advise
 
-    if args.seconds < 0:
-        raise UsageError("--seconds must be 0 (no limit) or more")
-    if not 0 < args.precision <= 1:
-        raise UsageError("--precision must be above 0 and at most 1 (a win rate)")
     game = _game(args)
     decision = game.decision()
     agents = None

@@ -4,6 +4,7 @@ error for bad command usage."""
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import sys
 from collections.abc import Callable, Iterable
@@ -46,6 +47,38 @@ def whole_number(low: int | None = None, high: int | None = None) -> Callable[[s
         return value
 
     return parse
+
+
+def number(low: float, high: float, what: str = "a number", above: bool = False,
+           unit: str = "") -> Callable[[str], float]:
+    """An argparse type: a finite decimal number (``nan``, ``inf`` and one past the range
+    of a float, such as ``1e400``, are none), at least ``low`` (above it when ``above``)
+    and at most ``high``; a bad value is a usage error (exit 2) saying what was expected
+    (``what``; ``unit`` follows ``high`` in the message), quoting at most 40 characters of
+    it. ``high`` keeps sums and products of the value (a deadline, a count of rollouts
+    that fits in the time) finite."""
+
+    def parse(text: str) -> float:
+        shown = text.strip() if len(text.strip()) <= 40 else text.strip()[:37] + "..."
+        try:
+            value = float(text)
+        except ValueError:
+            value = math.nan
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"expected {what}, got {shown!r}")
+        if value < low or (above and value == low):
+            word = f"above {_plain(low)}" if above else f"{_plain(low)} or more"
+            raise argparse.ArgumentTypeError(f"must be {word}, got {shown}")
+        if value > high:
+            raise argparse.ArgumentTypeError(f"must be at most {_plain(high)}{unit}, got {shown}")
+        return value
+
+    return parse
+
+
+def _plain(value: float) -> str:
+    """A bound as a person writes it: ``1``, ``31,536,000``, ``0.5``."""
+    return f"{value:,.0f}" if float(value).is_integer() else f"{value:g}"
 
 
 positive = whole_number(1)

@@ -50,6 +50,10 @@ from .engines import vector_policy
 from .runs import game_seed
 from .statistics import pooled_rates, wilson
 
+MAX_SECONDS = 365 * 24 * 3600
+"""The largest time budget (CPU seconds: a year); a larger one would make the rounds'
+sizes, the time left times a pace, past what a float holds."""
+
 
 @dataclass(frozen=True)
 class OptionEstimate:
@@ -82,7 +86,8 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
     was.
 
     Raises :class:`~machikoro.errors.MachikoroError` for a game with no pending decision,
-    a wrong number of agents or a budget below one round, and
+    a wrong number of agents, a budget below one round, ``seconds`` negative, not finite
+    or past :data:`MAX_SECONDS`, or a negative ``seed``, and
     :class:`~machikoro.errors.VectorUnsupported` for ``engine="vector"`` where the batched
     engine cannot play."""
     start = time.process_time()
@@ -100,6 +105,13 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
                              f"({len(options)}), not {games!r}")
     if engine not in ("auto", "vector", "scalar"):
         raise MachikoroError(f"advise: engine must be auto, vector or scalar, not {engine!r}")
+    if seconds is not None and (isinstance(seconds, bool) or
+                                not isinstance(seconds, (int, float)) or
+                                not 0 <= seconds <= MAX_SECONDS):
+        raise MachikoroError(f"advise: seconds must be None or a number >= 0 and at most "
+                             f"{MAX_SECONDS:,} (a year of CPU), not {seconds!r}")
+    if type(seed) is not int or seed < 0:
+        raise MachikoroError(f"advise: seed must be a whole number >= 0, not {seed!r}")
     if isinstance(precision, bool) or not isinstance(precision, (int, float)) or \
             not 0 < precision <= 1:
         raise MachikoroError(f"advise: precision must be a number above 0 and at most 1 "
