@@ -144,6 +144,24 @@ def test_the_text_report_and_the_heat_map(capsys, tmp_path):
     assert plot.read_bytes().startswith(PNG)
 
 
+def test_the_header_and_the_plot_title_name_the_rule_set(capsys):
+    code, out, err = cli(capsys, "tournament", "random", "buy-nothing", "--players", "2",
+                         "--games", "2", "--variant", "machi-koro-2")
+    assert code == 0, err
+    assert out.startswith("Tournament (Machi Koro 2): 2 strategies at 2 players")
+    rep = run_json(capsys, "random", "buy-nothing", "--players", "2", "--games", "2",
+                   "--variant", "machi-koro-2")
+    assert rep["ruleset"] == "Machi Koro 2"
+    from machikoro.lab.plots import tournament_figure
+
+    figure = tournament_figure(rep)
+    assert figure.get_suptitle().startswith("Tournament (Machi Koro 2), seats rotated")
+    base = run_json(capsys, "random", "buy-nothing", "--players", "2", "--games", "2")
+    assert base["ruleset"] == "Machi Koro, original base set"
+    assert tournament.render(base).startswith("Tournament (Machi Koro, original base set): ")
+    assert "Machi Koro, original base set" in tournament_figure(base).get_suptitle()
+
+
 @pytest.mark.parametrize("args, message", [
     (("bakery", "--players", "2", "--games", "5"), "at least two strategies"),
     (("bakery", "bakery", "--players", "2", "--games", "5"), "named twice"),

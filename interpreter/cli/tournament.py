@@ -107,9 +107,9 @@ def _strategies(args, rules: RuleSet) -> tuple:
     return tuple(resolved)
 
 
-def _spec(args) -> tuple[tournament.TournamentSpec, EngineChoice]:
-    """The tournament to play and its engine (one for every table), every option checked
-    before any game."""
+def _spec(args) -> tuple[tournament.TournamentSpec, EngineChoice, RuleSet]:
+    """The tournament to play, its engine (one for every table) and its rule set, every
+    option checked before any game."""
     variant, rules = variant_spec(args.variant)
     strategies = _strategies(args, rules)
     for n in args.players:
@@ -122,7 +122,7 @@ def _spec(args) -> tuple[tournament.TournamentSpec, EngineChoice]:
     check_plot(args.plot)
     return tournament.TournamentSpec(
         strategies, tuple(args.players), args.games, args.seed, variant, args.max_turns,
-        args.mirror, tuple(_fingerprint(n) for n in strategies), engine.engine), engine
+        args.mirror, tuple(_fingerprint(n) for n in strategies), engine.engine), engine, rules
 
 
 def _open_results(path: str, spec: tournament.TournamentSpec) -> tuple[LineFile, dict]:
@@ -159,7 +159,7 @@ def run(args) -> int:
 def _run(args) -> int:
     out = None
     try:
-        spec, engine = _spec(args)
+        spec, engine, rules = _spec(args)
         if args.out:
             out, counts = _open_results(args.out, spec)
         else:
@@ -182,7 +182,7 @@ def _run(args) -> int:
         return 2
     finally:
         failed = out.close() if out is not None else None
-    rep = tournament.report(spec, counts)
+    rep = tournament.report(spec, counts, rules.name)
     rep["engine_fallback"] = engine.fallback
     rep["resumed_games"] = resumed
     rep["interrupted"] = interrupted

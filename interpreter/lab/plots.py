@@ -313,16 +313,28 @@ def _agent_panel(ax, reports: list[dict], labels: list[str]) -> None:
 
 
 def plot_tournament(rep: dict, path: str) -> None:
-    """Draw a tournament report into ``path``: one heat map per player count, the row
+    """Draw a tournament report into ``path`` (:func:`tournament_figure`)."""
+    import matplotlib.pyplot as plt
+
+    fig = tournament_figure(rep)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
+def tournament_figure(rep: dict):
+    """The figure of a tournament report: one heat map per player count, the row
     strategy's win rate (%) at the tables it shares with the column strategy, and a last
     column with its win rate over all its tables; colours are centred on the fair share
-    (100 / players), green above it, red below; strategies in the report's ``ranking``."""
+    (100 / players), green above it, red below; strategies in the report's ``ranking``;
+    the title names the rule set (:func:`~machikoro.lab.tournament.title`)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
     from matplotlib.colors import TwoSlopeNorm
+
+    from .tournament import title
 
     names = rep["ranking"]  # rows and columns best first, as in the text report
     grids = rep["head_to_head"]
@@ -352,8 +364,7 @@ def plot_tournament(rep: dict, path: str) -> None:
         ax.set_title(f"{n} players: row's win rate, % (fair share {100 / n:.0f})",
                      fontsize=10)
         fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
-    fig.suptitle(f"Tournament, seats rotated: {rep['games_per_table']} games per table, "
+    fig.suptitle(f"{title(rep)}, seats rotated: {rep['games_per_table']} games per table, "
                  f"seed {rep['seed']}")
     fig.tight_layout()
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
+    return fig

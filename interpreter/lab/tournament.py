@@ -175,8 +175,9 @@ def play(spec: TournamentSpec, counts: dict, executor: Executor, bar,
 # --------------------------------------------------------------------------- report
 
 
-def report(spec: TournamentSpec, counts: dict) -> dict:
-    """A JSON-ready report: every table's counts, each strategy's win rate at each player
+def report(spec: TournamentSpec, counts: dict, ruleset: str | None = None) -> dict:
+    """A JSON-ready report: the rule set's name (``ruleset``, as the rule set names itself;
+    None when not given), every table's counts, each strategy's win rate at each player
     count (``overall``), their ``ranking`` (:func:`ranking`) and head to head
     (``head_to_head``: at each player count, the row strategy's win rate over the tables it
     shares with the column strategy)."""
@@ -192,7 +193,7 @@ def report(spec: TournamentSpec, counts: dict) -> dict:
                          table.agents)}})
     overall = _overall(spec, all_tables, counts)
     return {
-        "strategies": names, "ranking": ranking(names, overall),
+        "ruleset": ruleset, "strategies": names, "ranking": ranking(names, overall),
         "players": list(spec.players), "games_per_table": spec.games,
         "seed": spec.seed, "variant": spec.variant, "mirror": spec.mirror,
         "seating": "rotate", "engine": spec.engine, "engine_fallback": None, "tables": rows,
@@ -262,13 +263,19 @@ def ranking(names: list[str], overall: list[dict]) -> list[str]:
     return sorted(names, key=lambda name: (-mean(name), names.index(name)))
 
 
+def title(rep: dict) -> str:
+    """``Tournament (RULE SET)``: the first words of the text report and of the plot's
+    title; ``Tournament`` for a report that names no rule set."""
+    return f"Tournament ({rep['ruleset']})" if rep.get("ruleset") else "Tournament"
+
+
 def render(rep: dict) -> str:
     """The readable text of a tournament report: the win-rate table, its rows in the
     report's ``ranking`` and numbered, then the head-to-head grid at each player count, whose
     rows and columns take the same numbers."""
     names = rep["ranking"]
     counts = ", ".join(str(n) for n in rep["players"])
-    lines = [(f"Tournament: {len(names)} strategies at {counts} players, "
+    lines = [(f"{title(rep)}: {len(names)} strategies at {counts} players, "
              f"{rep['games_per_table']} games per table ({len(rep['tables'])} tables, seats "
              f"rotated{', mirror tables' if rep['mirror'] else ''}), seed {rep['seed']}")]
     lines += engine_lines(rep)
