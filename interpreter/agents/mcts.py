@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 from ..engine import expectations
@@ -177,18 +178,23 @@ class _Node:
 class MCTSAgent:
     """Monte Carlo tree search with chance nodes over honest copies of the game (see the
     module text). ``simulations``: playouts per decision (a decision with one option
-    costs none); ``exploration``: the UCB1 constant; ``playout_turns``: turns a playout
+    costs none); ``stop``: None, or a callable ``() -> bool`` checked before each
+    simulation after the first (True: answer now, with the simulations made; a time limit,
+    a server stopping); ``exploration``: the UCB1 constant; ``playout_turns``: turns a playout
     may play before it is scored as a draw; ``seed`` seeds the agent's own generator (its
     dice and its tie-breaks), so an agent's games are reproducible."""
 
     name = "mcts"
     budget = "simulations"  # mcts:N in an agent list
+    interruptible = "stop"  # the keyword of the stop callable (agents.registry.agent_factory)
 
     def __init__(self, seed: int | None = None, simulations: int = 200,
-                 exploration: float = 0.3, playout_turns: int = 0, sharpness: float = 4.0):
+                 exploration: float = 0.3, playout_turns: int = 0, sharpness: float = 4.0,
+                 stop: Callable[[], bool] | None = None):
         if type(simulations) is not int or simulations < 1:
             raise ValueError(f"simulations must be a whole number >= 1, not {simulations!r}")
         self.simulations = simulations
+        self.stop = stop
         self.exploration = exploration
         self.playout_turns = playout_turns
         self.sharpness = sharpness
@@ -205,13 +211,17 @@ class MCTSAgent:
 
     def choose(self, game: Game, decision: Decision) -> Any:
         """The option of ``decision`` whose subtree the search visited most, after
-        ``simulations`` simulations from ``game`` (left unchanged, its dice unread)."""
+        ``simulations`` simulations from ``game`` (left unchanged, its dice unread), or
+        fewer (one at least) when ``stop``, checked before each, returns True."""
         options = decision.options
         if len(options) == 1:
             return options[0]
         policy = self._playout_policy(game)
         root = _Node(game.n)
-        for _ in range(self.simulations):
+        stop = self.stop
+        for k in range(self.simulations):
+            if k and stop is not None and stop():
+                break
             self._simulate(game, root, policy)
         best = max(root.children.items(), key=lambda kv: (kv[1].visits, kv[1].reward[
             decision.player]))

@@ -85,6 +85,13 @@ def _budgeted(name: str):
     return partial(agent, **{keyword: int(text)})
 
 
+def _stoppable(make, agent_class, stop):
+    """``make`` (an agent's maker) with ``stop`` given to it, when ``agent_class`` is
+    interruptible."""
+    keyword = getattr(agent_class, "interruptible", None)
+    return make if stop is None or keyword is None else partial(make, **{keyword: stop})
+
+
 def agent_names() -> list[str]:
     """The built-in agent names (``mcts[:N]`` for one with a budget) and the bundled
     strategies (``variants/strategies/``)."""
@@ -105,16 +112,23 @@ def _bundled_strategies() -> list[str]:
     return sorted(p.stem for p in folder.glob("*.yaml") if p.is_file())
 
 
-def agent_factory(name: str, rules=None):
+def agent_factory(name: str, rules=None, stop=None):
     """A callable ``seed -> agent`` for the agent ``name`` (see :func:`make_agent`); a
-    strategy file is read and compiled once, here, not once per agent."""
+    strategy file is read and compiled once, here, not once per agent.
+
+    ``stop`` (None, or a callable ``() -> bool``) is given to an interruptible agent: one
+    whose class names, in its ``interruptible`` attribute, the keyword of its constructor
+    that takes it (``mcts``). Such an agent checks it during a decision and answers with
+    what it has found when it returns True (a time limit per move). Other agents ignore it:
+    they answer without searching, or within their budget.
+    """
     if name.partition(":")[0] not in AGENTS:
         _installed(name.partition(":")[0])
     if name in AGENTS:
-        return _maker(name)
+        return _stoppable(_maker(name), _maker(name), stop)
     budgeted = _budgeted(name)
     if budgeted is not None:
-        return budgeted
+        return _stoppable(budgeted, budgeted.func, stop)
     from .strategy_files import find_strategy, load_strategy
 
     path = find_strategy(name)

@@ -369,6 +369,31 @@ class Game(TurnPhases, StateChanges, MarketState):
         new.chance_history = list(self.chance_history)
         return new
 
+    def snapshot(self) -> Game:
+        """An exact copy of this game, its generator and decks included: played on with the
+        same answers it makes the same rolls, events and positions as this game would.
+
+        Unlike :meth:`clone` the copy knows this game's future dice, so it is for resuming
+        a known game (a replay's checkpoints), never for an agent's look-ahead. Its records
+        start empty: ``events`` (an empty list when this game records, else None),
+        ``history``, ``builds`` and ``chance_history``; a scripted ``dice`` callable and
+        ``on_roll`` are not kept. A few kilobytes, whatever the game's length.
+        """
+        import copy  # only replays take snapshots
+
+        records = (self.events, self.history, self.builds, self.chance_history,
+                   self._roll, self.on_roll)
+        self.events = None if records[0] is None else []
+        self.history, self.builds, self.chance_history = [], [], []
+        self._roll = self.on_roll = None
+        try:  # the rule set and its compiled tables are immutable: shared, not copied
+            return copy.deepcopy(self, {id(self.rules): self.rules,
+                                        id(self._dispatch): self._dispatch,
+                                        id(self._plans): self._plans})
+        finally:
+            (self.events, self.history, self.builds, self.chance_history, self._roll,
+             self.on_roll) = records
+
     # ------------------------------------------------------------------ driving
 
     def decision(self, stop_at_turn_end: bool = False) -> Decision | None:

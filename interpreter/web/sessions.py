@@ -39,6 +39,23 @@ HUMAN = "human"
 MAX_HELD = 64
 """The most games (and, apart, replays) the app keeps in memory; the oldest goes first."""
 
+MOVE_SECONDS = 10.0
+"""The time limit of an agent's move in the app, in seconds: an interruptible agent
+(``mcts``) answers with what it has found by then."""
+
+_MOVE = threading.local()  # the deadline of the move the thread plays (time.monotonic)
+
+
+def move_stop(stopping: threading.Event):
+    """The ``stop`` callable the app gives its interruptible agents: True once the move
+    being played in this thread is past its :data:`MOVE_SECONDS`, or the server is
+    ``stopping``."""
+
+    def stop() -> bool:
+        return stopping.is_set() or time.monotonic() > getattr(_MOVE, "deadline", 0.0)
+
+    return stop
+
 
 class Refused(MachikoroError):
     """A request the game cannot take (an answer that is no option, a seat that is not the
@@ -81,18 +98,24 @@ def decision_view(game: Game, seats: list[str]) -> dict | None:
 class Play:
     """One game in the app (see the module text). ``seats`` has one label per seat
     (``human`` or an agent name the registry knows); ``prefix`` is a list of answers to
-    play first (a branch: ``branch`` says from where). Raises
-    :class:`~machikoro.errors.MachikoroError` for bad players, seed or agent names."""
+    play first (a branch: ``branch`` says from where); ``makers`` gives the factory
+    ``seed -> agent`` of each agent seat (default: the registry's, by the seat's name).
+
+    Its log is saved after every answer; when it cannot be (the save folder gone and not
+    made again, a full disk), the answer is taken back, the game is as it was, and
+    :class:`Refused` (507) says so. Raises :class:`~machikoro.errors.MachikoroError` for
+    bad players, seed or agent names, and :class:`Refused` when the first save fails."""
 
     def __init__(self, rules: RuleSet, variant, seats: list[str], seed: int,
                  max_turns: int, save_dir: Path, prefix: list | None = None,
-                 branch: dict | None = None):
+                 branch: dict | None = None, makers: dict | None = None):
         self.id = secrets.token_urlsafe(9)
         self.lock = threading.Lock()
         names = [f"P{i + 1}" for i in range(len(seats))]
         self.game = Game(rules, names, seed=seed, max_turns=max_turns, record=True)
         self.seats = list(seats)
-        makers = {s: agent_factory(s, rules) for s in set(seats) if s != HUMAN}
+        if makers is None:
+            makers = {s: agent_factory(s, rules) for s in set(seats) if s != HUMAN}
         self.agents = [None if s == HUMAN else makers[s](seed * 1009 + i)
                        for i, s in enumerate(seats)]
         self.header = game_log.header(rules, variant, seed, names, self.seats, max_turns,
@@ -104,7 +127,11 @@ class Play:
             decision = self.game.decision()
             self.game.answer(matching_option(decision, value), decision.player)
         self.game.decision()
-        self.save()
+        try:
+            self.save()
+        except OSError as exc:
+            raise Refused(f"the log cannot be saved in {self.path.parent} "
+                          f"({exc.strerror or exc}): no game was started", 507) from None
 
     @property
     def step(self) -> int:
@@ -143,12 +170,32 @@ class Play:
         with self.lock:
             decision = self._check(step, human=False)
             agent = self.agents[decision.player]
-            self.game.answer(agent.choose(self.game, decision), decision.player)
+            _MOVE.deadline = time.monotonic() + MOVE_SECONDS
+            try:
+                choice = agent.choose(self.game, decision)
+            finally:
+                _MOVE.deadline = 0.0
+            self.game.answer(choice, decision.player)
             self._after()
 
     def _after(self) -> None:
+        """Run the game to its next decision and save; when the save fails, take the
+        answer back (the game played again from its seed without it) and refuse."""
         self.game.decision()
-        self.save()
+        try:
+            self.save()
+        except OSError as exc:
+            answers = self.game.history[:-1]
+            game = self.game
+            self.game = Game(game.rules, game.names, seed=game.seed,
+                             max_turns=game.max_turns, record=True)
+            for value in answers:
+                decision = self.game.decision()
+                self.game.answer(matching_option(decision, value), decision.player)
+            self.game.decision()
+            raise Refused(f"the log cannot be saved in {self.path.parent} "
+                          f"({exc.strerror or exc}): the answer was not taken; the game "
+                          "waits for it", 507) from None
 
     def end_line(self) -> dict:
         """The log's last line as it stands (answers so far; winner None until it ends)."""
@@ -157,12 +204,18 @@ class Play:
 
     def save(self) -> None:
         """Write the whole log to its file (a file beside it, then renamed over it: the
-        log on disk is always whole)."""
+        log on disk is always whole), making the save folder again if it was removed.
+        Raises :class:`OSError` when it cannot be written."""
         lines = [self.header, *self.game.events, self.end_line()]
         text = "".join(json.dumps(line) + "\n" for line in lines)
         temporary = self.path.with_name(self.path.name + ".part")
-        temporary.write_text(text, "utf-8")
-        os.replace(temporary, self.path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            temporary.write_text(text, "utf-8")
+            os.replace(temporary, self.path)
+        except OSError:
+            temporary.unlink(missing_ok=True)
+            raise
 
     def view(self) -> dict:
         """What a page shows: ``{id, kind, step, log, seats, table, decision, events,
@@ -177,13 +230,33 @@ class Play:
                 "branch": self.header.get("branch"), "cards": self.faces}
 
 
+MAX_REPLAY_TURNS = 10_000
+"""The most turns of a log the app opens (``machikoro replay`` reads longer ones): opening
+one plays it twice, about a second of CPU per few thousand turns."""
+
+CHECKPOINTS = 64
+"""The most positions a :class:`Replay` keeps (:meth:`~machikoro.engine.game.Game.snapshot`,
+a few kilobytes each); any other turn's table is played again from the nearest one."""
+
+
 class Replay:
     """A log opened in the app: checked by :func:`~machikoro.logs.replay.replay_log` (a
     :class:`~machikoro.logs.game_log.LogError` when it does not replay), then played once
-    more from its seed and answers to keep the position after every turn. ``name`` is the
-    log's name as shown (a file name, never a path to write to)."""
+    more from its seed and answers to find where each turn ends. ``name`` is the log's
+    name as shown (a file name, never a path to write to).
+
+    Memory is bounded whatever the log's length: a replay keeps the log's answers, the
+    number of answers given by the end of each turn and at most :data:`CHECKPOINTS` games
+    to resume from; the table and events of a turn are played again on demand, from the
+    checkpoint before it (at most ``turns / CHECKPOINTS`` turns). Raises :class:`Refused`
+    (413) for a log of more than :data:`MAX_REPLAY_TURNS` turns.
+    """
 
     def __init__(self, log: game_log.GameLog, name: str):
+        turns = sum(1 for line in log.events if line.value.get("type") == "turn")
+        if turns > MAX_REPLAY_TURNS:
+            raise Refused(f"the log has {turns:,} turns: the app opens logs of at most "
+                          f"{MAX_REPLAY_TURNS:,} (machikoro replay checks longer ones)", 413)
         checked = replay_log(log)
         self.id = secrets.token_urlsafe(9)
         self.name = name
@@ -193,53 +266,85 @@ class Replay:
         self.answers = log.end.value["answers"]
         self.complete = checked.complete
         self.faces = card_faces(self.rules)
-        self.turns = self._positions()
+        del checked
+        self.ends: list[int] = [0]  # per turn t: the answers given by the end of turn t
+        self.checkpoints: dict[int, Game] = {}
+        self._index(turns)
 
-    def _positions(self) -> list[dict]:
-        """Per turn t (0: before the first): the position after it, its events in words
-        and how many answers were given by then."""
+    def _start(self) -> Game:
         head = self.head
-        game = Game(self.rules, list(head["players"]), seed=head["seed"],
+        return Game(self.rules, list(head["players"]), seed=head["seed"],
                     max_turns=head["max_turns"], record=True)
-        agents = list(head["agents"])
-        turns = [{"table": position(game, agents), "events": [], "answers": 0}]
-        used = seen = 0
+
+    def _to_turn_end(self, game: Game, used: int) -> tuple[int, bool]:
+        """Play ``game`` on with the log's answers from answer ``used`` to the end of the
+        turn (or of the log); ``(answers used, whether the log goes on after it)``."""
         while True:
             decision = game.decision(stop_at_turn_end=True)
             if decision is None or used == len(self.answers):  # a turn ended, or the log
-                turns.append({"table": position(game, agents), "answers": used,
-                              "events": _event_lines(game, game.events[seen:])})
-                seen = len(game.events)
-                if decision is not None or game.over:  # the log stops, or the game ends
-                    return turns
-                continue
+                return used, decision is None and not game.over
             game.answer(matching_option(decision, self.answers[used]), decision.player)
             used += 1
+
+    def _index(self, turns: int) -> None:
+        """Play the log once: :attr:`ends` and a checkpoint every ``stride`` turns."""
+        self.stride = max(1, -(-turns // CHECKPOINTS))
+        game, used, more = self._start(), 0, True
+        while more:
+            if (len(self.ends) - 1) % self.stride == 0:
+                self.checkpoints[len(self.ends) - 1] = game.snapshot()
+            used, more = self._to_turn_end(game, used)
+            self.ends.append(used)
+            game.events.clear()  # (played as the views play it, its events not kept)
+
+    def _turn(self, turn: int) -> dict:
+        """The table after ``turn``, its events in words and the answers given by then."""
+        head = self.head
+        agents = list(head["agents"])
+        if turn == 0:
+            return {"table": position(self._start(), agents), "events": [], "answers": 0}
+        base = (turn - 1) // self.stride * self.stride
+        game = self.checkpoints[base].snapshot()
+        game.events = []
+        used = self.ends[base]
+        for _ in range(base, turn - 1):
+            used, _more = self._to_turn_end(game, used)
+        seen = len(game.events)
+        used, _more = self._to_turn_end(game, used)
+        return {"table": position(game, agents), "answers": used,
+                "events": _event_lines(game, game.events[seen:])}
+
+    @property
+    def last(self) -> int:
+        """The last turn shown (the turns are 0..last)."""
+        return len(self.ends) - 1
 
     def view(self, turn) -> dict:
         """The position after ``turn`` (a whole number 0..last). Raises :class:`Refused`
         for a turn past the end."""
-        last = len(self.turns) - 1
+        last = self.last
         if type(turn) is not int or not 0 <= turn <= last:
             raise Refused(f"no turn {turn!r:.20} in this log: its turns are 0-{last}", 404)
         return {"id": self.id, "kind": "replay", "name": self.name, "turn": turn,
                 "last": last, "complete": self.complete, "ruleset": self.head["ruleset"],
                 "seed": self.head["seed"], "agents": self.head["agents"],
-                **self.turns[turn], "cards": self.faces}
+                **self._turn(turn), "cards": self.faces}
 
-    def branch(self, turn, seats: list[str], save_dir: Path) -> Play:
+    def branch(self, turn, seats: list[str], save_dir: Path, makers: dict | None = None
+               ) -> Play:
         """A new game that continues this log after ``turn`` with ``seats`` (one label per
         seat: ``human`` or an agent): the same seed, this log's answers up to there, then
         the new seats' answers. Raises :class:`Refused` for a turn past the end, and
         MachikoroError for bad seats."""
-        self.view(turn)
+        if type(turn) is not int or not 0 <= turn <= self.last:
+            raise Refused(f"no turn {turn!r:.20} in this log: its turns are 0-{self.last}", 404)
         if len(seats) != len(self.head["players"]):
             raise Refused(f"the log has {len(self.head['players'])} players, not "
                           f"{len(seats)} seats", 422)
-        kept = self.turns[turn]["answers"]
+        kept = self.ends[turn]
         branch = {"log": self.name, "turn": turn, "answers": kept}
         return Play(self.rules, self.variant, seats, self.head["seed"],
-                    self.head["max_turns"], save_dir, self.answers[:kept], branch)
+                    self.head["max_turns"], save_dir, self.answers[:kept], branch, makers)
 
 
 class Held(OrderedDict):
@@ -259,4 +364,5 @@ class Held(OrderedDict):
         return item
 
 
-__all__ = ["HUMAN", "NO_OPTION", "Held", "Play", "Refused", "Replay", "decision_view"]
+__all__ = ["HUMAN", "MAX_REPLAY_TURNS", "MOVE_SECONDS", "NO_OPTION", "Held", "Play", "Refused",
+           "Replay", "decision_view", "move_stop"]

@@ -309,9 +309,20 @@ async function home() {
   const options = (await api("GET", "/api/options")).data;
   const list = document.getElementById("agent-names");
   for (const a of options.agents.concat(options.strategies)) list.append(el("option", {value: a}));
+  if (options.budget) {
+    document.getElementById("seat-hint").textContent =
+      `Budgets: mcts:N up to ${options.budget.most.toLocaleString("en")}, rollouts:N up to ` +
+      `${options.budget.most_unstoppable.toLocaleString("en")}; an agent's move stops after ` +
+      `${options.move_seconds} s.`;
+  }
   main.querySelectorAll("select.variant").forEach((select, n) => {
     select.append(el("option", {value: "", text: n === 0 ? "base set" : "(none)"}));
-    for (const v of options.variants) select.append(el("option", {value: v.key, text: `${v.key} — ${v.label}`}));
+    for (const v of options.variants) {
+      // the command line's rule sets by their name; the bundled ones by the name to type
+      const text = v.key.startsWith("cli:") ? v.label : `${v.key} — ${v.label}`;
+      select.append(el("option", {value: v.key, text}));
+    }
+    if (n === 0 && options.variant) select.value = options.variant;
   });
   const form = document.getElementById("new-game");
   const seatList = document.getElementById("seat-list");
