@@ -611,3 +611,32 @@ def test_a_game_keeps_its_builds_as_the_events_tell_them(players):
     assert game.clone(light=True).builds == []
     assert sum(1 for _, seat, card in game.builds
                if seat == game.winner and card in LANDMARKS) == len(LANDMARKS)
+
+
+@pytest.mark.parametrize("variant", [None, "market/hybrid", "harbor", "machi-koro-2"])
+def test_a_snapshot_plays_on_exactly_as_its_game_with_empty_records(variant) -> None:
+    """Game.snapshot (a replay's checkpoint): the same future dice and decks, so the same
+    answers give the same events and positions; its records start empty."""
+    import random
+
+    from machikoro.data.bundled import resolve_variant
+    from machikoro.rules.loader import load_cached
+
+    rules = load_cached(resolve_variant(variant) if variant else None)
+    game = Game(rules, 3, seed=5, max_turns=300, record=True)
+    pick = random.Random(1)
+    for _ in range(60):
+        decision = game.decision()
+        game.answer(decision.options[pick.randrange(len(decision.options))], decision.player)
+    snapshot = game.snapshot()
+    assert snapshot.events == [] and snapshot.history == [] and snapshot.builds == []
+    assert len(game.history) == 60 and game.events  # the original keeps its records
+    state = pick.getstate()
+    runs = []
+    for g in (game, snapshot):
+        pick.setstate(state)
+        seen = len(g.events)
+        while (decision := g.decision()) is not None:
+            g.answer(decision.options[pick.randrange(len(decision.options))], decision.player)
+        runs.append((g.events[seen:], g.coins, g.owned, g.supply, g.decks, g.turn, g.winner))
+    assert runs[0] == runs[1]

@@ -54,9 +54,9 @@ from .sessions import HUMAN, MOVE_SECONDS, Held, Play, Refused, Replay, move_sto
 STATIC = Path(__file__).resolve().parent / "static"
 """The folder of the pages, styles and scripts; nothing outside it is ever served."""
 
-MAX_UPLOAD_BYTES = 8 * 1024 * 1024
+MAX_UPLOAD_BYTES = 4 * 1024 * 1024
 """The largest log the app opens, in bytes of UTF-8 (``machikoro replay`` reads larger
-ones): 8 MiB, some 20,000 turns of the base set."""
+ones): 4 MiB, some 10,000 turns of the base set."""
 
 MAX_UPLOAD_BODY = 2 * MAX_UPLOAD_BYTES + 65536
 """The largest body of ``POST /api/replays``: a log of :data:`MAX_UPLOAD_BYTES` sent as
