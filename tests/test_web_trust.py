@@ -4,6 +4,7 @@ check holds on every loopback address, and ``serve`` stops promptly with its log
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import signal
@@ -207,6 +208,27 @@ def test_a_long_replay_holds_little_memory_and_shows_every_turn_as_played(saves)
             assert view["answers"] == used
         seen = len(game.events)
     assert used == len(answers)
+
+
+def test_an_uploaded_long_log_adds_little_to_the_servers_memory(saves):
+    client = _client(saves)
+    text = _long_log(3000)
+    warm = client.post("/api/replays", json={"name": "warm.jsonl", "text": _long_log(50)})
+    assert warm.status_code == 200
+    client.get(f"/api/replays/{warm.json()['id']}?turn=50")
+    tracemalloc.start()
+    try:
+        response = client.post("/api/replays", json={"name": "long.jsonl", "text": text})
+        replay = response.json()
+        for turn in (1, 1500, 3000):
+            assert client.get(f"/api/replays/{replay['id']}?turn={turn}").status_code == 200
+        del response
+        gc.collect()
+        held, _peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert replay["last"] == 3000
+    assert held < 3_000_000, held  # before: about 29 MB for the tables of 3,000 turns
 
 
 def test_a_log_too_long_for_the_app_is_refused_and_not_kept(saves, monkeypatch):
