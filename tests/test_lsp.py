@@ -31,6 +31,7 @@ from pytest_lsp import LanguageClient
 from test_validate import CARD, CARD_CASES
 
 from machikoro.cli import main
+from machikoro.data import schemas
 from machikoro.data.bundled import data_dir
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
@@ -358,3 +359,28 @@ async def test_rename_a_card_id_across_the_rule_set(client, workspace: Path):
     for edits in edit.changes.values():
         assert all(e.new_text == "cattle_farm" and e.range.end.character -
                    e.range.start.character == len("ranch") for e in edits)
+
+
+EFFECT_LIMIT = schemas.schema_of("card")["properties"]["effect"]["maxLength"]  # validate's
+
+
+async def test_an_effect_over_the_validators_limit_is_not_parsed_for_hover_or_completion(
+        client, workspace: Path):
+    """A 160 kB effect: hover says the limit (the diagnostic's), completion offers
+    nothing; neither parses it (which took seconds)."""
+    path = workspace / "lone" / "long_effect.yaml"
+    effect = "gain 1; " * 20_000 + "gain 1 "  # valid; 'coins' or 'per' may come next
+    assert len(effect) > 160_000 > EFFECT_LIMIT
+    text = CARD.replace("effect: take 1 from roller", f"effect: {effect}")
+    found = await open_doc(client, path, text)
+    assert any(d.code == "schema" and f"at most {EFFECT_LIMIT:,}" in d.message
+               for d in found), found
+    at = position(text, effect)  # its end: the whole effect is before the cursor
+    hover = await client.text_document_hover_async(types.HoverParams(
+        text_document=_doc(path), position=at))
+    words = await client.text_document_completion_async(types.CompletionParams(
+        text_document=_doc(path), position=at))
+    await close_doc(client, path)
+    assert hover is not None and f"at most {EFFECT_LIMIT:,}" in hover.contents.value
+    assert "The owner gets" not in hover.contents.value  # no sentence of the effect
+    assert list(words.items) == []

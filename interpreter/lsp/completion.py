@@ -13,7 +13,7 @@ from lsprotocol import types
 from ..data import schemas
 from ..language.parser import START_RULES, parser
 from ..rules.ruleset import RuleSet
-from .cursor import Cursor, cursor_at, effect_before
+from .cursor import Cursor, cursor_at, effect_before, effect_limit
 
 _PARTIAL = re.compile(r"[a-z0-9_]*$")
 
@@ -129,6 +129,8 @@ def complete(lines, line: int, column: int, kind: str | None,
     ``ruleset``."""
     before = effect_before(lines, line, column)
     if before is not None and kind in ("card", "variant"):
+        if len(before) > effect_limit():
+            return []
         return [_item(w, what) for w, what in effect_words(before, ruleset)]
     if kind not in schemas.KINDS:
         return []

@@ -6,10 +6,20 @@ from __future__ import annotations
 
 import re
 
+from ..data import schemas
 from ..records import Record
 
 MAX_LINES_UP = 2_000
 """How many lines above the cursor are read to find its keys."""
+
+
+
+def effect_limit() -> int:
+    """The longest effect the validator accepts, in characters: the card schema's
+    ``maxLength`` of ``effect``. Completion and hover leave a longer effect alone (the
+    schema's diagnostic says what is wrong), never parsing it."""
+    return schemas.schema_of("card")["properties"]["effect"]["maxLength"]
+
 
 _KEY = re.compile(r"^(\s*)(?:-\s+)?([\w-]+)\s*:(?:\s|$)")
 _WORD = re.compile(r"[a-z0-9_]*$")

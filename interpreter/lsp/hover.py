@@ -1,13 +1,15 @@
 """Hover: on a card id, the card's face (kind, colour, icon, cost, activation, effect,
 file); on an effect, its meaning in words (:mod:`.words`), when the card activates, and the
-card's expected coins per round for its owner from ``analyze``'s exact numbers."""
+card's expected coins per round for its owner from ``analyze``'s exact numbers. An effect
+longer than the validator allows (:func:`.cursor.effect_limit`) is not parsed: the hover
+says the limit."""
 
 from __future__ import annotations
 
 import re
 
 from ..rules.ruleset import Card, RuleSet
-from .cursor import effect_before
+from .cursor import effect_before, effect_limit
 from .words import describe
 
 _WORD = re.compile(r"[a-z][a-z0-9_]*")
@@ -72,7 +74,11 @@ def hover_text(lines, line: int, column: int, ruleset: RuleSet | None,
         return card_face(ruleset.cards[ruleset.index[found[0]]], ruleset)
     if effect_before(lines, line, len(text)) is None:
         return None
-    sentences = describe(_whole_effect(lines, line) or "")
+    effect = _whole_effect(lines, line) or ""
+    if len(effect) > effect_limit():
+        return (f"This effect is {len(effect):,} characters long; at most "
+                f"{effect_limit():,} are allowed, so it is not explained here.")
+    sentences = describe(effect)
     if not sentences:
         return None
     out = "\n".join(f"- {s}" for s in sentences)

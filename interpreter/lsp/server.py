@@ -2,10 +2,17 @@
 ``@SERVER.feature(...)``. Each feature turns the request into a call of this package's
 modules (which call the validator, the parser and the rule set) and converts positions.
 
-Requests before ``initialize`` get the protocol's ServerNotInitialized error (-32002) and
-notifications before it are dropped, as the protocol says; a request about a document that
-is not open gets InvalidParams; a handler that fails answers InternalError, and the server
-goes on. Checks after a change wait :data:`DEBOUNCE` seconds of quiet.
+Every request gets exactly one answer (:meth:`Protocol.handle_frame` reads each frame of
+:mod:`.stream`): a frame that is not JSON gets ParseError (-32700), one that is not an
+object InvalidRequest (-32600), both with the id ``null``; an object that is neither a
+notification nor a response gets InvalidRequest when its envelope is wrong (``jsonrpc``,
+``id``, ``method``), InvalidParams (-32602) when its params break the protocol's types,
+MethodNotFound (-32601) for an unknown method or a notification sent with an id, else its
+method's answer. Requests before ``initialize`` get ServerNotInitialized (-32002) and
+notifications before it are dropped, as the protocol says; requests after ``shutdown``
+get InvalidRequest; a request about a document that is not open gets InvalidParams; a
+handler that fails answers InternalError, and the server goes on. Checks after a change
+wait :data:`DEBOUNCE` seconds of quiet.
 """
 
 from __future__ import annotations
@@ -13,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import atexit
 import hashlib
+import json
 import logging
 import os
 import re
@@ -21,7 +29,15 @@ import tempfile
 from pathlib import Path
 
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInvalidParams, JsonRpcServerNotInitialized
+from pygls.exceptions import (
+    JsonRpcException,
+    JsonRpcInternalError,
+    JsonRpcInvalidParams,
+    JsonRpcInvalidRequest,
+    JsonRpcMethodNotFound,
+    JsonRpcParseError,
+    JsonRpcServerNotInitialized,
+)
 from pygls.lsp.server import LanguageServer
 from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
@@ -33,20 +49,109 @@ from .context import RuleSets, card_id_of_text, kind_of_text
 from .diagnostics import check_document, diagnostic, units
 from .hover import hover_text, word_at
 from .names import definition, rename_edits
+from .stream import FrameError, frames
 
 DEBOUNCE = 0.25
 """Seconds without a change before a changed document is checked again (the client's
 ``initializationOptions.debounce`` overrides it)."""
 
 _BEFORE_INITIALIZE = {types.INITIALIZE, types.EXIT}
+_LOG = logging.getLogger(__name__)
 
 
 class Protocol(LanguageServerProtocol):
-    """pygls's protocol, which refuses requests before ``initialize`` (pygls answers
-    them, with a workspace that does not exist yet)."""
+    """pygls's protocol, reading plain JSON and answering every request itself (see the
+    module's text): pygls answers nothing when a message does not fit the protocol's
+    types, and answers requests before ``initialize`` with a workspace that does not
+    exist yet."""
 
     def _initialized(self) -> bool:
         return self._workspace is not None
+
+    def handle_frame(self, frame: bytes | FrameError) -> None:
+        """One frame of the client (:func:`.stream.frames`): its body, or why it could
+        not be read."""
+        if isinstance(frame, FrameError):
+            error = JsonRpcParseError(frame.message) if frame.code == JsonRpcParseError.CODE \
+                else JsonRpcInvalidRequest(frame.message)
+            self._refuse(None, error)
+            return
+        try:
+            data = json.loads(frame)
+        except (ValueError, RecursionError) as exc:  # not UTF-8, not JSON, too deep
+            self._refuse(None, JsonRpcParseError(f"the body is not JSON: {exc}"))
+            return
+        if not isinstance(data, dict):
+            self._refuse(None, JsonRpcInvalidRequest(
+                "a message is one JSON object (the protocol has no batches)"))
+            return
+        self.handle_object(data)
+
+    def handle_object(self, data: dict) -> None:
+        """One message as plain JSON: a notification or a response is handled (and never
+        answered), anything else is answered once."""
+        method, msg_id = data.get("method"), data.get("id")
+        if "method" not in data and "id" in data and ("result" in data or "error" in data):
+            if data.get("jsonrpc") == "2.0":  # a response to a request of ours
+                self._handle_structured(data, None)
+            return
+        if "id" not in data and isinstance(method, str) and data.get("jsonrpc") == "2.0":
+            self._handle_structured(data, None)  # a notification
+            return
+        valid_id = isinstance(msg_id, (int, str)) and not isinstance(msg_id, bool)
+        answer_to = msg_id if valid_id else None
+        if data.get("jsonrpc") != "2.0":
+            self._refuse(answer_to, JsonRpcInvalidRequest('"jsonrpc" must be "2.0"'))
+        elif not isinstance(method, str):
+            self._refuse(answer_to, JsonRpcInvalidRequest('"method" must be a string'))
+        elif not valid_id:
+            self._refuse(None, JsonRpcInvalidRequest('a request\'s "id" is a number or a '
+                                                     'string'))
+        elif self._shutdown:
+            self._refuse(msg_id, JsonRpcInvalidRequest("the server is shut down: send "
+                                                       "'exit'"))
+        elif _is_notification(method):
+            self._refuse(msg_id, JsonRpcMethodNotFound(f"'{method}' is a notification: "
+                                                       "send it without an id"))
+        elif method == types.INITIALIZE and self._initialized():
+            self._refuse(msg_id, JsonRpcInvalidRequest("the server is initialized already"))
+        else:
+            self._handle_structured(data, msg_id)
+
+    def _handle_structured(self, data: dict, msg_id) -> None:
+        """Structure ``data`` into the protocol's types and hand it to pygls; a request
+        (``msg_id`` not None) whose params do not fit gets InvalidParams."""
+        from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage
+
+        try:
+            if "method" not in data:  # a response: pygls knows the type of its result
+                message = self.structure_message(data)
+            else:
+                kind = self.get_message_type(data["method"])
+                if kind is None:  # pygls's fallback types need params
+                    kind = JsonRPCRequestMessage if "id" in data else JsonRPCNotification
+                    data = {"params": None, **data}
+                message = self._converter.structure(data, kind)
+        except Exception as exc:  # noqa: BLE001 - cattrs raises anything on a bad value
+            if msg_id is not None:
+                self._refuse(msg_id, JsonRpcInvalidParams(_params_problem(data, exc)))
+            else:  # a notification or a response is never answered
+                _LOG.warning("dropped a message that does not fit the protocol's types: "
+                             "%s", _params_problem(data, exc))
+            return
+        try:
+            self.handle_message(message)
+        except Exception:  # noqa: BLE001 - a bug here (pygls answers a handler's failure)
+            _LOG.exception("handling %r", data.get("method"))
+            if msg_id is not None:
+                self._refuse(msg_id, JsonRpcInternalError("machikoro lsp: internal error"))
+
+    def _refuse(self, msg_id, error: JsonRpcException) -> None:
+        """Answer ``msg_id`` (None: the id ``null``, which pygls would leave out) with
+        ``error``."""
+        _LOG.warning("refused (id %r): %s", msg_id, error.message)
+        self._send_data({"jsonrpc": "2.0", "id": msg_id,
+                         "error": {"code": error.code, "message": error.message}})
 
     def _handle_request(self, msg_id, method_name, params):
         if not self._initialized() and method_name not in _BEFORE_INITIALIZE:
@@ -62,6 +167,62 @@ class Protocol(LanguageServerProtocol):
         super()._handle_notification(method_name, params)
 
 
+class _WrongType(TypeError):
+    """A scalar of the wrong JSON type in a message (:func:`_strict_converter`)."""
+
+
+def _strict_converter():
+    """pygls's converter, with the protocol's scalar types taken as JSON gives them: cattrs
+    would turn ``"3"`` into a line number 3, ``5`` into a uri ``"5"`` and ``"no"`` into
+    ``True``."""
+    from pygls.protocol import default_converter
+
+    converter = default_converter()
+
+    def exactly(*kinds: type):
+        def structure(value, wanted):
+            if isinstance(value, bool) and bool not in kinds or not isinstance(value, kinds):
+                raise _WrongType(f"expected {wanted.__name__}, got {type(value).__name__}")
+            return value
+        return structure
+
+    converter.register_structure_hook(int, exactly(int))
+    converter.register_structure_hook(str, exactly(str))
+    converter.register_structure_hook(bool, exactly(bool))
+    converter.register_structure_hook(float, exactly(int, float))
+    return converter
+
+
+def _is_notification(method: str) -> bool:
+    """True for a method the protocol defines as a notification (no answer)."""
+    found = types.METHOD_TO_TYPES.get(method)
+    return found is not None and found[1] is None
+
+
+def _params_problem(data: dict, exc: Exception) -> str:
+    """What is wrong with a message's params, by their path in the message in the
+    protocol's names (``params.position.line``), from cattrs' errors."""
+    import cattrs
+
+    if not isinstance(exc, cattrs.BaseValidationError):
+        return f"{data.get('method')}: the params do not fit the protocol's types"
+
+    def say(error: BaseException, wanted) -> str:
+        if isinstance(error, (ValueError, _WrongType)) and str(error):
+            return str(error)  # lsprotocol's range checks, the strict types' words
+        return cattrs.v.format_exception(error, wanted)
+
+    named = []
+    for line in cattrs.transform_error(exc, path="$", format_exception=say)[:5]:
+        text, _, path = line.rpartition(" @ $.")
+        path = re.sub(r"_([a-z])", lambda m: m.group(1).upper(), path)
+        field = re.match(r"[A-Z]\w*\.(\w+) (should .*?)\.?$", text)  # "Position.line should"
+        if field:
+            path, text = f"{path}.{field.group(1)}", field.group(2)
+        named.append(f"{path}: {text}")
+    return f"{data.get('method')}: " + "; ".join(named)
+
+
 class Server(LanguageServer):
     """The machikoro language server: the open documents (pygls's workspace), which
     files each check reported on, and the pending debounced checks."""
@@ -74,6 +235,7 @@ class Server(LanguageServer):
         except PackageNotFoundError:
             found = "unknown"
         super().__init__("machikoro", found, protocol_cls=Protocol,
+                         converter_factory=_strict_converter,
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.debounce = DEBOUNCE
         self.reported: dict[str, set[str]] = {}  # checked uri -> uris it published on
@@ -335,18 +497,46 @@ def rename(server: Server, params: types.RenameParams) -> types.WorkspaceEdit:
 
 def serve() -> int:
     """Serve one client on standard input and output until it sends ``exit`` or closes
-    the stream; returns the exit code (0). The protocol gets its own copies of the two
-    streams, and ``sys.stdout`` is standard error meanwhile: a stray ``print`` cannot
-    break the protocol's stream, and closing it leaves the process's output usable."""
+    the stream; returns the exit code: 0, or 1 for an ``exit`` without ``shutdown`` first
+    (the protocol's). The protocol gets its own copies of the two streams, and
+    ``sys.stdout`` is standard error meanwhile: a stray ``print`` cannot break the
+    protocol's stream, and closing it leaves the process's output usable."""
     import sys
 
     stdin = os.fdopen(os.dup(sys.stdin.fileno()), "rb")
     stdout = os.fdopen(os.dup(sys.stdout.fileno()), "wb")
     saved, sys.stdout = sys.stdout, sys.stderr
     try:
-        SERVER.start_io(stdin, stdout)
+        return asyncio.run(_serve(SERVER, stdin, stdout))
     except SystemExit as exc:  # pygls ends the process on 'exit': 0 after shutdown, else 1
         return int(exc.code or 0)
     finally:
         sys.stdout = saved
+
+
+async def _serve(server: Server, stdin, stdout) -> int:
+    """Read the frames of ``stdin`` in a thread of their own (the reads block) and handle
+    each on the event loop, in order, until the input ends; 0."""
+    import threading
+
+    from pygls.io_ import StdoutWriter
+
+    loop = asyncio.get_running_loop()
+    server.protocol.set_writer(StdoutWriter(stdout))
+    ended = loop.create_future()
+
+    def read() -> None:
+        try:
+            for item in frames(stdin):
+                loop.call_soon_threadsafe(server.protocol.handle_frame, item)
+        except (OSError, ValueError):  # the input was closed under the reader
+            pass
+        finally:
+            try:
+                loop.call_soon_threadsafe(ended.done() or ended.set_result, None)
+            except RuntimeError:  # the loop is closed already: 'exit' ended it
+                pass
+
+    threading.Thread(target=read, name="machikoro-lsp-input", daemon=True).start()
+    await ended
     return 0
