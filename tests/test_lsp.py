@@ -384,3 +384,20 @@ async def test_an_effect_over_the_validators_limit_is_not_parsed_for_hover_or_co
     assert hover is not None and f"at most {EFFECT_LIMIT:,}" in hover.contents.value
     assert "The owner gets" not in hover.contents.value  # no sentence of the effect
     assert list(words.items) == []
+
+
+@pytest.mark.parametrize("taken, what", [("cup", "icon"), ("red", "colour"),
+                                         ("bakery", "card")])
+async def test_rename_refuses_a_name_taken_by_a_card_an_icon_or_a_colour(
+        client, workspace: Path, taken: str, what: str):
+    """Effects name card ids, icons and colours alike, so the validator refuses a card id
+    that is an icon or a colour (cafe -> cup would fail validation): rename does too."""
+    path = workspace / "set" / "cafe.yaml"
+    text = path.read_text("utf-8")
+    await open_doc(client, path)
+    try:
+        with pytest.raises(JsonRpcException, match=f"already has an? {what} '{taken}'"):
+            await client.text_document_rename_async(types.RenameParams(
+                text_document=_doc(path), position=position(text, "id: c"), new_name=taken))
+    finally:
+        await close_doc(client, path)

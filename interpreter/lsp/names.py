@@ -1,5 +1,5 @@
-"""Card ids as names: where a card is defined (go to definition), and every place a rule
-set's files name it (rename).
+"""Card ids as names: where a card is defined (go to definition), every place a rule set's
+files name it (rename), and whether a new name is taken (by a card, an icon or a colour).
 
 A card id is found as a whole word (``[a-z0-9_]``) in the text of the YAML files that make
 the rule set (as the loader read them), outside comments and outside the free-text fields
@@ -65,6 +65,19 @@ def definition(ruleset: RuleSet, name: str) -> tuple[Path, int, int] | None:
         return path, 0, 0
     line = text.count("\n", 0, match.start())
     return path, line, match.end(1) - (text.rfind("\n", 0, match.start()) + 1)
+
+
+def taken(ruleset: RuleSet, name: str) -> str | None:
+    """What of ``ruleset`` goes by ``name`` already: ``card``, ``icon`` or ``colour``
+    (effects name the three alike, so the validator refuses a card id that is an icon or a
+    colour), or None when the name is free. The names come from the rule set's data."""
+    vocabulary = ruleset.vocabulary
+    icons = vocabulary.icons if vocabulary is not None else {}
+    colours = vocabulary.colours if vocabulary is not None else ruleset.colours
+    for what, names in (("card", ruleset.index), ("icon", icons), ("colour", colours)):
+        if name in names:
+            return what
+    return None
 
 
 def rename_edits(files: list[Path], name: str, new: str) -> dict[Path, list[tuple[int, int]]]:

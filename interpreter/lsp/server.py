@@ -48,7 +48,7 @@ from .completion import complete
 from .context import RuleSets, card_id_of_text, kind_of_text
 from .diagnostics import check_document, diagnostic, units
 from .hover import hover_text, word_at
-from .names import definition, rename_edits
+from .names import definition, rename_edits, taken
 from .stream import FrameError, frames
 
 DEBOUNCE = 0.25
@@ -474,13 +474,17 @@ def prepare_rename(server: Server, params: types.PrepareRenameParams):
 def rename(server: Server, params: types.RenameParams) -> types.WorkspaceEdit:
     """Rename the card id under the cursor in every file of the rule set (and the
     document itself): a workspace edit (:mod:`.names`). Errors: not a card id; a new
-    name that is no card id or is taken."""
+    name that is no card id or is taken by a card, an icon or a colour."""
     place = _Place(server, params.text_document.uri, params.position)
     name = place.word()
     if place.ruleset is None or name not in place.ruleset.index:
         raise JsonRpcInvalidParams("only a card id of the rule set can be renamed")
-    if params.new_name in place.ruleset.index:
-        raise JsonRpcInvalidParams(f"the rule set already has a card '{params.new_name}'")
+    holder = taken(place.ruleset, params.new_name)
+    if holder is not None:
+        article = "an" if holder[0] in "aeiou" else "a"
+        raise JsonRpcInvalidParams(f"the rule set already has {article} {holder} "
+                                   f"'{params.new_name}': card ids, icons and colours need "
+                                   "different names, since effects name them alike")
     try:
         with held(server.texts()):
             edits = rename_edits(place.files + [place.path], name, params.new_name)
