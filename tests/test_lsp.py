@@ -401,3 +401,77 @@ async def test_rename_refuses_a_name_taken_by_a_card_an_icon_or_a_colour(
                 text_document=_doc(path), position=position(text, "id: c"), new_name=taken))
     finally:
         await close_doc(client, path)
+
+
+# ------------------------------------------------------------------ unsaved new files
+
+def _saved_problems(path: Path, text: str) -> list[tuple]:
+    """``validate --format json``'s problems of ``path`` once ``text`` is saved there (the
+    file is removed again)."""
+    path.write_text(text, "utf-8", newline="")
+    try:
+        return expected(validate_json(path), path)
+    finally:
+        path.unlink()
+
+
+@pytest.mark.parametrize("text", [
+    CARD.replace("take 1 from roller", "take 1 form roller"),  # its own problem
+    CARD.replace("id: inn", "id: cafe"),  # a problem only its rule set shows
+], ids=["effect", "id of another card"])
+async def test_a_new_unsaved_card_in_a_rule_set_folder_is_checked_in_its_rule_set(
+        client, workspace: Path, text: str):
+    folder = workspace / "unsaved-card"
+    if not folder.exists():
+        shutil.copytree(data_dir("cards"), folder)
+    path = folder / "inn.yaml"  # never saved
+    found = await open_doc(client, path, text)
+    await close_doc(client, path)
+    assert not path.exists()
+    want = _saved_problems(path, text)
+    assert want and [as_problem(d) for d in found] == want
+
+
+@pytest.mark.parametrize("cards", [True, False], ids=["beside its cards", "alone"])
+async def test_a_new_unsaved_rules_file_is_checked_as_its_folders_rule_set(
+        client, workspace: Path, cards: bool):
+    folder = workspace / f"unsaved-rules-{cards}"
+    folder.mkdir()
+    if cards:
+        for card in data_dir("cards").glob("*.yaml"):
+            if card.name != "rules.yaml":
+                shutil.copy(card, folder / card.name)
+    path = folder / "rules.yaml"  # never saved
+    text = (data_dir("cards") / "rules.yaml").read_text("utf-8")
+    found = await open_doc(client, path, text)
+    await close_doc(client, path)
+    want = _saved_problems(path, text)
+    assert [as_problem(d) for d in found] == want
+    assert not any("no YAML files" in d.message or "no rules file" in d.message
+                   for d in found), found
+    assert bool(want) is not cards  # alone, the setup names cards it does not have
+
+
+async def test_a_new_unsaved_variant_is_checked_as_the_rule_set_it_makes(client, workspace):
+    path = workspace / "lone" / "unsaved_variant.yaml"  # never saved
+    text = ("kind: variant\nname: Dear Mall\nextends: base\nchange:\n  shopping_mall:\n"
+            "    effect: bread or cup cards pay 2 mroe\n")
+    found = await open_doc(client, path, text)
+    await close_doc(client, path)
+    want = _saved_problems(path, text)
+    assert want and [as_problem(d) for d in found] == want
+
+
+async def test_a_problem_of_an_unsaved_rules_file_found_from_a_card_is_published_on_it(
+        client, workspace: Path):
+    folder = workspace / "unsaved-rules-broken"
+    shutil.copytree(data_dir("cards"), folder)
+    rules = folder / "rules.yaml"
+    broken = rules.read_text("utf-8").replace("wheat_field: 1", "wheat_feld: 1", 1)
+    rules.unlink()  # the rules file exists only in the editor
+    await open_doc(client, rules, broken)
+    card = folder / "ranch.yaml"
+    found = await open_doc(client, card, wait=uri(rules))
+    await close_doc(client, card)
+    await close_doc(client, rules)
+    assert any("wheat_feld" in d.message for d in found), found

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from ..agents.strategy_files import check_strategy_file
-from ..data.buffers import read_text
+from ..data.buffers import held_in, is_held, read_text
 from ..data.bundled import resolve_variant, unknown_variant
 from ..data.documents import Document
 from ..errors import Problem
@@ -118,10 +118,15 @@ def _check_other(doc: Document, kind: str, context=None) -> list[Problem]:
 
 
 def _listing(folder: Path) -> tuple[list[Path], list[Problem]]:
-    """The entries of ``folder``, or none and the problem saying why it cannot be listed."""
+    """The entries of ``folder`` with the files an editor holds there unsaved
+    (:func:`~machikoro.data.buffers.held_in`), or none and the problem saying why it
+    cannot be listed."""
+    unsaved = held_in(folder)
     try:
-        return sorted(folder.iterdir()), []
+        return sorted(set(folder.iterdir()) | set(unsaved)), []
     except OSError as exc:
+        if unsaved:
+            return unsaved, []
         return [], [Problem(display(folder), 1, 1, "", "cannot list this folder: "
                             f"{exc.strerror or exc}", "file")]
 
@@ -261,6 +266,8 @@ def rule_set_of(path: Path, doc: Document | None, context=None):
 
 
 def _is_file(path: Path) -> bool:
+    if is_held(path):  # open in an editor, saved or not
+        return True
     try:
         return path.is_file()
     except OSError:  # a path that cannot be looked at is reported when it is read
@@ -280,8 +287,9 @@ def _may_be_rules(path: Path) -> bool:
     if path.suffix not in (".yaml", ".yml") or not _is_file(path):
         return False
     try:
-        if path.stat().st_size >= 1 << 16:
+        if not is_held(path) and path.stat().st_size >= 1 << 16:
             return False
-        return bool(_RULES_FILE.search(read_text(path)))
+        text = read_text(path)
+        return len(text) < 1 << 16 and bool(_RULES_FILE.search(text))
     except OSError:
         return True

@@ -4,8 +4,10 @@ The language server (:mod:`machikoro.lsp`) checks what a person is typing, befor
 saved, with the same code as ``machikoro validate``: inside :func:`held`, every read of one
 of the given files (:func:`~.yaml_reader.read_yaml`, and the quick looks at a file's text
 that tell a rules file or a variant folder, :func:`read_text`) sees the editor's text
-instead of the disk's. Outside :func:`held` (every command) the seam costs a lookup in an
-empty table. The texts are per thread: a worker thread never sees another's buffers.
+instead of the disk's, and a held file exists whether or not it was ever saved: the
+listings of its folder include it (:func:`held_in`, :func:`is_held`). Outside
+:func:`held` (every command) the seam costs a lookup in an empty table. The texts are per
+thread: a worker thread never sees another's buffers.
 
 A text read here is never noted for the cache on disk (:mod:`.sources`): a compiled rule
 set made from unsaved text must not be stored as if it were the files'.
@@ -62,6 +64,24 @@ def held_bytes(path: str | os.PathLike) -> bytes | None:
     if found is not None:
         current.read.append(absolute)
     return found
+
+
+def is_held(path: str | os.PathLike) -> bool:
+    """True when ``path`` is held (open in the editor, saved or not): it is a file to
+    whoever lists its folder or asks whether it exists."""
+    current = getattr(_LOCAL, "held", None)
+    return current is not None and os.path.abspath(path) in current.texts
+
+
+def held_in(folder: str | os.PathLike) -> list[Path]:
+    """The held files directly in ``folder``, by name: a listing of the folder adds them,
+    so that a new file open in the editor and never saved is part of its folder."""
+    current = getattr(_LOCAL, "held", None)
+    if current is None or not current.texts:
+        return []
+    where = os.path.abspath(folder)
+    return sorted(Path(folder) / os.path.basename(path) for path in current.texts
+                  if os.path.dirname(path) == where)
 
 
 def stamp() -> str:

@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from . import cache
+from .buffers import held_in
 
 
 class Sources:
@@ -80,12 +81,21 @@ def note_file(path: str | os.PathLike, before: os.stat_result, data: bytes) -> N
 
 def yaml_paths(folder: Path) -> list[Path]:
     """The YAML entries of ``folder`` that are not folders (``.yaml`` or ``.yml``), sorted,
-    as paths; the listing is noted (see :func:`recording`). Raises OSError when the folder
-    cannot be listed."""
-    listing = cache.yaml_listing(folder)
+    as paths, with the files an editor holds there that were never saved
+    (:func:`~.buffers.held_in`); the listing of the disk is noted (see
+    :func:`recording`). Raises OSError when the folder cannot be listed and holds no
+    such file."""
+    unsaved = [p for p in held_in(folder) if p.suffix in (".yaml", ".yml")]
+    try:
+        listing = cache.yaml_listing(folder)
+    except OSError:
+        if not unsaved:
+            raise
+        listing = []
     recorders = _recorders()
-    if recorders:
+    if recorders and listing:
         record = cache.listing_record(folder, listing)
         for sources in recorders:
             sources._folders.setdefault(record[0], record)
-    return [folder / name for name, _ in listing]
+    names = {name for name, _ in listing} | {p.name for p in unsaved}
+    return [folder / name for name in sorted(names)]

@@ -2,9 +2,10 @@
 
 The file is checked by :func:`machikoro.checks.validate.check_files`, the code behind
 ``validate``, with the texts of the open documents read in place of the files on disk
-(:mod:`machikoro.data.buffers`); each problem becomes one diagnostic of the file it names
-(a card's check reports its rule set's other files too), with the same code, severity,
-message, line and column, its range over the ``span`` characters the problem covers.
+(:mod:`machikoro.data.buffers`), saved or not; each problem becomes one diagnostic of the
+file it names (a card's check reports its rule set's other files too), with the same code,
+severity, message, line and column, its range over the ``span`` characters the problem
+covers.
 """
 
 from __future__ import annotations
@@ -33,15 +34,19 @@ def check_document(path: Path, texts: dict[str, str]) -> dict[Path, list[Problem
         problems = check_files([display(path)])
     found: dict[Path, list[Problem]] = {path: []}
     for problem in problems:
-        found.setdefault(problem_path(problem, path), []).append(problem)
+        found.setdefault(problem_path(problem, path, texts), []).append(problem)
     return found
 
 
-def problem_path(problem: Problem, checked: Path) -> Path:
-    """The absolute path of the file ``problem`` is in; ``checked`` when it names no
-    file (a folder, a ``--variant`` argument)."""
+def problem_path(problem: Problem, checked: Path, texts: dict[str, str] | None = None
+                 ) -> Path:
+    """The absolute path of the file ``problem`` is in (a file on disk, or one of the open
+    documents ``texts``, saved or not); ``checked`` when it names no file (a folder, a
+    ``--variant`` argument)."""
     where = Path(os.path.abspath(problem.file)) if problem.file else checked
-    return where if where.is_file() or where == checked else checked
+    if where == checked or str(where) in (texts or {}) or where.is_file():
+        return where
+    return checked
 
 
 def message(problem: Problem) -> str:

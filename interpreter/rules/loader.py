@@ -46,6 +46,7 @@ def load_raw(variant: Variant | list[Variant], problems: list[Problem]):
     takes it, or None."""
     from pathlib import Path
 
+    from ..data.buffers import is_held
     from .variants import apply_variant
 
     specs = list(variant) if isinstance(variant, (list, tuple)) else [variant]
@@ -58,7 +59,7 @@ def load_raw(variant: Variant | list[Variant], problems: list[Problem]):
             continue  # the base set is under every variant already
         if path.is_dir():
             path = _variant_file(path, problems)
-        elif not path.exists():
+        elif not (is_held(path) or path.exists()):
             problems.append(Problem(str(spec), 1, 1, "", unknown_variant(spec), "file"))
             return None
         raw = apply_variant(path, problems, onto=raw) if path is not None else None
@@ -68,6 +69,7 @@ def load_raw(variant: Variant | list[Variant], problems: list[Problem]):
 def _raw(variant: Variant, problems: list[Problem]):
     from pathlib import Path
 
+    from ..data.buffers import is_held
     from .folders import read_folder
     from .variants import apply_variant, load_folder
 
@@ -76,7 +78,7 @@ def _raw(variant: Variant, problems: list[Problem]):
     path = Path(variant)
     if path.is_dir():
         return load_folder(path, problems)
-    if not path.exists():
+    if not (is_held(path) or path.exists()):
         problems.append(Problem(str(variant), 1, 1, "", unknown_variant(variant), "file"))
         return None
     return apply_variant(path, problems)

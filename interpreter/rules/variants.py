@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 
 from ..data import schemas
-from ..data.buffers import read_text
+from ..data.buffers import is_held, read_text
 from ..data.bundled import data_dir
 from ..data.documents import Document, json_path
 from ..data.sources import yaml_paths
@@ -119,7 +119,7 @@ def _folder_cards(path: Path, doc: Document, raw: RawRuleSet, problems: list[Pro
     """Add the card files beside a variant file with ``include_folder: true`` to its rule
     set (the folder is the variant: this file and card files, no rules file)."""
     files = [p for p in yaml_paths(path.parent)  # noted: the cache watches this listing
-             if p.is_file() and p.resolve() != path.resolve()]
+             if (is_held(p) or p.is_file()) and p.resolve() != path.resolve()]
     found = []
     for file in files:
         own: list[Problem] = []
@@ -170,7 +170,7 @@ _INCLUDES = re.compile(r"^include_folder:\s*true\s*(#.*)?$", re.MULTILINE)
 def folder_variant(folder: Path) -> Path | None:
     """The variant file that makes ``folder`` a variant (``include_folder: true``, and no
     rules file in the folder), or None (a quick look at the files' text)."""
-    files = [p for p in yaml_paths(folder) if p.is_file()]  # noted, as above
+    files = [p for p in yaml_paths(folder) if is_held(p) or p.is_file()]  # noted, as above
     if any(_is_rules_file(p) for p in files):
         return None
     for path in files:
