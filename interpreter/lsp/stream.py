@@ -18,8 +18,9 @@ from typing import BinaryIO
 from ..records import Record
 
 MAX_FRAME_BYTES = 64 * 1024 * 1024
-"""The longest body read; a longer ``Content-Length`` is refused without reading it (a
-document of this size is far past the validator's limit on a file anyway)."""
+"""The longest body read; a longer ``Content-Length`` is refused and what follows is read
+as headers up to the next ``Content-Length`` (a document of this size is far past the
+validator's limit on a file anyway)."""
 
 MAX_HEADER_LINE = 64 * 1024
 """The longest header line read at once; a longer one is read in pieces (a body without
@@ -69,7 +70,8 @@ def frames(stream: BinaryIO) -> Iterator[bytes | FrameError]:
         if len(length) > 12 or int(length) > MAX_FRAME_BYTES:
             shown = length[:24].decode("ascii") + ("..." if len(length) > 24 else "")
             yield FrameError(INVALID_REQUEST, f"a frame of {shown} bytes: the limit is "
-                             f"{MAX_FRAME_BYTES:,} (the frame is skipped unread)")
+                             f"{MAX_FRAME_BYTES:,} (skipped up to the next "
+                             "Content-Length header)")
             continue
         body = stream.read(int(length))
         if body is None or len(body) < int(length):
