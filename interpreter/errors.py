@@ -152,6 +152,13 @@ class LimitExceeded(MachikoroError):
     limit."""
 
 
+class WeightsError(MachikoroError):
+    """Learned weights (:mod:`machikoro.agents.value`) that cannot be used: none for this
+    rule set and player count, a file that cannot be read, was changed since it was
+    written, or was trained for another rule set (its digest), player count or feature
+    map. The message names the file and says to train again (``machikoro train``)."""
+
+
 class VectorUnsupported(MachikoroError):
     """The batched engine (:mod:`machikoro.vector`) cannot play this rule set (or these
     agents) yet: ``concept`` names what it lacks (an effect, a condition, a policy). Raised

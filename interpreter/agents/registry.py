@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 AGENTS: dict[str, Any] = {
     "random": ".random_agent:RandomAgent", "greedy": ".greedy:GreedyAgent",
-    "mcts": ".mcts:MCTSAgent", "rollouts": ".rollout_agent:RolloutAgent"}
+    "mcts": ".mcts:MCTSAgent", "rollouts": ".rollout_agent:RolloutAgent",
+    "expert": ".expert:ExpertAgent"}
 """Agents by name: the built-in ones and those given to :func:`register_agent`. A value is
 the agent's maker, or for a built-in agent not made yet the ``module:class`` (in this
 package) that holds it, imported when first made (start-up: ``greedy`` and ``mcts`` import
@@ -42,7 +43,7 @@ def register_agent(name: str, make: Callable[..., Any]) -> None:
     """
     if not name or not all(c.isalnum() or c in "-_" for c in name) or name != name.lower():
         raise ValueError(f"agent name {name!r}: use lower-case letters, digits, '-' and '_'")
-    if name in ("random", "greedy", "mcts", "rollouts"):
+    if name in ("random", "greedy", "mcts", "rollouts", "expert"):
         raise ValueError(f"agent name {name!r} is a built-in agent's")
     AGENTS[name] = make
 

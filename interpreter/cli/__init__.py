@@ -39,6 +39,7 @@ COMMANDS = {
     "advise": ("advise",
                "rank the answers of a position's pending decision by the mover's chance to win"),
     "lsp": ("lsp", "the language server for editors (LSP over stdin/stdout)"),
+    "train": ("train", "learn the expert agent's weights for a rule set by self-play"),
 }
 """The commands, in the order ``--help`` lists them: each its module (in this package) and
 its one-line help (the module's ``HELP``; a test keeps them equal). A command's module is

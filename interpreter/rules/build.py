@@ -288,4 +288,32 @@ def _ruleset(raw: RawRuleSet, cards: list[Card], colours: dict, ids: tuple, inde
         tracks_received=tables.reads_received(cards),
         dynamic_costs=bool(any(c.cost_tiers for c in cards) or discounts
                            or any(c.build_if for c in cards)),
+        digest=rules_digest(raw),
     )
+
+
+WORDING = frozenset({"name", "name_ja", "description", "title", "notes", "source",
+                     "sources", "kind"})
+"""Fields of the rules file and cards that name or describe, and change no rule."""
+
+
+def rules_digest(raw: RawRuleSet) -> str:
+    """The SHA-256 (hexadecimal) of what a rule set says: the merged rules file and every
+    card's fields in card order, less :data:`WORDING`, as canonical JSON. Two rule sets
+    with the same digest play the same games; renaming a card or the rule set, moving its
+    files or rewording a description keeps the digest, any change of a rule changes it."""
+    import hashlib
+    import json
+
+    def said(value):
+        if isinstance(value, dict):
+            return {k: said(v) for k, v in value.items() if k not in WORDING}
+        if isinstance(value, (list, tuple)):
+            return [said(v) for v in value]
+        return value
+
+    content = {"rules": said(raw.rules),
+               "cards": [said(entry.data) | {"kind": entry.data.get("kind")}
+                         for entry in raw.cards.values()]}
+    text = json.dumps(content, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()

@@ -109,7 +109,9 @@ class RuleSet(Record, eq=False):
     building a card; ``tracks_received`` is True when an effect reads the coins a player
     received this turn (the engine counts them then only); ``dynamic_costs`` when what a
     card costs depends on the builder's town or the game (tiered costs, cost changes while
-    a card is built, conditions on building).
+    a card is built, conditions on building). ``digest`` (64 hexadecimal digits) changes
+    when what the rules say changes, not their names, descriptions or files
+    (:func:`~machikoro.rules.build.rules_digest`): learned weights belong to it.
     """
 
     name: str
@@ -166,6 +168,7 @@ class RuleSet(Record, eq=False):
     build_if: tuple = ()
     tracks_received: bool = False
     dynamic_costs: bool = False  # tiered costs, cost changes while built, or build_if
+    digest: str = ""  # rules.build.rules_digest: what the rules say, not how they are worded
 
     def cost_for(self, card: int, built: int) -> int:
         """What ``card`` costs a builder who has ``built`` landmarks counted for victory:

@@ -1,0 +1,91 @@
+"""Benchmark: the learned agent ``expert`` against other agents, seats rotated, and the CPU
+each spends per decision.
+
+    python bench/expert.py [--variant V] [--players 2] [--against greedy,cheese-factory]
+                           [--games 1000] [--workers 2] [--seed 0] [--out FILE]
+
+For each opponent, game i seats ``expert`` at seat ``i mod players`` and the opponent at
+every other seat; game i's dice seed and the agents' seeds derive from --seed and i, so a
+run is reproducible whatever the number of workers. Prints, per opponent, expert's win rate
+with its 95% Wilson interval (a fair share is 1/players; games cut by the 1,000-turn limit
+count as not won), and the CPU seconds per decision of expert and of the opponent
+(time.process_time around each agent's choose, measured in the same games). ``--out``
+appends the lines to a file as well (bench/results/expert-strength.txt is made so).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from concurrent.futures import ProcessPoolExecutor
+
+from machikoro import Game, make_agent
+from machikoro.data.bundled import resolve_variant
+from machikoro.lab.runs import game_seed
+from machikoro.lab.statistics import wilson
+from machikoro.rules.loader import load_cached
+
+
+def _rules(variant: str | None):
+    if variant and "+" in variant:
+        return load_cached([resolve_variant(v) for v in variant.split("+")])
+    return load_cached(resolve_variant(variant) if variant else None)
+
+
+def one_game(job: tuple) -> tuple[bool, float, int, float, int]:
+    """Game ``index``: (expert won, its CPU seconds, its decisions, the others' CPU
+    seconds, their decisions)."""
+    variant, players, against, seed, index = job
+    rules = _rules(variant)
+    mine = index % players
+    agents = [make_agent("expert" if s == mine else against, game_seed(seed, index, s), rules)
+              for s in range(players)]
+    cpu, count = [0.0, 0.0], [0, 0]
+    game = Game(rules, players, seed=game_seed(seed, index), max_turns=1000)
+    while (decision := game.decision()) is not None:
+        who = 0 if decision.player == mine else 1
+        start = time.process_time()
+        answer = agents[decision.player].choose(game, decision)
+        cpu[who] += time.process_time() - start
+        count[who] += 1
+        game.answer(answer, decision.player)
+    return game.winner == mine, cpu[0], count[0], cpu[1], count[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--variant", default=None)
+    parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--against", default="greedy,cheese-factory,mcts:200")
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--out", default=None)
+    args = parser.parse_args(argv)
+    rules = _rules(args.variant)
+    lines = [(f"expert on {rules.name}, {args.players} players, seats rotated, seed "
+              f"{args.seed} (digest {rules.digest[:12]})")]
+    print(lines[0], flush=True)
+    for against in args.against.split(","):
+        jobs = [(args.variant, args.players, against, args.seed, i) for i in range(args.games)]
+        with ProcessPoolExecutor(args.workers) as pool:
+            results = list(pool.map(one_game, jobs, chunksize=4))
+        wins = sum(r[0] for r in results)
+        low, high = wilson(wins, len(results))
+        mine = sum(r[1] for r in results) / max(1, sum(r[2] for r in results))
+        theirs = sum(r[3] for r in results) / max(1, sum(r[4] for r in results))
+        line = (f"  against {against}: {wins}/{len(results)} = {wins / len(results):.1%} "
+                f"(95% {low:.1%}-{high:.1%}; fair share {1 / args.players:.0%}); CPU per "
+                f"decision: expert {mine * 1e3:.3f} ms, {against} {theirs * 1e3:.3f} ms "
+                f"({mine / theirs:.1f}x)")
+        print(line, flush=True)
+        lines.append(line)
+    if args.out:
+        with open(args.out, "a", encoding="utf-8") as out:
+            out.write("\n".join(lines) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,106 @@
+"""What a learned value sees of a position: numbers derived from the rule data and the
+compiled rules, never from a card's name.
+
+A position is seen from one seat (``seat``): that seat's numbers first, then each other
+seat's in turn order after it, then the market and the turn. For each seat: its coins,
+the copies of every establishment and every landmark it has, the coins it expects from its
+own roll with each number of dice the rule set may let it roll, and with its preferred
+number, and from every seat's roll once (a round), the coins
+it still needs for the landmarks that win, and the rounds those take at that income
+(:func:`~machikoro.agents.greedy.rounds_to_win`). Then, per establishment, the copies the
+market offers; whose turn is next, seen from ``seat``; whether the mover plays again;
+the turns played. The incomes come from the engine's look-ahead
+(:mod:`machikoro.engine.lookahead`), which runs the cards' compiled effects: a card added
+by a variant is seen through what it does, with no new code.
+
+Scales keep every number near 0-1 for the small networks of :mod:`.value`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..engine.game import Game
+from ..engine.lookahead import lookahead_for
+from ..rules.ruleset import RuleSet
+from .greedy import MAX_ROUNDS, costs_to, income_per_round
+
+COINS = 20.0  # coins: a seat's coins and incomes are divided by it
+TURNS = 50.0
+
+
+class Features:
+    """The feature map of ``rules`` at ``players`` seats: :meth:`of` gives a vector of
+    :attr:`size` floats (float32); :attr:`names` says what each is (card ids from the
+    data). Raises :class:`~machikoro.errors.MachikoroError` for a player count the rule set
+    does not allow."""
+
+    def __init__(self, rules: RuleSet, players: int):
+        from ..errors import MachikoroError
+
+        if not rules.min_players <= players <= rules.max_players:
+            raise MachikoroError(f"{rules.name} is played by {rules.min_players}-"
+                                 f"{rules.max_players} players, not {players}")
+        self.rules, self.players = rules, players
+        self.cards = rules.establishments
+        self.landmarks = rules.landmarks
+        counts = {rules.dice_count}
+        for _card, options in rules.dice_options:
+            counts.update(options)
+        self.dice = tuple(sorted(counts))
+        per_seat = (["coins"] + [f"copies {rules.ids[c]}" for c in self.cards]
+                    + [f"built {rules.ids[c]}" for c in self.landmarks]
+                    + [f"own roll income, {k} dice" for k in self.dice]
+                    + ["own roll income", "round income", "coins needed", "rounds to win"])
+        self.names = [f"seat+{k} {name}" for k in range(players) for name in per_seat] \
+            + [f"market {rules.ids[c]}" for c in self.cards] \
+            + [f"next mover seat+{k}" for k in range(players)] + ["plays again", "turns"]
+        self.size = len(self.names)
+        self._piles = np.array([max(1, rules.supply[c] or players) for c in self.cards],
+                               dtype=np.float32)
+
+    def of(self, game: Game, seat: int) -> np.ndarray:
+        """The features of ``game`` seen from ``seat`` (a vector of :attr:`size`)."""
+        n = self.players
+        look = lookahead_for(game)
+        out: list[float] = []
+        for k in range(n):
+            s = (seat + k) % n
+            town = game.owned[s]
+            coins = game.coins[s]
+            out.append(coins / COINS)
+            out.extend([town[c] / 2.0 for c in self.cards])
+            out.extend([float(town[c] > 0) for c in self.landmarks])
+            out.extend([look.expected_roll_income(s, k) / COINS * 4 for k in self.dice])
+            own = look.expected_roll_income(s, look.preferred_dice(s))
+            income = income_per_round(look, s)
+            needed = _coins_needed(game, s)
+            rounds = MAX_ROUNDS if needed > 0 and income <= 0 else \
+                min(MAX_ROUNDS, max(0.0, needed) / income) if needed > 0 else 0.0
+            out.extend([own / COINS * 4, income / COINS * 4, needed / COINS / 4,
+                        rounds / MAX_ROUNDS])
+        supply = np.asarray([game.supply[c] for c in self.cards], dtype=np.float32)
+        mover = game.current if game.winner is None else seat
+        nxt = [0.0] * n
+        nxt[(mover - seat) % n] = 1.0
+        row = np.empty(self.size, dtype=np.float32)
+        head = len(out)
+        row[:head] = out
+        row[head:head + len(self.cards)] = supply / self._piles
+        at = head + len(self.cards)
+        row[at:at + n] = nxt
+        row[at + n] = float(bool(game.extra_turn))
+        row[at + n + 1] = game.turn / TURNS
+        return row
+
+
+def _coins_needed(game: Game, seat: int) -> float:
+    """Coins ``seat`` still needs for the cheapest landmarks that would win it the game,
+    less its coins (0 or less: it can build them all now)."""
+    rules, town = game.rules, game.owned[seat]
+    built = sum(1 for v in rules.victory if town[v])
+    needed = (rules.victory_count or len(rules.victory)) - built
+    cost = costs_to(game, seat)
+    missing = sorted(cost[v] for v in rules.victory if not town[v]
+                     and (v not in rules.market_landmarks or game.supply[v] > 0))
+    return float(sum(missing[:max(needed, 0)]) - game.coins[seat])

@@ -1,0 +1,198 @@
+"""A learned value: the chance that a seat wins from a position, as an average of small
+networks over :class:`~.features.Features`, in plain NumPy (playing needs nothing else).
+
+Weights are data, one ``.npz`` file per rule set and player count (NumPy's archive, read
+with ``allow_pickle=False``: nothing in it runs). It holds, per network ``k``, its layers'
+matrices ``net{k}.w{i}`` and offsets ``net{k}.b{i}`` (ReLU between layers, a logistic
+output), and ``meta``: JSON text with ``format``, the rule set's ``ruleset`` name and
+``digest`` (:attr:`~machikoro.rules.ruleset.RuleSet.digest`), ``players``, ``features``
+(their count), ``sha256`` of the arrays, and how they were made (``seed``, ``games``,
+``command``, ``strength``...). Weights are used only with the rule set and player count
+they were trained for: any other, or a file whose arrays do not match their ``sha256``,
+is refused with a :class:`~machikoro.errors.WeightsError` that says what to do.
+
+Where they are found (:func:`find_weights`): the bundled ``weights/`` folder of the package,
+then the user's data folder (``machikoro train`` writes there), by digest and players.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import zipfile
+from pathlib import Path
+
+import numpy as np
+
+from ..errors import WeightsError
+from ..rules.ruleset import RuleSet
+
+FORMAT = 1
+"""The weights file format this code reads and writes."""
+
+
+def _arrays_digest(arrays: dict[str, np.ndarray]) -> str:
+    h = hashlib.sha256()
+    for name in sorted(arrays):
+        a = np.ascontiguousarray(arrays[name])
+        h.update(name.encode() + str(a.dtype).encode() + str(a.shape).encode() + a.tobytes())
+    return h.hexdigest()
+
+
+class ValueNet:
+    """An average of networks: ``layers`` is a list per network of ``(w, b)`` pairs
+    (float32 matrices ``inputs x outputs`` and vectors); ``meta`` the file's record."""
+
+    def __init__(self, layers: list[list[tuple[np.ndarray, np.ndarray]]], meta: dict):
+        self.layers = layers
+        self.meta = meta
+        self.features = int(layers[0][0][0].shape[0])
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        """The chance to win of each row of ``x`` (``rows x features``): a vector of
+        ``rows`` values in 0-1."""
+        total = np.zeros(x.shape[0], dtype=np.float64)
+        for net in self.layers:
+            h = x
+            for i, (w, b) in enumerate(net):
+                h = h @ w + b
+                if i < len(net) - 1:
+                    np.maximum(h, 0.0, out=h)
+            total += 1.0 / (1.0 + np.exp(-np.clip(h[:, 0], -30, 30)))
+        return total / len(self.layers)
+
+    def arrays(self) -> dict[str, np.ndarray]:
+        """The networks as named arrays (the file's)."""
+        out = {}
+        for k, net in enumerate(self.layers):
+            for i, (w, b) in enumerate(net):
+                out[f"net{k}.w{i}"] = np.asarray(w, dtype=np.float32)
+                out[f"net{k}.b{i}"] = np.asarray(b, dtype=np.float32)
+        return out
+
+    def save(self, path: str | Path) -> None:
+        """Write the file whole (beside it, then renamed over it: an interrupted save
+        leaves the previous weights as they were). Raises OSError."""
+        arrays = self.arrays()
+        meta = dict(self.meta, format=FORMAT, sha256=_arrays_digest(arrays))
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        part = path.with_name(path.name + ".part")
+        with open(part, "wb") as out:
+            np.savez(out, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
+        os.replace(part, path)
+
+
+def read_weights(path: str | Path) -> ValueNet:
+    """The weights in ``path``. Raises :class:`~machikoro.errors.WeightsError` naming the
+    file for a file that cannot be read, is not a weights file, is truncated, or whose
+    arrays were changed since they were written."""
+    path = Path(path)
+    try:
+        with np.load(path, allow_pickle=False) as archive:
+            names = list(archive.files)
+            if "meta" not in names:
+                raise WeightsError(f"{path}: not a machikoro weights file (no 'meta')")
+            meta = json.loads(str(archive["meta"]))
+            arrays = {n: archive[n] for n in names if n != "meta"}
+    except WeightsError:
+        raise
+    except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
+        raise WeightsError(f"{path}: cannot be read as weights ({type(exc).__name__}: "
+                           f"{exc}); train them again (machikoro train)") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
+        raise WeightsError(f"{path}: weights format {meta.get('format')!r}, this version "
+                           f"reads {FORMAT}: train them again (machikoro train)")
+    if meta.get("sha256") != _arrays_digest(arrays):
+        raise WeightsError(f"{path}: the arrays do not match their sha256: the file was "
+                           "changed or damaged; train them again (machikoro train)")
+    layers: list[list] = []
+    k = 0
+    while f"net{k}.w0" in arrays:
+        net, i = [], 0
+        while f"net{k}.w{i}" in arrays:
+            net.append((arrays[f"net{k}.w{i}"], arrays[f"net{k}.b{i}"]))
+            i += 1
+        layers.append(net)
+        k += 1
+    if not layers:
+        raise WeightsError(f"{path}: holds no network")
+    return ValueNet(layers, meta)
+
+
+def check_fits(net: ValueNet, rules: RuleSet, players: int, path: str | Path,
+               features: int) -> None:
+    """Raise :class:`~machikoro.errors.WeightsError` unless ``net`` was trained for
+    ``rules`` (its digest) at ``players`` seats, with ``features`` inputs."""
+    meta = net.meta
+    if meta.get("digest") != rules.digest:
+        raise WeightsError(
+            f"{path}: these weights were trained for the rule set {meta.get('ruleset')!r} "
+            f"(digest {str(meta.get('digest'))[:12]}), not {rules.name!r} (digest "
+            f"{rules.digest[:12]}): its rules changed since; train them again: machikoro "
+            "train --variant ...")
+    if meta.get("players") != players:
+        raise WeightsError(f"{path}: these weights are for {meta.get('players')} players, "
+                           f"not {players}: machikoro train --players {players}")
+    if net.features != features or meta.get("features") != features:
+        raise WeightsError(f"{path}: these weights read {net.features} features, the rule "
+                           f"set has {features}: train them again (machikoro train)")
+
+
+def bundled_folder() -> Path | None:
+    """The bundled weights folder (``weights/`` of the package data), if any."""
+    from ..data.bundled import data_folder
+
+    found = data_folder("weights")
+    return Path(found) if found else None
+
+
+def user_folder() -> Path:
+    """Where ``machikoro train`` saves weights: ``weights/`` in the user's data folder
+    (platformdirs; ``MACHIKORO_WEIGHTS`` overrides it)."""
+    given = os.environ.get("MACHIKORO_WEIGHTS")
+    if given:
+        return Path(given)
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("machikoro")) / "weights"
+
+
+def weights_name(rules: RuleSet, players: int) -> str:
+    """The file name of ``rules``' weights at ``players`` seats (by the rule set's
+    digest)."""
+    return f"{rules.digest[:16]}-{players}p.npz"
+
+
+def find_weights(rules: RuleSet, players: int) -> Path | None:
+    """The weights file for ``rules`` at ``players`` seats: the user's (trained last)
+    before the bundled ones; None when there is none."""
+    name = weights_name(rules, players)
+    for folder in (user_folder(), bundled_folder()):
+        if folder is not None and (folder / name).is_file():
+            return folder / name
+    return None
+
+
+_LOADED: dict = {}
+
+
+def value_for(rules: RuleSet, players: int, features: int) -> ValueNet:
+    """The checked value of ``rules`` at ``players`` seats (read once per process).
+    Raises :class:`~machikoro.errors.WeightsError` when there are none (saying how to
+    train them) or they do not fit."""
+    path = find_weights(rules, players)
+    if path is None:
+        raise WeightsError(
+            f"no learned weights for {rules.name!r} at {players} players (digest "
+            f"{rules.digest[:12]}): train them with machikoro train --players {players} "
+            "[--variant FILE]")
+    stat = path.stat()
+    key = (str(path), stat.st_mtime_ns, stat.st_size)
+    net = _LOADED.get(key)
+    if net is None:
+        net = read_weights(path)
+        _LOADED[key] = net
+    check_fits(net, rules, players, path, features)
+    return net

@@ -1,0 +1,116 @@
+"""``machikoro train``: learn the ``expert`` agent's weights for a rule set and player count
+by self-play (:mod:`machikoro.lab.training`), check them against greedy, and save them
+where ``--agents expert`` finds them (:func:`machikoro.agents.value.find_weights`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from .arguments import UsageError, add_variant, file_name, positive, whole_number
+
+HELP = "learn the expert agent's weights for a rule set by self-play"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The train command's options."""
+    add_variant(parser, "the rule set to learn (a variant file, bundled variant or folder)")
+    parser.add_argument("--players", type=whole_number(2, 5), default=2,
+                        help="the player count to learn (default 2)")
+    parser.add_argument("--rounds", type=whole_number(1, 20), default=3,
+                        help="self-play rounds (default 3)")
+    parser.add_argument("--games", type=whole_number(10, 10_000_000), default=6000,
+                        help="games per round (default 6000)")
+    parser.add_argument("--nets", type=whole_number(1, 20), default=5,
+                        help="networks averaged (default 5)")
+    parser.add_argument("--epochs", type=whole_number(1, 1000), default=40,
+                        help="the most passes over the positions per network (default 40; "
+                             "fitting stops earlier when it stops improving)")
+    parser.add_argument("--explore", type=float, default=0.1,
+                        help="share of builds answered at random in self-play (default 0.1)")
+    parser.add_argument("--check", type=whole_number(0, 1_000_000), default=400,
+                        help="games of the strength check against greedy (default 400; 0: "
+                             "none)")
+    parser.add_argument("--workers", type=positive, default=min(2, os.cpu_count() or 1),
+                        help="processes that play the games (default: 2, or 1 on one CPU)")
+    parser.add_argument("--seed", type=whole_number(0, 2**63 - 1), default=0,
+                        help="the seed of the whole run (default 0)")
+    parser.add_argument("--out", type=file_name, default=None, metavar="FILE.npz",
+                        help="write the weights here instead of the user's weights folder")
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its ended worker processes."""
+    t = os.times()
+    return t.user + t.system + t.children_user + t.children_system
+
+
+def run(args) -> int:
+    """Train, check and save; 0 on success, 1 for a rule set with problems or weights
+    that cannot be written, 2 for bad usage (no scikit-learn: the ``train`` extra)."""
+    if not 0.0 <= args.explore <= 1.0:
+        raise UsageError(f"--explore: a share 0-1, not {args.explore}")
+    try:
+        import sklearn  # noqa: F401
+    except ImportError:
+        raise UsageError("train needs scikit-learn: pip install \"machikoro[train]\" (or "
+                         "pip install scikit-learn)") from None
+    from ..agents.features import Features
+    from ..agents.value import user_folder, weights_name
+    from ..lab.training import fit, self_play, strength
+    from .lab_options import LabUsageError, check_players, progress, variant_spec
+
+    try:
+        variant, rules = variant_spec(args.variant)
+        check_players(args.players, rules)
+        Features(rules, args.players)
+    except LabUsageError as exc:
+        raise UsageError(str(exc)) from None
+    out = Path(args.out) if args.out else user_folder() / weights_name(rules, args.players)
+    command = "machikoro train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] \
+        else "machikoro train"
+    meta = {"ruleset": rules.name, "digest": rules.digest, "players": args.players,
+            "seed": args.seed, "rounds": args.rounds, "games": args.games * args.rounds,
+            "nets": args.nets, "explore": args.explore, "command": command,
+            "variant": variant if isinstance(variant, (str, type(None))) else list(variant)}
+    print(f"machikoro train: {rules.name}, {args.players} players: {args.rounds} rounds of "
+          f"{args.games:,} games, {args.nets} networks, seed {args.seed}", file=sys.stderr)
+    start = _cpu()
+    value = previous = None
+    xs, ys = [], []
+    import numpy as np
+
+    for round_ in range(args.rounds):
+        with progress(args.games, f"round {round_ + 1}/{args.rounds}") as bar:
+            x, y = self_play(rules, args.players, args.games, value, previous, args.explore,
+                             seed=args.seed * 1000 + round_, workers=args.workers,
+                             progress=bar.update)
+        if not len(x):
+            print("machikoro train: no game of the round ended before its turn limit: "
+                  "nothing to learn from", file=sys.stderr)
+            return 1
+        xs.append(x)
+        ys.append(y)
+        previous = value
+        value = fit(np.concatenate(xs), np.concatenate(ys), args.nets,
+                    args.seed * 1000 + round_, meta, args.epochs)
+        print(f"  round {round_ + 1}: {len(x):,} positions ({sum(map(len, xs)):,} in all), "
+              f"{_cpu() - start:.0f} CPU s so far", file=sys.stderr)
+    if args.check:
+        check = strength(rules, args.players, value, args.check, seed=args.seed + 1_000_003,
+                         workers=args.workers)
+        value.meta["strength"] = check
+        print(f"expert against greedy ({args.players} players, seats rotated, "
+              f"{check['games']} games): {check['rate']:.1%} (95% interval "
+              f"{check['low']:.1%}-{check['high']:.1%})")
+    value.meta["cpu_seconds"] = round(_cpu() - start, 1)
+    try:
+        value.save(out)
+    except OSError as exc:
+        print(f"machikoro train: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
+        return 1
+    print(f"weights saved: {out} (--agents expert uses them for this rule set at "
+          f"{args.players} players)")
+    return 0

@@ -1,0 +1,193 @@
+"""Learning a rule set's value by self-play (``machikoro train``): games played by the
+current agents, the position after every build recorded with who went on to win, and an
+average of small networks fitted to them; repeated for a few rounds.
+
+Round 0 is played by greedy agents that answer a build at random ``explore`` of the time;
+each later round by the ``expert`` of the weights fitted so far (exploring too) against
+itself, greedy and the previous round's weights, seats rotated. Every round's positions are
+kept and the networks are fitted anew on all of them (scikit-learn's ``MLPClassifier``:
+ReLU layers, a logistic output, Adam, early stopping on a tenth of the positions). A run is
+reproducible from its seed and worker count. The strength check at the end plays the new
+``expert`` against ``greedy``, seats rotated, on seeds no round was played on.
+
+scikit-learn is an extra (``pip install "machikoro[train]"``); playing with the weights
+needs NumPy only (:mod:`machikoro.agents.value`).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+
+import numpy as np
+
+from ..agents.expert import ExpertAgent
+from ..agents.features import Features
+from ..agents.greedy import GreedyAgent
+from ..agents.value import ValueNet
+from ..engine.game import Game
+from ..rules.ruleset import RuleSet
+from .runs import game_seed
+from .statistics import wilson
+
+HIDDEN = (64, 32)
+"""The hidden layers of each network."""
+
+MAX_TURNS = 500
+"""The turn limit of self-play games (a game cut there teaches nothing and is dropped)."""
+
+
+class Exploring:
+    """``agent``, except that a build with several options is answered uniformly at random
+    ``share`` of the time (self-play's exploration)."""
+
+    def __init__(self, agent, share: float, seed: int):
+        self.agent, self.share, self._rng = agent, share, random.Random(seed)
+
+    def choose(self, game: Game, decision):
+        options = decision.options
+        if len(options) > 1 and decision.name == "build" and decision.card is None and \
+                self._rng.random() < self.share:
+            return options[self._rng.randrange(len(options))]
+        return self.agent.choose(game, decision)
+
+
+def record_game(rules: RuleSet, agents: list, seed: int, features: Features
+                ) -> tuple[list[np.ndarray], list[int]]:
+    """Play one game (seed ``seed``) and return the features of the position after each
+    build, seen by its builder, and 1/0: whether that builder won. A game that reaches
+    :data:`MAX_TURNS` gives nothing."""
+    game = Game(rules, len(agents), seed=seed, max_turns=MAX_TURNS)
+    rows, seats = [], []
+    while (decision := game.decision()) is not None:
+        answer = agents[decision.player].choose(game, decision)
+        game.answer(answer, decision.player)
+        if decision.name == "build" and decision.card is None:
+            after = game.clone(light=True)
+            after.decision()
+            if after.winner is None:
+                rows.append(features.of(after, decision.player))
+                seats.append(decision.player)
+    if game.winner is None:
+        return [], []
+    return rows, [int(s == game.winner) for s in seats]
+
+
+def _lineup(kind: str, value: ValueNet | None, previous: ValueNet | None, explore: float,
+            seeds: list[int], players: int, index: int) -> list:
+    """The seats of self-play game ``index`` of a round: the learning agent at one seat
+    (rotating), the others as ``kind`` says."""
+    def learner(s):
+        agent = GreedyAgent(s) if value is None else ExpertAgent(s, value=value)
+        return Exploring(agent, explore, s)
+
+    seats = []
+    for s in range(players):
+        learning = s == index % players
+        if learning or kind == "self" or value is None:
+            seats.append(learner(seeds[s]))
+        elif kind == "greedy":
+            seats.append(Exploring(GreedyAgent(seeds[s]), explore, seeds[s]))
+        else:  # the previous round's weights
+            seats.append(Exploring(ExpertAgent(seeds[s], value=previous or value),
+                                   explore, seeds[s]))
+    return seats
+
+
+def _play_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray]:
+    rules, players, value, previous, explore, seed, indices = job
+    features = Features(rules, players)
+    rows, labels = [], []
+    kinds = ("self", "self", "greedy", "previous")
+    for index in indices:
+        seeds = [game_seed(seed, index, s) for s in range(players)]
+        agents = _lineup(kinds[index % len(kinds)], value, previous, explore, seeds,
+                         players, index)
+        r, y = record_game(rules, agents, game_seed(seed, index), features)
+        rows.extend(r)
+        labels.extend(y)
+    if not rows:
+        return np.zeros((0, features.size), np.float32), np.zeros(0, np.int8)
+    return np.stack(rows), np.asarray(labels, dtype=np.int8)
+
+
+def self_play(rules: RuleSet, players: int, games: int, value: ValueNet | None,
+              previous: ValueNet | None, explore: float, seed: int, workers: int = 1,
+              progress: Callable[[int], None] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Play ``games`` games of a round (see the module text) on ``workers`` processes;
+    ``(positions x features, labels)``. ``progress`` is called with the games done."""
+    chunk = 50
+    jobs = [(rules, players, value, previous, explore, seed,
+             list(range(start, min(games, start + chunk))))
+            for start in range(0, games, chunk)]
+    xs, ys = [], []
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            for (x, y), job in zip(pool.map(_play_chunk, jobs), jobs):
+                xs.append(x)
+                ys.append(y)
+                if progress:
+                    progress(len(job[-1]))
+    else:
+        for job in jobs:
+            x, y = _play_chunk(job)
+            xs.append(x)
+            ys.append(y)
+            if progress:
+                progress(len(job[-1]))
+    return np.concatenate(xs), np.concatenate(ys)
+
+
+def fit(x: np.ndarray, y: np.ndarray, nets: int, seed: int, meta: dict,
+        epochs: int = 40) -> ValueNet:
+    """An average of ``nets`` networks (:data:`HIDDEN`) fitted to ``x`` (positions x
+    features) and ``y`` (0/1), each from its own seed."""
+    import warnings
+
+    from sklearn.exceptions import ConvergenceWarning
+    from sklearn.neural_network import MLPClassifier
+
+    layers = []
+    for k in range(nets):
+        model = MLPClassifier(hidden_layer_sizes=HIDDEN, alpha=1e-4,
+                              batch_size=min(512, len(x)),
+                              learning_rate_init=1e-3, max_iter=epochs,
+                              early_stopping=True, validation_fraction=0.1,
+                              n_iter_no_change=4, random_state=seed * 1000 + k)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", ConvergenceWarning)
+            model.fit(x, y)
+        layers.append([(w.astype(np.float32), b.astype(np.float32))
+                       for w, b in zip(model.coefs_, model.intercepts_)])
+    return ValueNet(layers, dict(meta, features=int(x.shape[1])))
+
+
+def strength(rules: RuleSet, players: int, value: ValueNet, games: int, seed: int,
+             against: str = "greedy", workers: int = 1) -> dict:
+    """``expert`` (these weights) against ``players - 1`` copies of ``against``, seats
+    rotated: ``{games, wins, rate, low, high}`` (95% Wilson interval)."""
+    jobs = [(rules, players, value, against, seed, i) for i in range(games)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            won = list(pool.map(_strength_game, jobs, chunksize=8))
+    else:
+        won = [_strength_game(job) for job in jobs]
+    wins = sum(won)
+    low, high = wilson(wins, games)
+    return {"against": against, "games": games, "wins": wins, "rate": wins / games,
+            "low": low, "high": high}
+
+
+def _strength_game(job: tuple) -> bool:
+    from ..agents.registry import make_agent
+
+    rules, players, value, against, seed, index = job
+    learner = index % players
+    agents = [ExpertAgent(game_seed(seed, index, s), value=value) if s == learner
+              else make_agent(against, game_seed(seed, index, s), rules)
+              for s in range(players)]
+    game = Game(rules, players, seed=game_seed(seed, index), max_turns=1000)
+    while (decision := game.decision()) is not None:
+        game.answer(agents[decision.player].choose(game, decision), decision.player)
+    return game.winner == learner

@@ -1,0 +1,206 @@
+"""The learned agent (issue 32): features from the rule data, weights tied to their rule set
+and player count, refused when damaged, ``expert`` answering every decision of every
+bundled rule set legally, and ``machikoro train`` on a small budget as a user runs it."""
+
+from __future__ import annotations
+
+import json
+import zipfile
+
+import numpy as np
+import pytest
+
+from machikoro import Game, load_ruleset
+from machikoro.agents.expert import ExpertAgent
+from machikoro.agents.features import Features
+from machikoro.agents.greedy import GreedyAgent
+from machikoro.agents.value import read_weights, value_for, weights_name
+from machikoro.cli import main
+from machikoro.data.bundled import resolve_variant
+from machikoro.errors import MachikoroError, WeightsError
+from machikoro.lab.training import fit, self_play
+from machikoro.rules.loader import load_cached
+
+RULE_SETS = [None, "harbor", "millionaires-row", "market/hybrid", "market/variable",
+             "machi-koro-2", ["harbor", "millionaires-row"]]
+
+
+def _rules(variant):
+    if isinstance(variant, list):
+        return load_cached([resolve_variant(v) for v in variant])
+    return load_cached(resolve_variant(variant) if variant else None)
+
+
+def _tiny_value(rules, players, seed=0):
+    """Weights fitted to a few games: enough to play, not to play well."""
+    x, y = self_play(rules, players, 12, None, None, 0.3, seed=seed)
+    meta = {"ruleset": rules.name, "digest": rules.digest, "players": players}
+    return fit(x, y, nets=2, seed=seed, meta=meta, epochs=3)
+
+
+@pytest.fixture
+def weights_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "weights"
+    monkeypatch.setenv("MACHIKORO_WEIGHTS", str(folder))
+    return folder
+
+
+def test_the_features_come_from_the_rule_data():
+    rules = load_ruleset()
+    features = Features(rules, 3)
+    per_seat = 1 + len(rules.establishments) + len(rules.landmarks) + 2 + 4
+    assert features.size == 3 * per_seat + len(rules.establishments) + 3 + 2
+    assert len(features.names) == features.size
+    # a card is named by its id from the data, and every card of the rule set is seen
+    assert all(f"seat+0 copies {rules.ids[c]}" in features.names for c in rules.establishments)
+    game = Game(rules, 3, seed=4)
+    row = features.of(game, 1)
+    assert row.shape == (features.size,) and np.isfinite(row).all()
+    assert row[0] == pytest.approx(game.coins[1] / 20)
+    with pytest.raises(MachikoroError, match="2-4 players, not 5"):
+        Features(rules, 5)
+
+
+def test_a_card_added_by_a_variant_is_a_feature_without_new_code():
+    harbor = _rules("harbor")
+    names = Features(harbor, 2).names
+    assert len(names) > len(Features(load_ruleset(), 2).names)
+    assert all(f"seat+1 copies {harbor.ids[c]}" in names for c in harbor.establishments)
+
+
+def test_the_digest_follows_the_rules_not_their_wording(tmp_path):
+    base = load_ruleset()
+    assert base.digest == load_ruleset().digest and len(base.digest) == 64
+    cheap = _rules("house/station-costs-2")
+    assert cheap.digest != base.digest
+    renamed = tmp_path / "renamed.yaml"
+    renamed.write_text("kind: variant\nname: Another name\ndescription: words\n"
+                       "extends: base\nchange: {}\n")
+    assert load_ruleset(str(renamed)).digest == base.digest
+
+
+def test_weights_are_refused_for_another_rule_set_or_player_count(weights_dir):
+    rules = load_ruleset()
+    value = _tiny_value(rules, 2)
+    path = weights_dir / weights_name(rules, 2)
+    value.save(path)
+    features = Features(rules, 2).size
+    assert value_for(rules, 2, features).meta["digest"] == rules.digest
+    cheap = _rules("house/station-costs-2")
+    # saved under the base set's name: found for it only; named for another, refused
+    with pytest.raises(WeightsError, match="no learned weights .* machikoro train"):
+        value_for(cheap, 2, features)
+    (weights_dir / weights_name(cheap, 2)).write_bytes(path.read_bytes())
+    with pytest.raises(WeightsError, match="trained for the rule set .*train them again"):
+        value_for(cheap, 2, features)
+    (weights_dir / weights_name(rules, 3)).write_bytes(path.read_bytes())
+    with pytest.raises(WeightsError, match="for 2 players, not 3"):
+        value_for(rules, 3, Features(rules, 3).size)
+
+
+def test_a_damaged_weights_file_is_refused_naming_it(tmp_path):
+    rules = load_ruleset()
+    path = tmp_path / "w.npz"
+    _tiny_value(rules, 2).save(path)
+    assert read_weights(path).meta["players"] == 2
+    truncated = tmp_path / "truncated.npz"
+    truncated.write_bytes(path.read_bytes()[:200])
+    with pytest.raises(WeightsError, match="truncated.npz: cannot be read"):
+        read_weights(truncated)
+    tampered = tmp_path / "tampered.npz"
+    with zipfile.ZipFile(path) as old, zipfile.ZipFile(tampered, "w") as new:
+        for item in old.namelist():
+            data = old.read(item)
+            if item == "net0.b0.npy":
+                data = data[:-4] + np.float32(3.0).tobytes()
+            new.writestr(item, data)
+    with pytest.raises(WeightsError, match="tampered.npz: the arrays do not match"):
+        read_weights(tampered)
+    other = tmp_path / "other.npz"
+    np.savez(other, x=np.zeros(3))
+    with pytest.raises(WeightsError, match="not a machikoro weights file"):
+        read_weights(other)
+    text = tmp_path / "text.npz"
+    text.write_text("hello")
+    with pytest.raises(WeightsError, match="text.npz"):
+        read_weights(text)
+
+
+def test_expert_without_weights_says_how_to_train(weights_dir, capsys):
+    cheap = _rules("house/station-costs-2")
+    agent = ExpertAgent(1)
+    game = Game(cheap, 2, seed=1)
+    with pytest.raises(WeightsError, match="machikoro train"):
+        while (decision := game.decision()) is not None:
+            game.answer(agent.choose(game, decision), decision.player)
+    code = main(["play", "--agents", "expert,greedy", "--variant", "house/station-costs-2",
+                 "--seed", "1"])
+    said = capsys.readouterr()
+    assert code == 1 and "machikoro train" in said.err and "Traceback" not in said.err
+
+
+@pytest.mark.parametrize("variant", RULE_SETS, ids=str)
+def test_expert_answers_every_decision_legally(variant):
+    rules = _rules(variant)
+    for players in sorted({rules.min_players, 2, rules.max_players}):
+        value = _tiny_value(rules, players, seed=players)
+        kinds = set()
+        for seed in range(3):
+            game = Game(rules, players, seed=seed, max_turns=400)
+            agents = [ExpertAgent(s, value=value) if s % 2 == 0 else GreedyAgent(s)
+                      for s in range(players)]
+            while (decision := game.decision()) is not None:
+                answer = agents[decision.player].choose(game, decision)
+                assert answer in decision.options, (decision.name, answer)
+                kinds.add(decision.name)
+                game.answer(answer, decision.player)
+        assert "build" in kinds
+
+
+def test_expert_prefers_the_option_its_value_rates_highest():
+    rules = load_ruleset()
+    value = _tiny_value(rules, 2)
+    agent = ExpertAgent(0, value=value)
+    game = Game(rules, 2, seed=3)
+    while True:
+        decision = game.decision()
+        if decision.name == "build" and len(decision.options) > 2:
+            break
+        game.answer(decision.options[-1], decision.player)
+    values = agent.afterstate_values(game, decision)
+    assert len(values) == len(decision.options)
+    assert agent.choose(game, decision) == decision.options[int(np.argmax(values))]
+
+
+def test_train_on_a_house_rule_as_a_user_runs_it(weights_dir, capsys):
+    code = main(["train", "--variant", "house/station-costs-2", "--games", "24",
+                 "--rounds", "2", "--nets", "1", "--epochs", "3", "--check", "6",
+                 "--workers", "1", "--seed", "3"])
+    said = capsys.readouterr()
+    assert code == 0, said.err
+    cheap = _rules("house/station-costs-2")
+    path = weights_dir / weights_name(cheap, 2)
+    assert f"weights saved: {path}" in said.out and "expert against greedy" in said.out
+    meta = read_weights(path).meta
+    assert meta["digest"] == cheap.digest and meta["players"] == 2 and meta["seed"] == 3
+    assert meta["strength"]["games"] == 6 and meta["games"] == 48
+    assert main(["play", "--agents", "expert,greedy", "--variant", "house/station-costs-2",
+                 "--seed", "2", "--json"]) == 0
+    lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line]
+    assert lines[-1]["type"] == "end"
+
+
+def test_train_refuses_bad_usage_and_keeps_the_previous_weights(weights_dir, capsys):
+    assert main(["train", "--players", "9"]) == 2
+    assert main(["train", "--explore", "2"]) == 2
+    assert main(["train", "--variant", "no-such-variant"]) == 2
+    rules = load_ruleset()
+    path = weights_dir / weights_name(rules, 2)
+    _tiny_value(rules, 2).save(path)
+    before = path.read_bytes()
+    blocker = weights_dir / "blocked"
+    blocker.write_text("a file where a folder should be")
+    code = main(["train", "--games", "10", "--rounds", "1", "--nets", "1", "--epochs", "1",
+                 "--check", "0", "--workers", "1", "--out", str(blocker / "w.npz")])
+    assert code == 1 and "cannot write" in capsys.readouterr().err
+    assert path.read_bytes() == before
