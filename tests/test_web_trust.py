@@ -290,6 +290,14 @@ def test_an_answer_that_cannot_be_saved_is_not_taken(saves):
 # ---------------------------------------------------------------- 6. JSON refusals
 
 
+def test_a_field_a_route_does_not_take_is_refused(saves):
+    client = _client(saves)
+    body = _refused(client.post("/api/games", json={"variant": ["harbor"],
+                                                    "seats": ["human", "random"]}), 422)
+    assert "unknown field 'variant'" in body["error"] and "variants" in body["error"]
+    assert list(saves.iterdir()) == []
+
+
 def test_odd_texts_are_refused_as_json(saves):
     client = _client(saves)
     for seats in (["human", "a" * 256], ["human", "a" * 10_000]):
@@ -523,7 +531,8 @@ def test_the_fuzzed_server_still_plays(fuzzed):
     client, game, _replay = fuzzed
     view = client.get(f"/api/games/{game}").json()
     while view["decision"] is not None:
-        route = "answer" if view["decision"]["human"] else "advance"
-        view = client.post(f"/api/games/{game}/{route}",
-                           json={"step": view["step"], "option": 0}).json()
+        human = view["decision"]["human"]
+        body = {"step": view["step"]} | ({"option": 0} if human else {})
+        view = client.post(f"/api/games/{game}/{'answer' if human else 'advance'}",
+                           json=body).json()
     assert view["table"]["over"]

@@ -119,9 +119,11 @@ def _text(value, what: str, longest: int) -> str:
     return value
 
 
-async def _body(request: Request, limit: int = MAX_BODY) -> dict:
-    """The request's JSON object. Raises :class:`Refused` for another content type, a
-    body over ``limit`` bytes, or one that is not a JSON object."""
+async def _body(request: Request, limit: int, keys: tuple[str, ...]) -> dict:
+    """The request's JSON object, whose keys are among ``keys``. Raises :class:`Refused`
+    for another content type, a body over ``limit`` bytes, one that is not a JSON object,
+    or a key the route does not take (a typo, ``variant`` for ``variants``, would
+    otherwise pass unseen)."""
     if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
         raise Refused("send JSON (Content-Type: application/json)", 415)
     chunks, size = [], 0
@@ -136,6 +138,10 @@ async def _body(request: Request, limit: int = MAX_BODY) -> dict:
         raise Refused("the request is not JSON", 400) from None
     if not isinstance(value, dict):
         raise Refused("the request must be a JSON object", 400)
+    unknown = [k for k in value if k not in keys]
+    if unknown:
+        raise Refused(f"unknown field {unknown[0]!r:.40}: this request takes "
+                      f"{', '.join(keys)}", 422)
     return value
 
 
@@ -274,7 +280,7 @@ class WebApp:
     async def new_game(self, request: Request) -> JSONResponse:
         """Start a game: ``{variants, seats, seed, max_turns}``; 422 with the rule set's
         located problems when it does not load."""
-        body = await _body(request)
+        body = await _body(request, MAX_BODY, ("variants", "seats", "seed", "max_turns"))
         given, resolved = self._variant(body.get("variants"))
         try:
             rules = await self._work(load_cached, resolved)
@@ -302,14 +308,14 @@ class WebApp:
     async def answer(self, request: Request) -> JSONResponse:
         """A person's answer ``{step, option}``; 409 from an out-of-date page."""
         play = self.plays.find(request.path_params["id"], "game")
-        body = await _body(request)
+        body = await _body(request, MAX_BODY, ("step", "option"))
         await self._work(play.answer, body.get("step"), body.get("option"))
         return JSONResponse(play.view())
 
     async def advance(self, request: Request) -> JSONResponse:
         """An agent's move ``{step}``; 409 when the page is out of date."""
         play = self.plays.find(request.path_params["id"], "game")
-        body = await _body(request)
+        body = await _body(request, MAX_BODY, ("step",))
         await self._work(play.advance, body.get("step"))
         return JSONResponse(play.view())
 
@@ -330,7 +336,7 @@ class WebApp:
         (a file sent by the page); 422 with its located problems when it does not replay,
         413 for a log over :data:`MAX_UPLOAD_BYTES` or :data:`~.sessions.MAX_REPLAY_TURNS`."""
         async with self._limits()[1]:  # bodies read and logs checked: UPLOADS at once
-            body = await _body(request, MAX_UPLOAD_BODY)
+            body = await _body(request, MAX_UPLOAD_BODY, ("saved", "name", "text"))
             saved = body.get("saved")
             if saved is not None:
                 if not isinstance(saved, str) or saved not in self.saved_logs():
@@ -370,7 +376,7 @@ class WebApp:
     async def continue_replay(self, request: Request) -> JSONResponse:
         """Continue after ``{turn}`` with ``{seats}``: a new game (its view)."""
         replay = self.replays.find(request.path_params["id"], "replay")
-        body = await _body(request)
+        body = await _body(request, MAX_BODY, ("turn", "seats"))
         seats, makers = self._seats(body.get("seats"), replay.rules)
         play = await self._work(replay.branch, body.get("turn"), seats,
                                 self.settings.save_dir, makers)
