@@ -5,8 +5,8 @@ A position is seen from one seat (``seat``): that seat's numbers first, then eac
 seat's in turn order after it, then the market and the turn. For each seat: its coins,
 the copies of every establishment and every landmark it has, the coins it expects from its
 own roll with each number of dice the rule set may let it roll, and with its preferred
-number, and from every seat's roll once (a round), the coins
-it still needs for the landmarks that win, and the rounds those take at that income
+number, and from every seat's roll once (a round), the coins it still needs for its
+cheapest way to win (:mod:`.victory`), and the rounds those take at that income
 (:func:`~machikoro.agents.greedy.rounds_to_win`). Then, per establishment, the copies the
 market offers; whose turn is next, seen from ``seat``; whether the mover plays again;
 the turns played. The incomes come from the engine's look-ahead
@@ -23,7 +23,8 @@ import numpy as np
 from ..engine.game import Game
 from ..engine.lookahead import lookahead_for
 from ..rules.ruleset import RuleSet
-from .greedy import MAX_ROUNDS, costs_to, income_per_round
+from .greedy import MAX_ROUNDS, income_per_round
+from .victory import victory_route
 
 COINS = 20.0  # coins: a seat's coins and incomes are divided by it
 TURNS = 50.0
@@ -95,12 +96,6 @@ class Features:
 
 
 def _coins_needed(game: Game, seat: int) -> float:
-    """Coins ``seat`` still needs for the cheapest landmarks that would win it the game,
-    less its coins (0 or less: it can build them all now)."""
-    rules, town = game.rules, game.owned[seat]
-    built = sum(1 for v in rules.victory if town[v])
-    needed = (rules.victory_count or len(rules.victory)) - built
-    cost = costs_to(game, seat)
-    missing = sorted(cost[v] for v in rules.victory if not town[v]
-                     and (v not in rules.market_landmarks or game.supply[v] > 0))
-    return float(sum(missing[:max(needed, 0)]) - game.coins[seat])
+    """Coins ``seat`` still needs for its cheapest way to win
+    (:func:`~.victory.victory_route`), less its coins (0 or less: it can pay them now)."""
+    return float(victory_route(game, seat)[1] - game.coins[seat])

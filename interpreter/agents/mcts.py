@@ -25,6 +25,7 @@ from ..engine import expectations
 from ..engine.chance import dice_outcomes
 from ..engine.decision import Decision
 from ..engine.game import Game
+from .victory import victory_route
 
 _VALUES: dict = {}
 
@@ -93,7 +94,9 @@ class Playout:
 
     def evaluate(self, game: Game, sharpness: float) -> list[float]:
         """Each seat's chance to win, estimated from the rounds it needs to pay for its
-        missing victory landmarks at its expected income (:meth:`income`): proportional
+        cheapest way to win (:func:`~.victory.victory_route`: the victory rule's count of
+        landmarks at their tiered costs, or one that wins at once) at its expected income
+        (:meth:`income`): proportional
         to ``(1 + rounds) ** -sharpness`` (a seat needing half the rounds of another is
         ``2 ** sharpness`` times likelier to win). A finished game gives 1 to its
         winner."""
@@ -101,15 +104,12 @@ class Playout:
             reward = [0.0] * game.n
             reward[game.winner] = 1.0
             return reward
-        cost = self.rules.cost
         income = self.income(game)
         per_build = 1.0 / max(self.rules.builds_per_turn, 1)
         scores = []
         for seat in range(game.n):
-            town = game.owned[seat]
-            unbuilt = [i for i in self.victory if not town[i]]
-            missing = sum(cost[i] for i in unbuilt)
-            rounds = max(len(unbuilt) * per_build,
+            builds, missing = victory_route(game, seat)
+            rounds = max(builds * per_build,
                          max(0, missing - game.coins[seat]) / max(income[seat], 0.25))
             scores.append(-sharpness * math.log1p(rounds))
         top = max(scores)

@@ -4,7 +4,8 @@ average of small networks fitted to them; repeated for a few rounds.
 
 Round 0 is played by greedy agents that answer a build at random ``explore`` of the time;
 each later round by the ``expert`` of the weights fitted so far (exploring too) against
-itself, greedy and the previous round's weights, seats rotated. Every round's positions are
+itself, greedy, the previous round's weights and the bundled strategies (:data:`KINDS`),
+seats rotated. Every round's positions are
 kept and the networks are fitted anew on all of them (scikit-learn's ``MLPClassifier``:
 ReLU layers, a logistic output, Adam, early stopping on a tenth of the positions). A run is
 reproducible from its seed and worker count. The strength check at the end plays the new
@@ -75,9 +76,10 @@ def record_game(rules: RuleSet, agents: list, seed: int, features: Features
 
 
 def _lineup(kind: str, value: ValueNet | None, previous: ValueNet | None, explore: float,
-            seeds: list[int], players: int, index: int) -> list:
+            seeds: list[int], players: int, index: int, strategies: list) -> list:
     """The seats of self-play game ``index`` of a round: the learning agent at one seat
-    (rotating), the others as ``kind`` says."""
+    (rotating), the others as ``kind`` says (``strategies``: the makers of the bundled
+    strategies that play this rule set, taken in turn)."""
     def learner(s):
         agent = GreedyAgent(s) if value is None else ExpertAgent(s, value=value)
         return Exploring(agent, explore, s)
@@ -89,21 +91,45 @@ def _lineup(kind: str, value: ValueNet | None, previous: ValueNet | None, explor
             seats.append(learner(seeds[s]))
         elif kind == "greedy":
             seats.append(Exploring(GreedyAgent(seeds[s]), explore, seeds[s]))
+        elif kind == "strategy" and strategies:
+            make = strategies[(index // len(KINDS) + s) % len(strategies)]
+            seats.append(make(seeds[s]))
         else:  # the previous round's weights
             seats.append(Exploring(ExpertAgent(seeds[s], value=previous or value),
                                    explore, seeds[s]))
     return seats
 
 
+KINDS = ("self", "self", "greedy", "previous", "strategy")
+"""Who the learning agent meets in a round after the first, game by game in turn: itself
+(twice), greedy, the previous round's weights, the bundled strategies."""
+
+
+def _strategies(rules: RuleSet) -> list:
+    """The makers ``seed -> agent`` of the bundled strategies that play ``rules`` (one
+    naming a card the rule set lacks is left out)."""
+    from ..agents.registry import agent_factory
+    from ..agents.strategy_files import bundled_strategies
+    from ..errors import MachikoroError
+
+    makers = []
+    for name in bundled_strategies():
+        try:
+            makers.append(agent_factory(name, rules))
+        except (MachikoroError, ValueError):
+            continue
+    return makers
+
+
 def _play_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray]:
     rules, players, value, previous, explore, seed, indices = job
     features = Features(rules, players)
+    strategies = _strategies(rules) if value is not None else []
     rows, labels = [], []
-    kinds = ("self", "self", "greedy", "previous")
     for index in indices:
         seeds = [game_seed(seed, index, s) for s in range(players)]
-        agents = _lineup(kinds[index % len(kinds)], value, previous, explore, seeds,
-                         players, index)
+        agents = _lineup(KINDS[index % len(KINDS)], value, previous, explore, seeds,
+                         players, index, strategies)
         r, y = record_game(rules, agents, game_seed(seed, index), features)
         rows.extend(r)
         labels.extend(y)
