@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..engine.game import Game
-from ..engine.lookahead import lookahead_for
+from ..engine.lookahead import Lookahead
 from ..rules.ruleset import RuleSet
 from .greedy import MAX_ROUNDS, income_per_round
 from .victory import victory_route
@@ -59,11 +59,14 @@ class Features:
         self.size = len(self.names)
         self._piles = np.array([max(1, rules.supply[c] or players) for c in self.cards],
                                dtype=np.float32)
+        self._look: Lookahead | None = None  # one look-ahead moved from game to game
 
     def of(self, game: Game, seat: int) -> np.ndarray:
         """The features of ``game`` seen from ``seat`` (a vector of :attr:`size`)."""
         n = self.players
-        look = lookahead_for(game)
+        look = self._look
+        look = self._look = Lookahead(game).refresh() if look is None else \
+            look.moved_to(game)
         out: list[float] = []
         for k in range(n):
             s = (seat + k) % n

@@ -48,10 +48,19 @@ class ValueNet:
         self.layers = layers
         self.meta = meta
         self.features = int(layers[0][0][0].shape[0])
+        self._fused = _fused(layers)
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         """The chance to win of each row of ``x`` (``rows x features``): a vector of
-        ``rows`` values in 0-1."""
+        ``rows`` values in 0-1, the average of the networks' outputs."""
+        stages = self._fused or [list(net) for net in self.layers]
+        if self._fused:  # every network at once: one product per layer
+            h = x
+            for i, (w, b) in enumerate(stages):
+                h = h @ w + b
+                if i < len(stages) - 1:
+                    np.maximum(h, 0.0, out=h)
+            return (1.0 / (1.0 + np.exp(-np.clip(h, -30, 30)))).mean(axis=1)
         total = np.zeros(x.shape[0], dtype=np.float64)
         for net in self.layers:
             h = x
@@ -82,6 +91,27 @@ class ValueNet:
         with open(part, "wb") as out:
             np.savez(out, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
         os.replace(part, path)
+
+
+def _fused(layers: list) -> list | None:
+    """The networks side by side, when they have the same shape: per layer one matrix (the
+    first layers' matrices next to each other, the later ones on a block diagonal) and
+    one offset, so that all are computed in one product per layer; None otherwise."""
+    shapes = {tuple(w.shape for w, _ in net) for net in layers}
+    if len(shapes) != 1:
+        return None
+    fused = []
+    for i in range(len(layers[0])):
+        ws = [net[i][0] for net in layers]
+        if i == 0:
+            w = np.concatenate(ws, axis=1)
+        else:
+            rows, cols = ws[0].shape
+            w = np.zeros((rows * len(ws), cols * len(ws)), dtype=ws[0].dtype)
+            for k, part in enumerate(ws):
+                w[k * rows:(k + 1) * rows, k * cols:(k + 1) * cols] = part
+        fused.append((w, np.concatenate([net[i][1] for net in layers])))
+    return fused
 
 
 def read_weights(path: str | Path) -> ValueNet:

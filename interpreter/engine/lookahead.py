@@ -197,6 +197,14 @@ class Lookahead:
         # kept preferences (_dice_entry), False when the position decides, None: not read
         self._prefs: list = [None] * game.n
 
+    def moved_to(self, game: Game) -> Lookahead:
+        """This look-ahead brought to ``game``'s position: another game of the same rule
+        set and player count (a learned agent's afterstates, one light copy per option).
+        What the towns the two games share decide is kept; the rest is read again, as
+        :meth:`refresh` does. Returns itself."""
+        self.game = game
+        return self.refresh()
+
     def refresh(self) -> Lookahead:
         """Bring the look-ahead to the game's position now: towns that changed are read
         again; what this position alone decides is forgotten. Returns itself."""
