@@ -19,12 +19,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_variant(parser, "the rule set to learn (a variant file, bundled variant or folder)")
     parser.add_argument("--players", type=whole_number(2, 5), default=2,
                         help="the player count to learn (default 2)")
-    parser.add_argument("--rounds", type=whole_number(1, 20), default=3,
-                        help="self-play rounds (default 3)")
-    parser.add_argument("--games", type=whole_number(10, 10_000_000), default=6000,
-                        help="games per round (default 6000)")
-    parser.add_argument("--nets", type=whole_number(1, 20), default=5,
-                        help="networks averaged (default 5)")
+    parser.add_argument("--rounds", type=whole_number(1, 20), default=2,
+                        help="self-play rounds (default 2; the bundled weights took 4)")
+    parser.add_argument("--games", type=whole_number(10, 10_000_000), default=4000,
+                        help="games per round (default 4000; the bundled weights: 6000)")
+    parser.add_argument("--nets", type=whole_number(1, 20), default=3,
+                        help="networks averaged (default 3; the bundled weights: 5)")
     parser.add_argument("--epochs", type=whole_number(1, 1000), default=40,
                         help="the most passes over the positions per network (default 40; "
                              "fitting stops earlier when it stops improving)")

@@ -177,7 +177,7 @@ def fit(x: np.ndarray, y: np.ndarray, nets: int, seed: int, meta: dict,
     layers = []
     for k in range(nets):
         model = MLPClassifier(hidden_layer_sizes=HIDDEN, alpha=1e-4,
-                              batch_size=min(512, len(x)),
+                              batch_size=min(512, max(1, len(x) * 9 // 10)),
                               learning_rate_init=1e-3, max_iter=epochs,
                               early_stopping=True, validation_fraction=0.1,
                               n_iter_no_change=4, random_state=seed * 1000 + k)
