@@ -204,3 +204,23 @@ def test_train_refuses_bad_usage_and_keeps_the_previous_weights(weights_dir, cap
                  "--check", "0", "--workers", "1", "--out", str(blocker / "w.npz")])
     assert code == 1 and "cannot write" in capsys.readouterr().err
     assert path.read_bytes() == before
+
+
+def test_every_bundled_weights_file_fits_a_bundled_rule_set():
+    """A rule change to a bundled rule set makes its weights stale: train them again."""
+    from machikoro.agents.value import bundled_folder, check_fits
+    from machikoro.data.listing import bundled_entries
+
+    folder = bundled_folder()
+    files = sorted(folder.glob("*.npz")) if folder else []
+    assert files, "no bundled weights"
+    rule_sets = {r.digest: r for r in [load_ruleset(), _rules(["harbor", "millionaires-row"])]
+                 + [_rules(e["name"]) for e in bundled_entries()["variants"]]}
+    for path in files:
+        net = read_weights(path)
+        rules = rule_sets.get(net.meta["digest"])
+        assert rules is not None, f"{path.name}: no bundled rule set has its digest"
+        players = net.meta["players"]
+        assert path.name == weights_name(rules, players)
+        check_fits(net, rules, players, path, Features(rules, players).size)
+        assert net.meta["strength"]["games"] >= 1000
