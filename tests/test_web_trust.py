@@ -171,6 +171,18 @@ def test_a_stopping_server_stops_the_moves():
     assert len(played) == 1  # asked once, after the first simulation
 
 
+def test_a_learned_agent_without_weights_is_refused_before_the_game_starts(saves, tmp_path,
+                                                                           monkeypatch):
+    monkeypatch.setenv("MACHIKORO_WEIGHTS", str(tmp_path / "none"))
+    client = _client(saves)
+    body = _refused(client.post("/api/games", json={"seats": ["expert", "random", "greedy"]}),
+                    422)
+    assert "seat 'expert'" in body["error"] and "machikoro train" in body["error"]
+    assert list(saves.iterdir()) == []
+    response = client.post("/api/games", json={"seats": ["expert", "random"], "seed": 1})
+    assert response.status_code == 200, response.text  # bundled: the base set, 2 players
+
+
 def test_a_turn_limit_past_the_servers_is_refused(saves):
     client = _client(saves, max_turns=50)
     for value in (51, 10**9, 0, "5", None, 1.5):

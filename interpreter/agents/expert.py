@@ -49,6 +49,13 @@ class ExpertAgent:
         self._greedy = GreedyAgent(seed)
         self._features: Features | None = None
 
+    @staticmethod
+    def check(rules, players: int) -> None:
+        """Raise :class:`~machikoro.errors.WeightsError` (saying how to train them) unless
+        weights for ``rules`` at ``players`` seats are found and fit: what a caller may
+        ask before a game starts, rather than at the agent's first decision."""
+        value_for(rules, players, Features(rules, players).size)
+
     def _ready(self, game: Game) -> Features:
         features = self._features
         if features is None or features.rules is not game.rules or \

@@ -257,6 +257,12 @@ class WebApp:
             maker = self._seat_maker(seat, rules)
             if maker is not None:
                 makers[seat] = maker
+                check = getattr(getattr(maker, "func", maker), "check", None)
+                if check is not None:  # an agent that can say now it cannot play here
+                    try:
+                        check(rules, len(seats))
+                    except MachikoroError as exc:
+                        raise Refused(f"seat {seat!r}: {exc}", 422) from None
         return seats, makers
 
     async def options(self, request: Request) -> JSONResponse:
