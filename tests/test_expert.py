@@ -105,7 +105,7 @@ def test_a_damaged_weights_file_is_refused_naming_it(tmp_path):
     assert read_weights(path).meta["players"] == 2
     truncated = tmp_path / "truncated.npz"
     truncated.write_bytes(path.read_bytes()[:200])
-    with pytest.raises(WeightsError, match="truncated.npz: cannot be read"):
+    with pytest.raises(WeightsError, match="truncated.npz: not a weights file"):
         read_weights(truncated)
     tampered = tmp_path / "tampered.npz"
     with zipfile.ZipFile(path) as old, zipfile.ZipFile(tampered, "w") as new:
@@ -122,8 +122,31 @@ def test_a_damaged_weights_file_is_refused_naming_it(tmp_path):
         read_weights(other)
     text = tmp_path / "text.npz"
     text.write_text("hello")
-    with pytest.raises(WeightsError, match="text.npz"):
+    with pytest.raises(WeightsError, match="text.npz: not a weights file"):
         read_weights(text)
+    good = read_weights(path)
+    arrays = good.arrays()
+
+    def written(name, meta, arrays):
+        from machikoro.agents.value import _arrays_digest
+
+        out = tmp_path / name
+        meta = meta if not isinstance(meta, dict) else dict(
+            meta, sha256=_arrays_digest(arrays))
+        np.savez(out, meta=np.array(json.dumps(meta)), **arrays)
+        return out
+
+    with pytest.raises(WeightsError, match="'meta' is not a JSON object"):
+        read_weights(written("list.npz", [1, 2], arrays))
+    missing = {k: v for k, v in arrays.items() if k != "net0.b1"}
+    with pytest.raises(WeightsError, match="network 0 has no 'net0.b1'"):
+        read_weights(written("missing.npz", good.meta, missing))
+    wrong = dict(arrays, **{"net1.w1": np.zeros((3, 3), np.float32)})
+    with pytest.raises(WeightsError, match="network 1's layer 1 has shapes"):
+        read_weights(written("shape.npz", good.meta, wrong))
+    extra = dict(arrays, stray=np.zeros(2, np.float32))
+    with pytest.raises(WeightsError, match="belong to no network"):
+        read_weights(written("extra.npz", good.meta, extra))
 
 
 def test_expert_without_weights_says_how_to_train(weights_dir, capsys):
@@ -200,9 +223,14 @@ def test_train_refuses_bad_usage_and_keeps_the_previous_weights(weights_dir, cap
     before = path.read_bytes()
     blocker = weights_dir / "blocked"
     blocker.write_text("a file where a folder should be")
-    code = main(["train", "--games", "10", "--rounds", "1", "--nets", "1", "--epochs", "1",
-                 "--check", "0", "--workers", "1", "--out", str(blocker / "w.npz")])
-    assert code == 1 and "cannot write" in capsys.readouterr().err
+    capsys.readouterr()
+    for out in (blocker / "w.npz", weights_dir / "no-such-folder" / "w.npz", weights_dir):
+        code = main(["train", "--games", "10", "--rounds", "1", "--nets", "1", "--check",
+                     "0", "--workers", "1", "--out", str(out)])
+        said = capsys.readouterr()
+        assert code == 2 and "round 1" not in said.err, out
+        assert "not a folder" in said.err or "does not exist" in said.err or \
+            "is a folder" in said.err, said.err
     assert path.read_bytes() == before
 
 

@@ -119,6 +119,10 @@ def read_weights(path: str | Path) -> ValueNet:
     file for a file that cannot be read, is not a weights file, is truncated, or whose
     arrays were changed since they were written."""
     path = Path(path)
+    again = "train them again (machikoro train)"
+    if not zipfile.is_zipfile(path):
+        raise WeightsError(f"{path}: not a weights file (not a NumPy .npz archive, or cut "
+                           f"short); {again}")
     try:
         with np.load(path, allow_pickle=False) as archive:
             names = list(archive.files)
@@ -130,25 +134,48 @@ def read_weights(path: str | Path) -> ValueNet:
         raise
     except (OSError, ValueError, zipfile.BadZipFile, EOFError, KeyError) as exc:
         raise WeightsError(f"{path}: cannot be read as weights ({type(exc).__name__}: "
-                           f"{exc}); train them again (machikoro train)") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT:
-        raise WeightsError(f"{path}: weights format {meta.get('format')!r}, this version "
-                           f"reads {FORMAT}: train them again (machikoro train)")
+                           f"{exc}); {again}") from None
+    if not isinstance(meta, dict):
+        raise WeightsError(f"{path}: its 'meta' is not a JSON object; {again}")
+    if meta.get("format") != FORMAT:
+        raise WeightsError(f"{path}: weights format {meta.get('format')!r:.20}, this "
+                           f"version reads {FORMAT}: {again}")
     if meta.get("sha256") != _arrays_digest(arrays):
         raise WeightsError(f"{path}: the arrays do not match their sha256: the file was "
-                           "changed or damaged; train them again (machikoro train)")
+                           f"changed or damaged; {again}")
+    layers = _networks(arrays)
+    if isinstance(layers, str):
+        raise WeightsError(f"{path}: {layers}; {again}")
+    return ValueNet(layers, meta)
+
+
+def _networks(arrays: dict[str, np.ndarray]) -> list | str:
+    """The networks the named arrays hold (see the module text), or what is wrong with
+    them: a missing array, shapes that do not chain, an output that is not one value."""
     layers: list[list] = []
     k = 0
     while f"net{k}.w0" in arrays:
         net, i = [], 0
         while f"net{k}.w{i}" in arrays:
-            net.append((arrays[f"net{k}.w{i}"], arrays[f"net{k}.b{i}"]))
+            w, b = arrays[f"net{k}.w{i}"], arrays.get(f"net{k}.b{i}")
+            if b is None:
+                return f"network {k} has no 'net{k}.b{i}'"
+            if w.ndim != 2 or b.shape != (w.shape[1],) or \
+                    (net and net[-1][0].shape[1] != w.shape[0]) or \
+                    not np.issubdtype(w.dtype, np.floating):
+                return f"network {k}'s layer {i} has shapes that do not chain"
+            net.append((w, b))
             i += 1
+        if net[-1][0].shape[1] != 1 or (layers and net[0][0].shape[0]
+                                         != layers[0][0][0].shape[0]):
+            return f"network {k} does not read the others' inputs into one value"
         layers.append(net)
         k += 1
     if not layers:
-        raise WeightsError(f"{path}: holds no network")
-    return ValueNet(layers, meta)
+        return "it holds no network"
+    if len(arrays) != sum(2 * len(net) for net in layers):
+        return "it holds arrays that belong to no network"
+    return layers
 
 
 def check_fits(net: ValueNet, rules: RuleSet, players: int, path: str | Path,
@@ -216,8 +243,9 @@ def value_for(rules: RuleSet, players: int, features: int) -> ValueNet:
     if path is None:
         raise WeightsError(
             f"no learned weights for {rules.name!r} at {players} players (digest "
-            f"{rules.digest[:12]}): train them with machikoro train --players {players} "
-            "[--variant FILE]")
+            f"{rules.digest[:12]}; looked for {weights_name(rules, players)} in "
+            f"{user_folder()} and the bundled weights): train them with machikoro train "
+            f"--players {players} --variant <this rule set>")
     stat = path.stat()
     key = (str(path), stat.st_mtime_ns, stat.st_size)
     net = _LOADED.get(key)

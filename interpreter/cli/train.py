@@ -41,6 +41,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="write the weights here instead of the user's weights folder")
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}" + ("" if n == 1 else "s")
+
+
 def _cpu() -> float:
     """CPU seconds of this process and of its ended worker processes."""
     t = os.times()
@@ -68,15 +72,22 @@ def run(args) -> int:
         Features(rules, args.players)
     except LabUsageError as exc:
         raise UsageError(str(exc)) from None
-    out = Path(args.out) if args.out else user_folder() / weights_name(rules, args.players)
+    found_as = user_folder() / weights_name(rules, args.players)
+    out = Path(args.out) if args.out else found_as
+    if out.parent.exists() and not out.parent.is_dir():
+        raise UsageError(f"{out.parent} is a file, not a folder for the weights")
+    if args.out and (out.is_dir() or not out.parent.is_dir()):
+        raise UsageError(f"--out: {out} is a folder" if out.is_dir() else
+                         f"--out: the folder {out.parent} does not exist")
     command = "machikoro train " + " ".join(sys.argv[2:]) if sys.argv[1:2] == ["train"] \
         else "machikoro train"
     meta = {"ruleset": rules.name, "digest": rules.digest, "players": args.players,
             "seed": args.seed, "rounds": args.rounds, "games": args.games * args.rounds,
             "nets": args.nets, "explore": args.explore, "command": command,
             "variant": variant if isinstance(variant, (str, type(None))) else list(variant)}
-    print(f"machikoro train: {rules.name}, {args.players} players: {args.rounds} rounds of "
-          f"{args.games:,} games, {args.nets} networks, seed {args.seed}", file=sys.stderr)
+    print(f"machikoro train: {rules.name}, {args.players} players: {_count(args.rounds, 'round')}"
+          f" of {args.games:,} games, {_count(args.nets, 'network')}, seed {args.seed}",
+          file=sys.stderr)
     start = _cpu()
     value = previous = None
     xs, ys = [], []
@@ -105,12 +116,20 @@ def run(args) -> int:
         print(f"expert against greedy ({args.players} players, seats rotated, "
               f"{check['games']} games): {check['rate']:.1%} (95% interval "
               f"{check['low']:.1%}-{check['high']:.1%})")
+        if check["high"] < 1 / args.players:
+            print("machikoro train: warning: these weights play worse than greedy (below a "
+                  "fair share): train with more --games or --rounds", file=sys.stderr)
     value.meta["cpu_seconds"] = round(_cpu() - start, 1)
     try:
         value.save(out)
     except OSError as exc:
         print(f"machikoro train: cannot write {out}: {exc.strerror or exc}", file=sys.stderr)
         return 1
-    print(f"weights saved: {out} (--agents expert uses them for this rule set at "
-          f"{args.players} players)")
+    if out == found_as:
+        print(f"weights saved: {out} (--agents expert uses them for this rule set at "
+              f"{args.players} players)")
+    else:
+        print(f"weights saved: {out} (--agents expert looks for {found_as.name} in "
+              f"{found_as.parent}, or in the folder MACHIKORO_WEIGHTS names: put them there "
+              "under that name to play them)")
     return 0
