@@ -51,6 +51,35 @@ def _cpu() -> float:
     return t.user + t.system + t.children_user + t.children_system
 
 
+def _learn(args, rules, meta: dict, start: float):
+    """The self-play rounds and fits of ``run``: the last round's weights, or None (said
+    on stderr) when no game of a round ended before its turn limit."""
+    import numpy as np
+
+    from ..lab.training import fit, self_play
+    from .lab_options import progress
+
+    value = previous = None
+    xs, ys = [], []
+    for round_ in range(args.rounds):
+        with progress(args.games, f"round {round_ + 1}/{args.rounds}") as bar:
+            x, y = self_play(rules, args.players, args.games, value, previous, args.explore,
+                             seed=args.seed * 1000 + round_, workers=args.workers,
+                             progress=bar.update)
+        if not len(x):
+            print("machikoro train: no game of the round ended before its turn limit: "
+                  "nothing to learn from", file=sys.stderr)
+            return None
+        xs.append(x)
+        ys.append(y)
+        previous = value
+        value = fit(np.concatenate(xs), np.concatenate(ys), args.nets,
+                    args.seed * 1000 + round_, meta, args.epochs)
+        print(f"  round {round_ + 1}: {len(x):,} positions ({sum(map(len, xs)):,} in all), "
+              f"{_cpu() - start:.0f} CPU s so far", file=sys.stderr)
+    return value
+
+
 def run(args) -> int:
     """Train, check and save; 0 on success, 1 for a rule set with problems or weights
     that cannot be written, 2 for bad usage (no scikit-learn: the ``train`` extra)."""
@@ -63,8 +92,8 @@ def run(args) -> int:
                          "pip install scikit-learn)") from None
     from ..agents.features import Features
     from ..agents.value import user_folder, weights_name
-    from ..lab.training import fit, self_play, strength
-    from .lab_options import LabUsageError, check_players, progress, variant_spec
+    from ..lab.training import strength
+    from .lab_options import LabUsageError, check_players, variant_spec
 
     try:
         variant, rules = variant_spec(args.variant)
@@ -89,26 +118,9 @@ def run(args) -> int:
           f" of {args.games:,} games, {_count(args.nets, 'network')}, seed {args.seed}",
           file=sys.stderr)
     start = _cpu()
-    value = previous = None
-    xs, ys = [], []
-    import numpy as np
-
-    for round_ in range(args.rounds):
-        with progress(args.games, f"round {round_ + 1}/{args.rounds}") as bar:
-            x, y = self_play(rules, args.players, args.games, value, previous, args.explore,
-                             seed=args.seed * 1000 + round_, workers=args.workers,
-                             progress=bar.update)
-        if not len(x):
-            print("machikoro train: no game of the round ended before its turn limit: "
-                  "nothing to learn from", file=sys.stderr)
-            return 1
-        xs.append(x)
-        ys.append(y)
-        previous = value
-        value = fit(np.concatenate(xs), np.concatenate(ys), args.nets,
-                    args.seed * 1000 + round_, meta, args.epochs)
-        print(f"  round {round_ + 1}: {len(x):,} positions ({sum(map(len, xs)):,} in all), "
-              f"{_cpu() - start:.0f} CPU s so far", file=sys.stderr)
+    value = _learn(args, rules, meta, start)
+    if value is None:
+        return 1
     if args.check:
         check = strength(rules, args.players, value, args.check, seed=args.seed + 1_000_003,
                          workers=args.workers)
