@@ -112,11 +112,16 @@ def _text(value, what: str, longest: int) -> str:
     lone surrogate); else raises :class:`Refused` (422)."""
     if not isinstance(value, str) or not 1 <= len(value) <= longest:
         raise Refused(f"{what}: a text of 1-{longest} characters", 422)
+    _utf8(value, what)
+    return value
+
+
+def _utf8(value: str, what: str) -> bytes:
+    """``value`` in UTF-8; raises :class:`Refused` (422) for a lone surrogate."""
     try:
-        value.encode("utf-8")
+        return value.encode("utf-8")
     except UnicodeEncodeError:
         raise Refused(f"{what}: not a text UTF-8 can write (a lone surrogate)", 422) from None
-    return value
 
 
 async def _body(request: Request, limit: int, keys: tuple[str, ...]) -> dict:
@@ -356,11 +361,7 @@ class WebApp:
                 if not isinstance(text, str):
                     raise Refused("send {saved: NAME} or {name, text}", 422)
                 name = Path(_text(name, "name", 4096)).name[:200] or "log.jsonl"
-                try:
-                    raw = text.encode("utf-8")
-                except UnicodeEncodeError:
-                    raise Refused("text: not a text UTF-8 can write (a lone surrogate)",
-                                  422) from None
+                raw = _utf8(text, "text")
                 if len(raw) > MAX_UPLOAD_BYTES:
                     raise Refused(_too_big(len(raw)), 413)
             try:

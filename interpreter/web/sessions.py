@@ -95,6 +95,18 @@ def decision_view(game: Game, seats: list[str]) -> dict | None:
                         for i, option in enumerate(decision.options)]}
 
 
+def _played(rules: RuleSet, names: list[str], seed: int, max_turns: int, answers
+            ) -> Game:
+    """A recorded game of ``rules`` played from ``seed`` with ``answers`` (as a log or
+    the game's history gives them), stopped at its next decision."""
+    game = Game(rules, names, seed=seed, max_turns=max_turns, record=True)
+    for value in answers:
+        decision = game.decision()
+        game.answer(matching_option(decision, value), decision.player)
+    game.decision()
+    return game
+
+
 class Play:
     """One game in the app (see the module text). ``seats`` has one label per seat
     (``human`` or an agent name the registry knows); ``prefix`` is a list of answers to
@@ -112,7 +124,7 @@ class Play:
         self.id = secrets.token_urlsafe(9)
         self.lock = threading.Lock()
         names = [f"P{i + 1}" for i in range(len(seats))]
-        self.game = Game(rules, names, seed=seed, max_turns=max_turns, record=True)
+        self.game = _played(rules, names, seed, max_turns, prefix or ())
         self.seats = list(seats)
         if makers is None:
             makers = {s: agent_factory(s, rules) for s in set(seats) if s != HUMAN}
@@ -123,10 +135,6 @@ class Play:
         stamp = time.strftime("%Y%m%d-%H%M%S")
         self.path = Path(save_dir) / f"game-{stamp}-{self.id[:6]}.jsonl"
         self.faces = card_faces(rules)
-        for value in prefix or ():
-            decision = self.game.decision()
-            self.game.answer(matching_option(decision, value), decision.player)
-        self.game.decision()
         try:
             self.save()
         except OSError as exc:
@@ -185,14 +193,8 @@ class Play:
         try:
             self.save()
         except OSError as exc:
-            answers = self.game.history[:-1]
-            game = self.game
-            self.game = Game(game.rules, game.names, seed=game.seed,
-                             max_turns=game.max_turns, record=True)
-            for value in answers:
-                decision = self.game.decision()
-                self.game.answer(matching_option(decision, value), decision.player)
-            self.game.decision()
+            g = self.game
+            self.game = _played(g.rules, g.names, g.seed, g.max_turns, g.history[:-1])
             raise Refused(f"the log cannot be saved in {self.path.parent} "
                           f"({exc.strerror or exc}): the answer was not taken; the game "
                           "waits for it", 507) from None
@@ -319,12 +321,18 @@ class Replay:
         """The last turn shown (the turns are 0..last)."""
         return len(self.ends) - 1
 
-    def view(self, turn) -> dict:
-        """The position after ``turn`` (a whole number 0..last). Raises :class:`Refused`
-        for a turn past the end."""
+    def _checked(self, turn) -> int:
+        """The last turn, when ``turn`` is a whole number 0..last; else raises
+        :class:`Refused` (404)."""
         last = self.last
         if type(turn) is not int or not 0 <= turn <= last:
             raise Refused(f"no turn {turn!r:.20} in this log: its turns are 0-{last}", 404)
+        return last
+
+    def view(self, turn) -> dict:
+        """The position after ``turn`` (a whole number 0..last). Raises :class:`Refused`
+        for a turn past the end."""
+        last = self._checked(turn)
         return {"id": self.id, "kind": "replay", "name": self.name, "turn": turn,
                 "last": last, "complete": self.complete, "ruleset": self.head["ruleset"],
                 "seed": self.head["seed"], "agents": self.head["agents"],
@@ -336,8 +344,7 @@ class Replay:
         seat: ``human`` or an agent): the same seed, this log's answers up to there, then
         the new seats' answers. Raises :class:`Refused` for a turn past the end, and
         MachikoroError for bad seats."""
-        if type(turn) is not int or not 0 <= turn <= self.last:
-            raise Refused(f"no turn {turn!r:.20} in this log: its turns are 0-{self.last}", 404)
+        self._checked(turn)
         if len(seats) != len(self.head["players"]):
             raise Refused(f"the log has {len(self.head['players'])} players, not "
                           f"{len(seats)} seats", 422)
