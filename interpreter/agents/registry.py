@@ -123,6 +123,10 @@ def agent_factory(name: str, rules=None, stop=None):
     what it has found when it returns True (a time limit per move). Other agents ignore it:
     they answer without searching, or within their budget.
     """
+    if "!" in name:  # NAME!CARD: NAME forbidden the card (restricted play)
+        from .restricted import restricted_factory, split_name
+
+        return restricted_factory(name, agent_factory(split_name(name)[0], rules, stop), rules)
     if name.partition(":")[0] not in AGENTS:
         _installed(name.partition(":")[0])
     if name in AGENTS:
@@ -156,8 +160,11 @@ def strategy_of(name: str, rules=None):
 
 def make_agent(name: str, seed: int | None = None, rules=None) -> Any:
     """A new agent by name, seeded with ``seed``: ``random``, ``greedy``, ``mcts`` or
-    ``mcts:N`` (N simulations per decision), the name of a bundled strategy (``variants/strategies/NAME.yaml``) or the path of a strategy file
-    (strategies need ``rules``, the :class:`~machikoro.rules.ruleset.RuleSet` they play).
+    ``mcts:N`` (N simulations per decision), ``expert``, the name of a bundled strategy
+    (``variants/strategies/NAME.yaml``) or the path of a strategy file (strategies need
+    ``rules``, the :class:`~machikoro.rules.ruleset.RuleSet` they play); any of them
+    followed by ``!CARD`` (repeatable) is that agent forbidden to build the establishment
+    ``CARD`` (:mod:`.restricted`).
 
     Raises :class:`ValueError` naming the known agents for an unknown name, and
     :class:`~machikoro.errors.DataError` for a strategy file with problems.

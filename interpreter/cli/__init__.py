@@ -40,6 +40,7 @@ COMMANDS = {
                "rank the answers of a position's pending decision by the mover's chance to win"),
     "lsp": ("lsp", "the language server for editors (LSP over stdin/stdout)"),
     "train": ("train", "learn the expert agent's weights for a rule set by self-play"),
+    "balance": ("balance", "what a rule set does to play, at every skill level, in one report"),
 }
 """The commands, in the order ``--help`` lists them: each its module (in this package) and
 its one-line help (the module's ``HELP``; a test keeps them equal). A command's module is

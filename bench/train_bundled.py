@@ -1,0 +1,77 @@
+"""Make the bundled weights (weights/) that are missing: one ``machikoro train`` run per
+bundled rule set and player count, in the order a user most likely needs them (2 players
+first), each written to ``weights/DIGEST-Np.npz``.
+
+    python bench/train_bundled.py [--rounds 2] [--games 2000] [--nets 3] [--check 400]
+                                  [--workers 1] [--only harbor,machi-koro-2] [--dry-run]
+
+A file already in weights/ is kept (delete it to remake it). Each run is the plain
+``machikoro train`` command with ``--out``, so its record (``meta``: the command, seed,
+games, CPU seconds and the strength check against greedy) says how it was made;
+weights/README.md lists them. Runs one after another; stop it at any time: a run
+interrupted leaves no file (train writes its file whole at the end).
+"""
+
+from __future__ import annotations
+
+import argparse
+import subprocess
+import sys
+from pathlib import Path
+
+from machikoro.agents.value import weights_name
+from machikoro.data.bundled import resolve_variant
+from machikoro.rules.loader import load_cached
+
+ROOT = Path(__file__).resolve().parent.parent
+RULE_SETS = {  # name: the --variant options, in stacking order
+    "base": [], "market/hybrid": ["market/hybrid"], "market/variable": ["market/variable"],
+    "millionaires-row": ["millionaires-row"], "harbor": ["harbor"],
+    "harbor+millionaires-row": ["harbor", "millionaires-row"], "machi-koro-2": ["machi-koro-2"],
+}
+
+
+def jobs(only: set[str] | None) -> list[tuple[str, list[str], int, str]]:
+    """(rule set, variants, players, file name) for every bundled rule set and player
+    count, 2 players first."""
+    out = []
+    for players in (2, 4, 3, 5):
+        for name, variants in RULE_SETS.items():
+            if only and name not in only:
+                continue
+            rules = load_cached([resolve_variant(v) for v in variants] or None)
+            if rules.min_players <= players <= rules.max_players:
+                out.append((name, variants, players, weights_name(rules, players)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rounds", default="2")
+    parser.add_argument("--games", default="2000")
+    parser.add_argument("--nets", default="3")
+    parser.add_argument("--check", default="400")
+    parser.add_argument("--workers", default="1")
+    parser.add_argument("--seed", default="1")
+    parser.add_argument("--only", default=None, help="rule sets, comma-separated")
+    parser.add_argument("--dry-run", action="store_true")
+    args = parser.parse_args(argv)
+    only = set(args.only.split(",")) if args.only else None
+    for name, variants, players, file in jobs(only):
+        out = ROOT / "weights" / file
+        if out.exists():
+            print(f"kept {file} ({name}, {players} players)", flush=True)
+            continue
+        command = ["machikoro", "train", *[a for v in variants for a in ("--variant", v)],
+                   "--players", str(players), "--rounds", args.rounds, "--games", args.games,
+                   "--nets", args.nets, "--check", args.check, "--workers", args.workers,
+                   "--seed", args.seed, "--out", f"weights/{file}"]
+        print(f"{name}, {players} players: {' '.join(command)}", flush=True)
+        if not args.dry_run:
+            subprocess.run([sys.executable, "-m", "machikoro", *command[1:]], cwd=ROOT,
+                           check=False)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,167 @@
+"""``machikoro balance``: what a rule set does to play at every skill level, in one report
+(:mod:`machikoro.lab.balance`): a ladder of agents played against each other, each seat
+under equal agents, skill and luck, every card's builds and restricted play, length and
+endings, warnings; several rule sets on the same seeds, side by side; a sweep of one
+numeric card field.
+
+Exit 0; 1 for a rule set or sweep value with problems; 2 for bad usage; 130 after Ctrl-C
+(the games finished are reported).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from .arguments import UsageError, file_name, path_text, positive, seed_value
+
+HELP = "what a rule set does to play, at every skill level, in one report"
+
+LADDER = "random,greedy,cheese-factory,mcts:50,expert"
+"""The default ladder: from no skill to the strongest agent the project has."""
+MAX_GAMES = 5000
+"""``--max-games`` when ``--until-ci`` is given without it (seeds per pairing)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The balance command's options."""
+    parser.add_argument("rulesets", nargs="*", metavar="RULESET", type=path_text,
+                        help="'base', a variant file, a bundled variant name or a rule-set "
+                             "folder (default base); two or more: side by side on the same "
+                             "seeds, each against the first; stack variants with A+B")
+    parser.add_argument("--players", type=positive, default=2, help="players (default 2)")
+    parser.add_argument("--ladder", default=None, metavar="A,B,...",
+                        help=f"the agents, weakest first (default {LADDER}; an agent that "
+                             "does not fit the rule set is left out with a note)")
+    parser.add_argument("--card-agent", default=None, metavar="AGENT",
+                        help="the agent of the card measures and restricted play (default: "
+                             "expert when on the ladder, else greedy)")
+    parser.add_argument("--no-cards", action="store_true",
+                        help="no restricted play (the cards' builds are still counted)")
+    parser.add_argument("--no-train", action="store_true",
+                        help="leave expert out of the ladder where it has no weights, "
+                             "instead of training them first")
+    parser.add_argument("--games", type=positive, default=100, metavar="SEEDS",
+                        help="seeds per pairing, each played in every seating (default 100: "
+                             "200 games of two agents at 2 players)")
+    parser.add_argument("--until-ci", type=float, default=None, metavar="W",
+                        help="play rounds of --games seeds until every win rate's interval "
+                             "is within +/-W (e.g. 0.05)")
+    parser.add_argument("--max-games", type=positive, default=None, metavar="SEEDS",
+                        help=f"with --until-ci: the most seeds per pairing (default "
+                             f"{MAX_GAMES})")
+    parser.add_argument("--sweep", default=None, metavar="CARD.FIELD=A..B",
+                        help="play the first rule set with one numeric card field set to "
+                             "each value: CARD.FIELD=1..4 or =1,3,5 (e.g. cafe.cost=1..4)")
+    parser.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0)")
+    parser.add_argument("--workers", type=positive, default=1,
+                        help="worker processes (default 1)")
+    parser.add_argument("--executor", choices=("local", "ray"), default="local",
+                        help="local processes, or a Ray cluster")
+    parser.add_argument("--engine", choices=("auto", "scalar", "vector"), default="auto",
+                        help="auto/vector: the batched engine for the pairings it can play "
+                             "(random, greedy, strategies), the scalar engine for the rest "
+                             "(default auto); scalar: every game in the scalar engine")
+    parser.add_argument("--max-turns", type=positive, default=1000,
+                        help="turn cap per game (default 1000)")
+    parser.add_argument("--json", action="store_true", help="print JSON")
+    parser.add_argument("--html", type=file_name, default=None, metavar="FILE.html",
+                        help="also write a self-contained HTML report (plots embedded; "
+                             "needs matplotlib: pip install '.[plot]')")
+
+
+def _usage(args) -> str | None:
+    """What is wrong with the options themselves, before anything is loaded."""
+    if args.until_ci is not None and not 0 < args.until_ci < 1:
+        return "--until-ci must be between 0 and 1 (a win rate, e.g. 0.05)"
+    if args.max_games is not None and args.until_ci is None:
+        return "--max-games only applies with --until-ci"
+    if args.sweep and len(args.rulesets) > 1:
+        return "--sweep plays one rule set (the first) at each value: give one rule set"
+    if args.no_cards and args.card_agent:
+        return "--card-agent and --no-cards: choose one"
+    return None
+
+
+def run(args) -> int:
+    """Run ``machikoro balance``; returns the exit code."""
+    from ..errors import DataError, MachikoroError
+    from .lab_options import LabUsageError, disk_cache
+
+    problem = _usage(args)
+    if problem:
+        raise UsageError(problem)
+    with disk_cache(False):
+        try:
+            return _run(args)
+        except LabUsageError as exc:
+            raise UsageError(str(exc)) from None
+        except DataError:
+            raise
+        except MachikoroError as exc:
+            print(f"machikoro balance: {exc}", file=sys.stderr)
+            return 1
+
+
+def _run(args) -> int:
+    from ..lab.balance import BalanceSpec, differences, measures, play, total_games
+    from ..lab.balance_text import render
+    from ..lab.executors import Executor
+    from .balance_setup import cards_for, ladder_for, load_rulesets
+    from .lab_options import capped_workers, progress
+
+    loaded, changed, notes = load_rulesets(args)
+    ladder, card_agent = ladder_for(args, loaded, notes)
+    cards = () if card_agent is None or args.no_cards else cards_for(loaded, card_agent)
+    spec = BalanceSpec(tuple(loaded), args.players, tuple(ladder), card_agent, cards,
+                       args.seed, args.max_turns, args.engine)
+    if args.html:
+        from .balance_setup import check_html
+
+        check_html(args.html)
+    target = args.games if args.until_ci is None else (args.max_games or MAX_GAMES)
+    games = total_games(spec, target)
+    workers = capped_workers("balance", args.workers, games, args.executor)
+    try:
+        with Executor(args.executor, workers) as executor, progress(games, "balance") as bar:
+            played, stopped, interrupted = play(spec, executor, bar, args.games,
+                                                args.until_ci, target)
+    except RuntimeError as exc:
+        print(f"machikoro balance: {exc}", file=sys.stderr)
+        return 2
+    result = _result(spec, played, changed, notes, stopped, interrupted)
+    result["measures"] = measures(spec, played, changed)
+    result["differences"] = differences(spec, played)
+    result["too_wide"] = _too_wide(played)
+    print(json.dumps(result, indent=2) if args.json else render(result))
+    if args.html:
+        from ..lab.balance_html import write_html
+
+        write_html(result, args.html)
+        if not args.json:
+            print(f"HTML report written to {args.html}")
+    if interrupted:
+        print("machikoro balance: interrupted (partial results above)", file=sys.stderr)
+        return 130
+    return 0
+
+
+def _result(spec, played: dict, changed: list, notes: list, stopped: str,
+            interrupted: bool) -> dict:
+    seeds = min((e.seeds() for e in played.values()), default=0)
+    return {"rulesets": [label for label, _, _ in spec.rulesets], "players": spec.players,
+            "ladder": list(spec.ladder), "card_agent": spec.card_agent, "seeds": seeds,
+            "seed": spec.seed, "stopped_by": stopped, "interrupted": interrupted,
+            "notes": notes, "changed": changed}
+
+
+TOO_WIDE = 0.15
+"""Intervals wider than this either side: the report says to play more games."""
+
+
+def _too_wide(played: dict) -> float | None:
+    from ..lab.balance import widest
+
+    width = widest(played)
+    return width if width > TOO_WIDE else None
