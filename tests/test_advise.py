@@ -155,7 +155,7 @@ def test_advise_on_a_log_after_a_turn(capsys, tmp_path):
      "argument --seed: expected a whole number of at most 100 digits"),
     (["--log", "{log}", "--turn", "2", "--games", "-5"], 2,
      "argument --games: must be at least 1, got -5"),
-    (["--log", "{log}", "--turn", "-1"], 2, "argument --turn: must be at least 1, got -1"),
+    (["--log", "{log}", "--turn", "-1"], 2, "argument --turn: must be 0 or more, got -1"),
     (["--log", "{log}", "--turn", "2", "--precision", "nan"], 2,
      "argument --precision: expected a number, got 'nan'"),
     (["--log", "{log}", "--turn", "2", "--precision", "1e400"], 2,

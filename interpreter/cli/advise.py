@@ -1,14 +1,20 @@
 """``machikoro advise``: the legal answers of a position's pending decision ranked by the
 mover's chance to win (:func:`~machikoro.lab.advise.advise`).
 
-The position is a game log and a turn (``--log GAME.jsonl --turn N``: the log replayed and
-checked as ``replay --until N`` does, the position the first decision after turn N), or a
-position file in the rule-case format (``--position FILE``: its players, towns and market,
-its turns played with their scripted rolls and answers up to the first decision it leaves
-unanswered). Each option is played out with ``--agents`` for every seat (default greedy)
-until the best option's 95% interval is clear of the others' or the budget (``--games``,
-``--seconds`` of CPU) is spent. Nothing is written. Exit 0; 1 for a log or position
-file with problems (located), a turn past the log's end or a position with nothing to
+The position is a decision of a game log (``--log GAME.jsonl``: the log replayed and
+checked as ``replay`` does): with ``--turn N``, the first decision after turn N (``--turn
+0``: the game's first); with ``--turn N --decision K``, the K-th decision of turn N+1,
+the turn after turn N (decisions numbered from 1 in the order asked, whoever answers them,
+as :mod:`machikoro.logs.log_decisions` numbers them: ``--decision 1`` is the position
+``--turn N`` gives when turn N+1 asks anything); without ``--turn``, the pending decision
+of a log stopped in the middle of the game (``play`` interrupted). Or the position is a
+position file in the rule-case format (``--position FILE``: its players, towns and
+market, its turns played with their scripted rolls and answers up to the first decision
+it leaves unanswered). Each option is played out with ``--agents`` for every seat
+(default greedy) until the best option's 95% interval is clear of the others' or the
+budget (``--games``, ``--seconds`` of CPU) is spent. Nothing is written. Exit 0; 1 for a
+log or position file with problems (located), a turn or decision the log does not reach
+(K past the turn's decisions, a turn after the game's end) or a position with nothing to
 decide; 2 for bad usage.
 """
 
@@ -28,6 +34,7 @@ from .arguments import (
     positive,
     seed_value,
     variant_of,
+    whole_number,
 )
 
 HELP = "rank the answers of a position's pending decision by the mover's chance to win"
@@ -45,8 +52,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="a log written by play --log (with --turn)")
     where.add_argument("--position", type=non_empty("a position file"), metavar="FILE",
                        help="a position in the rule-case format")
-    parser.add_argument("--turn", type=positive, default=None, metavar="N",
-                        help="with --log: the position after turn N")
+    parser.add_argument("--turn", type=whole_number(0), default=None, metavar="N",
+                        help="with --log: the first decision after turn N (0: the game's "
+                             "first); without it, the pending decision of a log that stops "
+                             "in the middle of the game")
+    parser.add_argument("--decision", type=positive, default=None, metavar="K",
+                        help="with --turn N: the K-th decision of turn N+1 (the turn after "
+                             "turn N), counted from 1 in the order asked, whoever answers")
     add_variant(parser, "with --position: the rule set of a file that names none")
     parser.add_argument("--agents", type=non_empty("agent names"), default=None,
                         help="comma-separated agents by seat for the rollouts, the last "
@@ -70,24 +82,59 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _game(args):
+    """The position to advise on and its :class:`~machikoro.logs.log_decisions.
+    LoggedDecision` (None for a position file). Raises :class:`UsageError` or
+    :class:`~machikoro.errors.MachikoroError` (see the module text)."""
     if args.log is not None:
+        from ..logs.log_decisions import logged_decisions, position_at
         from ..logs.replay import replay
 
-        if args.turn is None:
-            raise UsageError("--log needs --turn N (the position after turn N)")
-        game, _, _, _ = replay(args.log, args.turn)
-        if game.turn < args.turn and not game.over:
-            raise MachikoroError(f"{args.log}: the log stops in turn {game.turn + 1}, "
-                                 f"before the end of turn {args.turn}")
-        if game.over and game.turn <= args.turn:
-            raise MachikoroError(f"{args.log}: the game ended in turn {game.turn}: "
-                                 f"no position after turn {args.turn}")
-        return game
-    if args.turn is not None:
-        raise UsageError("--turn goes with --log")
+        if args.decision is not None and args.turn is None:
+            raise UsageError("--decision K goes with --turn N (the K-th decision of turn "
+                             "N+1)")
+        replayed = replay(args.log)
+        found = _chosen(args, replayed, logged_decisions(replayed))
+        return position_at(replayed, found.index), found
+    for option, value in (("--turn", args.turn), ("--decision", args.decision)):
+        if value is not None:
+            raise UsageError(f"{option} goes with --log")
     from ..checks.rule_cases import case_position
 
-    return case_position(args.position, variant_of(args.variant))
+    return case_position(args.position, variant_of(args.variant)), None
+
+
+def _chosen(args, replayed, decisions: list):
+    """The logged decision ``--turn``/``--decision`` (or their absence) name (see the
+    module text). Raises :class:`UsageError` for a finished log without ``--turn``,
+    :class:`~machikoro.errors.MachikoroError` for a turn or decision the log lacks."""
+    game, log, turn = replayed.game, args.log, args.turn
+    if turn is None:
+        if replayed.complete or not decisions:
+            raise UsageError(f"--log needs --turn N (the position after turn N): the "
+                             f"game of {log} is over, no decision is pending")
+        return decisions[-1]
+    ended = f"{log}: the game ended in turn {game.turn}" if replayed.complete else \
+        f"{log}: the log stops in turn {game.turn + 1}"
+    if args.decision is None:
+        later = [d for d in decisions if d.turn > turn]
+        if later:
+            return later[0]
+        if replayed.complete:
+            raise MachikoroError(f"{ended}: no position after turn {turn}")
+        raise MachikoroError(f"{ended}, before the end of turn {turn}")
+    wanted, k = turn + 1, args.decision
+    asked = [d for d in decisions if d.turn == wanted]
+    if k <= len(asked):
+        return asked[k - 1]
+    if not asked and (replayed.complete and game.turn < wanted or
+                      not replayed.complete and game.turn + 1 < wanted):
+        raise MachikoroError(f"{ended}: no turn {wanted}")
+    if not replayed.complete and game.turn + 1 == wanted:
+        raise MachikoroError(f"{ended} at its decision {len(asked)}: no decision {k} "
+                             f"of turn {wanted} yet")
+    count = f"{len(asked)} decisions (1-{len(asked)})" if len(asked) > 1 else \
+        "1 decision" if asked else "no decision"
+    raise MachikoroError(f"{log}: turn {wanted} asks {count}: no decision {k}")
 
 
 def _check_agents(names: list[str], rules) -> None:
@@ -112,7 +159,7 @@ def run(args) -> int:
     """Advise on the position; print the options ranked (or JSON)."""
     from ..lab.advise import advise
 
-    game = _game(args)
+    game, logged = _game(args)
     decision = game.decision()
     agents = None
     if args.agents:
@@ -128,21 +175,49 @@ def run(args) -> int:
     except VectorUnsupported as exc:  # --engine vector: a usage error, as in the lab (2)
         raise UsageError(str(exc)) from None
     if args.json:
-        print(json.dumps({"decision": decision.name, "player": decision.player,
-                          "turn": game.turn + 1, "options": [
-                              {"option": e.option, "games": e.games, "wins": e.wins,
-                               "rate": e.rate, "low": e.low, "high": e.high,
-                               "turns": e.turns, "income": e.income} for e in ranked]}))
+        found = {"decision": decision.name, "player": decision.player,
+                 "turn": game.turn + 1}
+        if logged is not None:
+            found["number"] = logged.number  # (its number in the turn, from 1)
+        found["options"] = [{"option": _plain(e.option), "games": e.games, "wins": e.wins,
+                             "rate": e.rate, "low": e.low, "high": e.high,
+                             "turns": e.turns, "income": e.income} for e in ranked]
+        print(json.dumps(found))
         return 0
-    out = sys.stdout
-    out.write(f"{game.names[decision.player]} decides {decision.name} in turn "
-              f"{game.turn + 1}: the options by {game.names[decision.player]}'s chance to "
-              f"win ({_games_each(ranked)} games each)\n")
-    for e in ranked:
-        shown = "nothing" if e.option is None else str(e.option)
-        income = "" if e.income is None else f"; {e.income:+.2f} coins a round"
-        out.write(f"  {shown:<28} {e.rate:6.1%}  (95% {e.low:.1%} to {e.high:.1%}){income}\n")
+    _write(game, decision, logged, ranked, sys.stdout)
     return 0
+
+
+def _write(game, decision, logged, ranked: list, out) -> None:
+    """The ranking as text: a line naming the mover, the decision and its turn (and its
+    number in the turn, from a log), then one line per option, best first."""
+    from ..logs.decision_text import option_text
+
+    who = game.names[decision.player]
+    number = f" (decision {logged.number} of the turn)" if logged is not None else ""
+    out.write(f"{who} decides {decision.name} in turn {game.turn + 1}{number}: the "
+              f"options by {who}'s chance to win ({_games_each(ranked)} games each)\n")
+    # a card or nothing as the answer is written (the id a strategy file uses); a number,
+    # a yes or no, a swap or an order in words (a seat by its player's name)
+    shown = ["nothing" if e.option is None else e.option if isinstance(e.option, str)
+             else option_text(game, decision, e.option) for e in ranked]
+    width = max(28, *map(len, shown))
+    for e, label in zip(ranked, shown):
+        income = "" if e.income is None else f"; {e.income:+.2f} coins a round"
+        out.write(f"  {label:<{width}} {e.rate:6.1%}  (95% {e.low:.1%} to {e.high:.1%})"
+                  f"{income}\n")
+
+
+def _plain(value):
+    """An option as JSON holds it (and a log's answers): a mapping as an object, a tuple
+    as a list."""
+    from collections.abc import Mapping
+
+    if isinstance(value, Mapping):
+        return {str(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    return value
 
 
 def _games_each(ranked) -> str:

@@ -12,6 +12,7 @@ from ..engine.game import Game
 from ..errors import DataError
 from ..logs.event_text import position_lines, turn_header, write_event
 from ..rules.ruleset import RuleSet
+from .advise import MAX_SECONDS
 from .arguments import (
     LazyHelp,
     UsageError,
@@ -20,6 +21,7 @@ from .arguments import (
     did_you_mean,
     file_name,
     non_empty,
+    number,
     positive,
     ruleset_of,
     seed_value,
@@ -54,7 +56,13 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
     play.add_argument("--human", type=non_empty("seats"), default=None, metavar="SEAT[,SEAT]",
                       help="seats played by a person at the terminal (1 for P1, or P1): "
                            "each decision asked as numbered options, the table printed first; "
-                           "end of input or Ctrl-C stops the game, the log keeps it so far")
+                           "end of input or Ctrl-C stops the game, the log keeps it so far; "
+                           "? answers with a hint, card NAME shows a card")
+    play.add_argument("--hint-seconds", default=2.0,
+                      type=number(0, MAX_SECONDS, "a number of seconds", above=True,
+                                  unit=" (a year of CPU)"),
+                      help="with --human: the CPU seconds a hint (? at the prompt) may "
+                           "take (default 2)")
     play.add_argument("--explain", action="store_true",
                       help="under each event, the card, the clause (file:line:col and its "
                            "text) and the amounts that made it; the events of --json and "
@@ -177,7 +185,8 @@ def run(args) -> int:
               else n for n in seat_agents]  # a strategy file's stem
     if humans:
         for seat in humans:
-            agents[seat], labels[seat] = TerminalPlayer(_read_line, sys.stdout), "human"
+            agents[seat] = TerminalPlayer(_read_line, sys.stdout, args.hint_seconds)
+            labels[seat] = "human"
     names = [f"P{i + 1}" for i in range(players)]
     log_file = LineFile(args.log, "--log") if args.log else None  # UsageError: exit 2
     game = Game(rules, names, seed=seed, max_turns=args.max_turns, record=True,

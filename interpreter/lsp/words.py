@@ -11,6 +11,18 @@ from ..language.parser import parse
 Phrase = Callable[[list[str], str], str]
 _OWN_TOWN = " in the owner's town"
 
+
+def _bare(act: str) -> str:
+    """``the owner rolls the dice again`` as it reads after "may": ``roll the dice
+    again`` (the owner's verb without its -s)."""
+    if not act.startswith("the owner "):
+        return act
+    verb, _, rest = act.removeprefix("the owner ").partition(" ")
+    if verb.endswith("s") and not verb.endswith("ss"):
+        verb = verb[:-1]
+    return f"{verb} {rest}".strip()
+
+
 _PHRASES: dict[str, Phrase] = {
     "before_roll": lambda p, t: "before the owner rolls",
     "after_roll": lambda p, t: "after the owner rolls",
@@ -19,7 +31,7 @@ _PHRASES: dict[str, Phrase] = {
     "when_built": lambda p, t: "once, when the owner builds it",
     "end_of_turn": lambda p, t: "at the end of the owner's turn",
     "condition": lambda p, t: f"if {t.removeprefix('if ').strip()}",
-    "optional": lambda p, t: f"the owner may {p[0].removeprefix('the owner ')}",
+    "optional": lambda p, t: f"the owner may {_bare(p[0])}",
     "gain": lambda p, t: f"the owner gets {p[0]} from the bank",
     "take": lambda p, t: f"the owner takes {p[0]} from {p[1]}",
     "pay": lambda p, t: f"the owner pays {p[0]} to {p[1]}",
@@ -28,7 +40,8 @@ _PHRASES: dict[str, Phrase] = {
     "add_to_roll": lambda p, t: f"the owner adds {p[0]} to the roll",
     "dice_choice": lambda p, t: f"the owner rolls {p[0]} dice, chosen each turn",
     "dice_counts": lambda p, t: " or ".join(p),
-    "boost": lambda p, t: f"each of the owner's {p[0]} cards pays {p[1]} more coins",
+    "boost": lambda p, t: f"each of the owner's {p[0]} cards pays {p[1]} more "
+                          f"coin{'' if p[1] == '1' else 's'}",
     "cost_change": lambda p, t: f"{p[0]} cost the owner {p[1]} coins {p[2]} to build",
     "every_landmark": lambda p, t: "landmarks",
     "every_establishment": lambda p, t: "establishments",
