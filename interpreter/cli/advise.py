@@ -195,8 +195,12 @@ def _write(game, decision, logged, ranked: list, out) -> None:
 
     who = game.names[decision.player]
     number = f" (decision {logged.number} of the turn)" if logged is not None else ""
-    out.write(f"{who} decides {decision.name} in turn {game.turn + 1}{number}: the "
-              f"options by {who}'s chance to win ({_games_each(ranked)} games each)\n")
+    what = decision.name  # an engine's decision by its name, a card's by the card's name
+    if decision.card is not None and decision.card == decision.name:
+        what = f"for the {game.rules.card(decision.card).name}"
+    each = _games_each(ranked)
+    out.write(f"{who} decides {what} in turn {game.turn + 1}{number}: the options by "
+              f"{who}'s chance to win ({each} game{'' if each == '1' else 's'} each)\n")
     # a card or nothing as the answer is written (the id a strategy file uses); a number,
     # a yes or no, a swap or an order in words (a seat by its player's name)
     shown = ["nothing" if e.option is None else e.option if isinstance(e.option, str)

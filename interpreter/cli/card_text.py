@@ -119,7 +119,10 @@ def card_lines(game: Game, card: Card) -> list[str]:
     if not card.is_landmark or i in rules.market_landmarks:
         left = game.supply[i]
         limit = "" if card.limit is None else f"; at most {card.limit} per player"
-        lines.append(f"  {left} left in the market{limit}")
+        row = rules.row_of[i] if rules.row_of else -1
+        decked = row >= 0 and rules.market_rows[row].kinds is not None
+        where = "face up in" if decked else "left in"  # (a deck's cards are not counted)
+        lines.append(f"  {left} {where} the market{limit}")
     lines.append(f"  effect: {effect_words(rules, card)}")
     written = " ".join(card.effect.split())
     if written:
