@@ -2,7 +2,9 @@
 
 One module per command (:mod:`.play`, :mod:`.replay`, :mod:`.validate`, :mod:`.scenario`,
 :mod:`.simulate`, :mod:`.compare`, :mod:`.tournament`, :mod:`.analyze`, :mod:`.cards`,
-:mod:`.schema`, :mod:`.listing`, :mod:`.serve`, :mod:`.advise`, :mod:`.lsp`), each with ``HELP``, ``add_arguments(parser)`` and
+:mod:`.schema`, :mod:`.listing`, :mod:`.serve`, :mod:`.advise`, :mod:`.lsp`, :mod:`.train`,
+:mod:`.balance`,
+:mod:`.mcp`), each with ``HELP``, ``add_arguments(parser)`` and
 ``run(args) -> int``; a command's module is imported only when that command runs.
 
 Exit codes: 0 success; 1 a problem with the data, a failed rule case, or a game error; 2 bad
@@ -41,6 +43,8 @@ COMMANDS = {
     "lsp": ("lsp", "the language server for editors (LSP over stdin/stdout)"),
     "train": ("train", "learn the expert agent's weights for a rule set by self-play"),
     "balance": ("balance", "what a rule set does to play, at every skill level, in one report"),
+    "mcp": ("mcp",
+            "serve the lab's commands as tools for an AI assistant (MCP over stdin/stdout)"),
 }
 """The commands, in the order ``--help`` lists them: each its module (in this package) and
 its one-line help (the module's ``HELP``; a test keeps them equal). A command's module is
