@@ -3,8 +3,7 @@
 One module per command (:mod:`.play`, :mod:`.replay`, :mod:`.validate`, :mod:`.scenario`,
 :mod:`.simulate`, :mod:`.compare`, :mod:`.tournament`, :mod:`.analyze`, :mod:`.cards`,
 :mod:`.schema`, :mod:`.listing`, :mod:`.serve`, :mod:`.advise`, :mod:`.lsp`, :mod:`.train`,
-:mod:`.balance`,
-:mod:`.mcp`), each with ``HELP``, ``add_arguments(parser)`` and
+:mod:`.balance`, :mod:`.mcp`), each with ``HELP``, ``add_arguments(parser)`` and
 ``run(args) -> int``; a command's module is imported only when that command runs.
 
 Exit codes: 0 success; 1 a problem with the data, a failed rule case, or a game error; 2 bad
