@@ -53,11 +53,35 @@ def _advise(capsys, log, *args):
     return json.loads(out)
 
 
+def _walk(replayed) -> list[tuple]:
+    """``(turn, number, decision)`` of every decision of a replayed log, found apart from
+    :mod:`machikoro.logs.log_decisions`: a recording game given the log's answers, the
+    turn read from its last ``turn`` event."""
+    from machikoro import Game
+
+    head = replayed.header
+    game = Game(replayed.game.rules, list(head["players"]), seed=head["seed"],
+                max_turns=head["max_turns"], record=True)
+    found = []
+    for answer in [*replayed.game.history, None]:
+        decision = game.decision()
+        if decision is None:
+            break
+        turn = [e["turn"] for e in game.events if e["type"] == "turn"][-1]
+        number = sum(1 for t, _, _ in found if t == turn) + 1
+        found.append((turn, number, decision))
+        if len(found) <= len(replayed.game.history):
+            game.answer(answer, decision.player)
+    return found
+
+
 @pytest.mark.parametrize("name", list(GAMES))
 def test_every_kind_of_decision_of_a_logged_game_is_advised_with_its_legal_options(
         capsys, tmp_path, name):
     log = _log(capsys, tmp_path, *GAMES[name])
-    decisions = logged_decisions(replay(str(log)))
+    replayed = replay(str(log))
+    decisions = logged_decisions(replayed)
+    assert [(d.turn, d.number, d.decision) for d in decisions] == _walk(replayed)
     first = {}
     for d in decisions:
         first.setdefault(d.decision.name, d)
