@@ -159,6 +159,7 @@ def test_list_rule_sets_lists_the_bundled_entries_and_the_allowed_folder(server,
     assert found["strategies"] == bundled["strategies"]
     assert "greedy" in found["agents"]
     assert found["allowed_folders"] == [os.path.realpath(allowed)]
+    assert found["base"]["title"] == load_ruleset(None).name
 
 
 def test_show_cards_lists_the_rule_sets_cards(server):
@@ -235,6 +236,34 @@ def test_advise_ranks_the_options_of_a_logged_position(server, allowed):
     assert [(o["option"], o["games"], o["wins"]) for o in found["options"]] == \
         [(json.loads(json.dumps(e.option)), e.games, e.wins) for e in direct]
     assert found["budget"]["rollouts_played"] == sum(e.games for e in direct) <= 40
+
+
+POSITION = """\
+name: "A has 30 coins and three landmarks after a roll of 4"
+players:
+  - name: A
+    coins: 30
+    landmarks: [train_station, shopping_mall, amusement_park]
+  - name: B
+turns:
+  - player: A
+    choices: {dice: 1}
+    rolls: [[4]]
+expect: {}
+"""
+
+
+def test_advise_on_a_position_text_ranks_the_winning_build_first(server):
+    found = server.result("advise", {"position_text": POSITION, "agents": "random",
+                                     "games": 60, "seed": 1})
+    assert found["decision"] == "build" and found["player_name"] == "A"
+    best = found["options"][0]
+    assert best["option"] == "radio_tower" and best["rate"] == 1.0
+    assert found["budget"]["rollouts_played"] <= 60
+    assert "at most 20,000 rollouts per call" in \
+        server.error("advise", {"position_text": POSITION, "games": 100_000})
+    finished = server.error("advise", {"log": "game.jsonl"})
+    assert "the log's game is over" in finished
 
 
 def test_explain_game_is_the_game_play_explains(server, allowed):

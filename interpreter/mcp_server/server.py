@@ -141,8 +141,9 @@ class Tools:
         self,
         log: Annotated[str | None, Field(description="a game log (machikoro play --log) in "
                                                      "the allowed folders; with turn")] = None,
-        turn: Annotated[int | None, Field(description="with log: the first decision after "
-                                                      "this turn")] = None,
+        turn: Annotated[int | None, Field(
+            description="with log: the first decision after this turn (0: the game's first; "
+                        "none: the pending decision of a log that stops mid-game)")] = None,
         position: Annotated[str | None, Field(
             description="a position file (the rule-case format) in the allowed "
                         "folders")] = None,

@@ -70,18 +70,26 @@ class Call:
         """Whether the budget is used up."""
         return self.used() >= self.seconds
 
-    def account(self, asked: int, played: int, unit: str = "games") -> dict:
-        """The ``budget`` part of a result: what was asked, done and why it stopped."""
+    def account(self, asked: int, played: int, unit: str = "games",
+                early: str | None = None) -> dict:
+        """The ``budget`` part of a result: what was asked, done and why it stopped (the
+        count asked, the CPU budget, or ``early``: a reason of the tool's own)."""
+        if played >= asked:
+            stopped = unit
+        else:
+            stopped = "cpu_seconds" if self.spent() or early is None else early
         return {f"{unit}_asked": asked, f"{unit}_played": played,
                 "cpu_seconds": self.seconds, "cpu_seconds_used": round(self.used(), 3),
-                "stopped_by": unit if played >= asked else "cpu_seconds"}
+                "stopped_by": stopped}
 
 
 def list_rule_sets(call: Call) -> dict:
     """The bundled variants and strategies (name, title, description), the agent names and
     the allowed folders."""
     found = bundled_entries()
-    return {"base": "base", "variants": found["variants"], "strategies": found["strategies"],
+    base = {"name": "base", "title": _cached(None).name,
+            "description": "the bundled base set (cards/), what every variant extends"}
+    return {"base": base, "variants": found["variants"], "strategies": found["strategies"],
             "agents": agent_names(), "allowed_folders": call.folders.folders}
 
 
@@ -133,12 +141,14 @@ def validate(call: Call, path: str | None = None, text: str | None = None,
 
 
 def _problem(problem, shown: dict) -> dict:
-    """A problem as JSON, with its one-line text; an inline text's file by its name."""
+    """A problem as JSON with its text as ``validate`` prints it; an inline text's file
+    by the name it was checked as."""
     found = problem.as_dict()
-    for key in ("file",):
-        found[key] = shown.get(os.path.abspath(found[key]), found[key]) if found[key] else ""
-    found["text"] = problem.render().replace(problem.file, found["file"], 1) \
-        if problem.file else problem.render()
+    text = problem.render()
+    if problem.file:
+        found["file"] = shown.get(os.path.abspath(problem.file), problem.file)
+        text = text.replace(problem.file, found["file"], 1)
+    found["text"] = text
     return found
 
 
@@ -214,7 +224,9 @@ def advise(call: Call, log: str | None = None, turn: int | None = None,
     """``machikoro advise --json``: the options of a position's pending decision ranked by
     the mover's chance to win, from rollouts (``games`` in all, the CPU budget), in the
     scalar engine. The position: a game ``log`` and a ``turn`` (the first decision after
-    that turn), a ``position`` file or a ``position_text`` (the rule-case format)."""
+    that turn; 0: the game's first; no turn: the pending decision of a log that stops in
+    the middle of the game), a ``position`` file or a ``position_text`` (the rule-case
+    format)."""
     from ..lab.advise import advise as ranked_options
 
     games = bounded("games", games, ROLLOUTS)
@@ -239,7 +251,7 @@ def advise(call: Call, log: str | None = None, turn: int | None = None,
             "options": [{"option": e.option, "games": e.games, "wins": e.wins,
                          "rate": e.rate, "low": e.low, "high": e.high, "turns": e.turns,
                          "income": e.income} for e in ranked],
-            "budget": call.account(games, played, "rollouts")}
+            "budget": call.account(games, played, "rollouts", early="precision")}
 
 
 def _position(call: Call, log, turn, position, position_text, rule_set) -> Game:
@@ -248,14 +260,20 @@ def _position(call: Call, log, turn, position, position_text, rule_set) -> Game:
     given = [k for k, v in (("log", log), ("position", position),
                             ("position_text", position_text)) if v is not None]
     if len(given) != 1:
-        raise ToolProblem("give exactly one of log (with turn), position (a file) or "
+        raise ToolProblem("give exactly one of log (and turn), position (a file) or "
                           f"position_text (YAML in the rule-case format); got "
                           f"{', '.join(given) or 'none'}")
-    if (log is None) != (turn is None):
+    if log is None and turn is not None:
         raise ToolProblem("turn goes with log: the position after that turn of the game")
     variant = None if rule_set is None else call.folders.stack(rule_set)
+    if log is not None and turn is None:  # a log stopped in the middle: its pending decision
+        game = game_from_log(call.folders, log).game
+        if game.over:
+            raise ToolProblem(f"turn: the log's game is over (after turn {game.turn}): give "
+                              "the turn whose next decision to advise on")
+        return game
     if log is not None:
-        whole("turn", turn, 1)
+        whole("turn", turn, 0)
         game = game_from_log(call.folders, log, turn).game
         if game.turn < turn and not game.over:
             raise ToolProblem(f"turn: the log stops in turn {game.turn + 1}, before the end "
@@ -284,7 +302,7 @@ def explain_game(call: Call, log: str | None = None, rule_set: str = "base",
     if to_turn is not None:
         whole("to_turn", to_turn, from_turn)
     if log is not None:
-        game, head, _, _ = game_from_log(call.folders, log, to_turn, explain=True)
+        game, head, _, _ = game_from_log(call.folders, log, explain=True)
         seats = [{"seat": k, "name": n, "agent": a}
                  for k, (n, a) in enumerate(zip(head["players"], head.get("agents") or
                                                 [None] * len(head["players"])))]

@@ -154,7 +154,11 @@ class Worker:
                 line = None
             if line is None:
                 raise ToolProblem(self._ended(tool, seconds))
-        reply = json.loads(line)
+        try:
+            reply = json.loads(line)
+        except ValueError:
+            raise ToolProblem(f"{tool}: the worker's answer was no JSON: {line[:200]!r}") \
+                from None
         if "error" in reply:
             raise ToolProblem(reply["error"])
         return reply["result"]
