@@ -21,7 +21,6 @@ decide; 2 for bad usage.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 
 from ..errors import MachikoroError, VectorUnsupported
@@ -182,6 +181,8 @@ def run(args) -> int:
         found["options"] = [{"option": _plain(e.option), "games": e.games, "wins": e.wins,
                              "rate": e.rate, "low": e.low, "high": e.high,
                              "turns": e.turns, "income": e.income} for e in ranked]
+        import json  # (not at start-up: play imports this module's MAX_SECONDS)
+
         print(json.dumps(found))
         return 0
     _write(game, decision, logged, ranked, sys.stdout)

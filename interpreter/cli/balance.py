@@ -15,11 +15,10 @@ import json
 import sys
 
 from .arguments import UsageError, file_name, path_text, positive, seed_value
+from .balance_setup import LADDER
 
 HELP = "what a rule set does to play, at every skill level, in one report"
 
-LADDER = "random,greedy,cheese-factory,mcts:50,expert"
-"""The default ladder: from no skill to the strongest agent the project has."""
 MAX_GAMES = 5000
 """``--max-games`` when ``--until-ci`` is given without it (seeds per pairing)."""
 
@@ -97,7 +96,7 @@ def run(args) -> int:
             return _run(args)
         except LabUsageError as exc:
             raise UsageError(str(exc)) from None
-        except DataError:
+        except (DataError, UsageError):
             raise
         except MachikoroError as exc:
             print(f"machikoro balance: {exc}", file=sys.stderr)

@@ -15,6 +15,8 @@ from pathlib import Path
 from ..errors import DataError, MachikoroError, WeightsError
 from .arguments import UsageError, did_you_mean
 
+LADDER = "random,greedy,cheese-factory,mcts:50,expert"
+"""The default ladder: from no skill to the strongest agent the project has."""
 SWEEP_VALUES = 12
 """The most values a sweep plays."""
 
@@ -47,53 +49,66 @@ def load_rulesets(args) -> tuple[list, list, list]:
 
 
 def _sweep(text: str, first: tuple) -> list:
-    """The rule sets of ``--sweep CARD.FIELD=VALUES`` on ``first`` (label, spec, rules): one
-    variant file per value, in a folder removed when the command ends."""
+    """The rule sets of ``--sweep TARGET=VALUES`` on ``first`` (label, spec, rules): one
+    variant file per value (``CARD.FIELD`` changes a card, ``rules.A.B`` the rules file's
+    field A.B), in a folder removed when the command ends."""
+    import yaml
+
     from .lab_options import LabUsageError, variant_spec
 
     label, spec, rules = first
-    card, field, values = _sweep_terms(text, rules)
+    path_of, values = _sweep_terms(text, rules)
     if isinstance(spec, tuple):
         raise LabUsageError("--sweep: the rule set is stacked (A+B): write one variant file "
                             "that extends the stack's last variant, and sweep that")
     folder = Path(tempfile.mkdtemp(prefix="machikoro-sweep-"))
     atexit.register(shutil.rmtree, folder, True)
-    parent = "base" if spec is None else str(Path(spec).resolve())
+    target = text.partition("=")[0]
     out = []
     for value in values:
-        path = folder / f"{card}.{field}={value}.yaml"
-        path.write_text(f"kind: variant\nname: {rules.name} with {card}.{field} = {value}\n"
-                        f"extends: {parent!r}\nchange:\n  {card}: {{{field}: {value}}}\n",
-                        encoding="utf-8")
+        change: dict = value
+        for key in reversed(path_of[1:]):
+            change = {key: change}
+        doc = {"kind": "variant", "name": f"{rules.name} with {target} = {value}",
+               "extends": "base" if spec is None else str(Path(spec).resolve()),
+               "rules" if path_of[0] == "rules" else "change":
+               change if path_of[0] == "rules" else {path_of[0]: change}}
+        path = folder / f"{target}={value}.yaml"
+        path.write_text(yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
         try:
             _, swept = variant_spec(str(path), "--sweep")
         except DataError as exc:
-            first_problem = exc.problems[0]
-            raise MachikoroError(f"--sweep {card}.{field}={value} makes an invalid rule set "
-                                 f"({label}): {first_problem.message}") from None
-        out.append((f"{card}.{field}={value}", str(path), swept))
+            problem = exc.problems[0]
+            raise MachikoroError(f"--sweep {target}={value} makes an invalid rule set "
+                                 f"({label}): {problem.message}") from None
+        out.append((f"{target}={value}", str(path), swept))
     return out
 
 
-def _sweep_terms(text: str, rules) -> tuple[str, str, list[int]]:
-    """``(card id, field, values)`` of a sweep's text. Raises LabUsageError."""
+CARD_FIELDS = ("cost", "supply", "limit")
+"""The numeric fields of a card a sweep may set."""
+
+
+def _sweep_terms(text: str, rules) -> tuple[list[str], list[int]]:
+    """``(path, values)`` of a sweep's text: path ``[card id, field]`` or ``["rules",
+    key, ...]``. Raises LabUsageError."""
     from .lab_options import LabUsageError
 
     target, sep, span = text.partition("=")
-    card, dot, field = target.partition(".")
-    if not sep or not dot or not card or not field or not span:
-        raise LabUsageError(f"--sweep '{text}': write CARD.FIELD=A..B or CARD.FIELD=A,B,C "
-                            "(e.g. cafe.cost=1..4)")
-    if card not in rules.ids:
-        raise LabUsageError(f"--sweep: no card '{card}' in {rules.name}"
-                            f"{did_you_mean(card, list(rules.ids))}")
-    now = getattr(rules.card(card), field, None)
-    numeric = [f for f in ("cost", "supply", "limit")
-               if isinstance(getattr(rules.card(card), f, None), int)]
-    if field not in ("cost", "supply", "limit") or not isinstance(now, int) or \
-            isinstance(now, bool):
-        raise LabUsageError(f"--sweep: '{field}' is no numeric field of {card} (numeric "
-                            f"fields: {', '.join(numeric) or 'none'})")
+    path_of = target.split(".")
+    if not sep or len(path_of) < 2 or not all(path_of) or not span:
+        raise LabUsageError(f"--sweep '{text}': write CARD.FIELD=A..B, CARD.FIELD=A,B,C or "
+                            "rules.FIELD=A..B (e.g. cafe.cost=1..4, rules.setup.coins=3..6)")
+    if path_of[0] != "rules":
+        card, field_ = path_of[0], ".".join(path_of[1:])
+        if card not in rules.ids:
+            raise LabUsageError(f"--sweep: no card '{card}' in {rules.name}"
+                                f"{did_you_mean(card, list(rules.ids))}")
+        now = getattr(rules.card(card), field_, None)
+        if field_ not in CARD_FIELDS or isinstance(now, bool) or \
+                not isinstance(now, (int, type(None))):
+            raise LabUsageError(f"--sweep: '{field_}' is no numeric field of a card (give one "
+                                f"of {', '.join(CARD_FIELDS)})")
     try:
         if ".." in span:
             low, high = (int(x) for x in span.split(".."))
@@ -106,7 +121,7 @@ def _sweep_terms(text: str, rules) -> tuple[str, str, list[int]]:
     if not values or len(values) > SWEEP_VALUES:
         raise LabUsageError(f"--sweep '{text}': give 1 to {SWEEP_VALUES} values, not "
                             f"{len(values)}")
-    return card, field, values
+    return path_of, values
 
 
 def ladder_for(args, loaded: list, notes: list) -> tuple[list[str], str | None]:
@@ -114,8 +129,6 @@ def ladder_for(args, loaded: list, notes: list) -> tuple[list[str], str | None]:
     default agent that does not fit one (a strategy naming a card it lacks; expert
     without weights under ``--no-train`` or in a sweep) is left out with a note; one the
     user named is an error. Raises LabUsageError or DataError."""
-    from .balance import LADDER
-
     explicit = args.ladder is not None
     names = [n.strip() for n in (args.ladder or LADDER).split(",")]
     if any(not n for n in names) or len(set(names)) < len(names):
@@ -144,9 +157,6 @@ def _fits(name: str, args, loaded: list, notes: list, explicit: bool) -> bool:
             agent_factory(name, rules)
             if name.partition("!")[0] == "expert":
                 _expert_ready(args, spec, rules)
-        except ValueError as exc:
-            raise LabUsageError(f"--ladder: {exc}{did_you_mean(name, agent_names())}") \
-                from None
         except (DataError, WeightsError) as exc:
             if explicit:
                 raise
@@ -154,6 +164,9 @@ def _fits(name: str, args, loaded: list, notes: list, explicit: bool) -> bool:
             notes.append(f"{name} left out of the ladder: it does not fit {label} "
                          f"({reason.splitlines()[0]})")
             return False
+        except ValueError as exc:  # (after DataError, one of them)
+            raise LabUsageError(f"--ladder: {exc}{did_you_mean(name, agent_names())}") \
+                from None
     return True
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 from ..errors import DataError
+from ..lab.changes import report_warnings, warning_lines
 from ..lab.comparison import Comparison, card_table, labels, play_pairs, render
 from ..lab.engines import EngineChoice, batch_size
 from ..lab.executors import Executor
@@ -131,5 +132,9 @@ def _run(args) -> int:
               "engine": engine.engine, "engine_fallback": engine.fallback,
               "reports": reports, "differences": comparison.differences(names),
               "cards": card_table(reports, names)}
-    text = "" if args.json else render(result)
+    result["warnings"] = [f"{name}: {w}" for k, (name, rep, (variant, rules)) in
+                          enumerate(zip(names, reports, loaded))
+                          for w in report_warnings(variant, rules, rep["cards"], args.players,
+                                                   loaded[0][1] if k else None)]
+    text = "" if args.json else render(result) + warning_lines(result["warnings"])
     return finish("compare", result, text, reports, args, result["games"], interrupted, names)

@@ -58,7 +58,7 @@ def add_arguments(play: argparse.ArgumentParser) -> None:
                            "each decision asked as numbered options, the table printed first; "
                            "end of input or Ctrl-C stops the game, the log keeps it so far; "
                            "? answers with a hint, card NAME shows a card")
-    play.add_argument("--hint-seconds", default=2.0,
+    play.add_argument("--hint-seconds", default=2.0, metavar="S",
                       type=number(0, MAX_SECONDS, "a number of seconds", above=True,
                                   unit=" (a year of CPU)"),
                       help="with --human: the CPU seconds a hint (? at the prompt) may "

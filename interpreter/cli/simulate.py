@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from ..lab.changes import report_warnings, warning_lines
 from ..lab.engines import batch_size
 from ..lab.executors import Executor
 from ..lab.runs import RunSpec
@@ -82,7 +83,8 @@ def _run(args) -> int:
     rep = report(summary, rules, variant, args.seed, spec.seats, engine.engine,
                  engine.fallback)
     rep["interrupted"] = interrupted
-    text = "" if args.json else render(rep, rules)
+    rep["warnings"] = report_warnings(variant, rules, rep["cards"], args.players)
+    text = "" if args.json else render(rep, rules) + warning_lines(rep["warnings"])
     try:
         code = finish("simulate", rep, text, [rep], args, summary.games, interrupted)
     finally:  # said even when standard output failed too

@@ -67,6 +67,26 @@ def rarely_built(changed: list[str], cards: list[dict], players: int,
             continue
         out.append(f"{card} is changed or new in this rule set, but {who} built it in "
                    f"{share:.1%} of player-games: the results say little about it. To "
-                   f"measure it, seat a strategy that buys it (docs/strategies.md), or read "
-                   f"balance's restricted-play line for it (an agent forbidden {card})")
+                   f"measure it, seat a strategy that buys it (a strategy file listing "
+                   f"{card}: docs/strategies.md), or read its line in machikoro balance's "
+                   f"cards (the agent forbidden {card} against itself)")
     return out
+
+
+def report_warnings(spec, rules: RuleSet, cards: list[dict], players: int,
+                    reference: RuleSet | None = None) -> list[str]:
+    """:func:`rarely_built` for a lab report of the rule set ``spec`` (the lab's variant
+    spec; ``rules`` its rule set) against ``reference`` (default: the rule set it
+    extends; the base set has none): what ``simulate`` and ``compare`` warn of."""
+    if reference is None:
+        if spec is None or spec == "base":
+            return []
+        from ..rules.loader import cached_ruleset
+
+        reference = cached_ruleset(extended(spec))
+    return rarely_built(changed_cards(rules, reference), cards, players)
+
+
+def warning_lines(warnings: list[str]) -> str:
+    """The warnings as the text reports end with them (empty when none)."""
+    return "".join(f"\nwarning: {w}" for w in warnings)
