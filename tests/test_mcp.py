@@ -334,6 +334,17 @@ def test_without_the_sdk_the_command_says_what_to_install(monkeypatch, capsys, t
     assert 'pip install "machikoro[mcp]"' in capsys.readouterr().err
 
 
+def test_the_allowed_folders_default_to_the_current_one(monkeypatch, tmp_path):
+    from machikoro.cli import mcp as command
+
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    monkeypatch.chdir(tmp_path)
+    assert command.folders(None) == [os.path.realpath(tmp_path)]
+    assert command.folders(["link", "real"]) == [os.path.realpath(tmp_path / "real")]
+    assert main(["mcp", "--allow", str(tmp_path / "none")]) == 2
+
+
 def test_other_commands_do_not_import_the_sdk(tmp_path):
     probe = ("import sys, io, contextlib\nfrom machikoro.cli import main\n"
              "with contextlib.redirect_stdout(io.StringIO()):\n"

@@ -125,6 +125,7 @@ def guard_reads(folders: Folders, cache: str | None) -> None:
     events = {"open", "os.listdir", "os.scandir"}
 
     def hook(event: str, args: tuple) -> None:
+        """Refuse an open or a listing of a path outside the roots."""
         if event not in events or not args:
             return
         target = args[0]
