@@ -263,7 +263,25 @@ def test_advise_on_a_position_text_ranks_the_winning_build_first(server):
     assert "at most 20,000 rollouts per call" in \
         server.error("advise", {"position_text": POSITION, "games": 100_000})
     finished = server.error("advise", {"log": "game.jsonl"})
-    assert "the log's game is over" in finished
+    assert "is over after turn" in finished
+
+
+def test_advise_reaches_any_decision_of_a_log(server, allowed):
+    from machikoro.logs.log_decisions import logged_decisions
+    from machikoro.logs.replay import replay
+
+    decisions = logged_decisions(replay(str(allowed / "game.jsonl")))
+    second = next(d for d in decisions if d.number == 2)
+    found = server.result("advise", {"log": "game.jsonl", "turn": second.turn - 1,
+                                     "decision": 2, "games": 20})
+    assert (found["decision"], found["turn"], found["player"]) == \
+        (second.decision.name, second.turn, second.decision.player)
+    assert sorted(json.dumps(o["option"]) for o in found["options"]) == \
+        sorted(json.dumps(o) for o in second.decision.options)
+    assert "no decision 9" in server.error("advise", {"log": "game.jsonl", "turn": 0,
+                                                      "decision": 9})
+    assert "decision K goes with turn N" in server.error("advise", {"log": "game.jsonl",
+                                                                    "decision": 1})
 
 
 def test_explain_game_is_the_game_play_explains(server, allowed):

@@ -41,6 +41,36 @@ def game_from_log(folders: Folders, log: str, until: int | None = None,
     return replay_log(parsed, until, explain)
 
 
+def logged_position(replayed: Replayed, log: str, turn: int | None,
+                    decision: int | None) -> Game:
+    """The position of a replayed log's decision, as ``machikoro advise --log`` names it:
+    without ``turn``, the pending decision of a log that stops in the middle of its game;
+    with ``turn`` N, the first decision after turn N (0: the game's first), or with
+    ``decision`` K the K-th decision of turn N+1 (counted from 1, whoever answers).
+    Raises :class:`ToolProblem` for a finished log without a turn, or a turn or decision
+    the log does not reach."""
+    from ..logs.log_decisions import logged_decisions, position_at
+
+    game, decisions = replayed.game, logged_decisions(replayed)
+    if turn is None:
+        if replayed.complete or not decisions:
+            raise ToolProblem(f"turn: the game of {log} is over after turn {game.turn}: give "
+                              "the turn (and decision) to advise on")
+        return position_at(replayed, decisions[-1].index)
+    ended = (f"{log}: the game ended in turn {game.turn}" if replayed.complete else
+             f"{log}: the log stops in turn {game.turn + 1}")
+    if decision is None:
+        later = [d for d in decisions if d.turn > turn]
+        if not later:
+            raise ToolProblem(f"turn: {ended}: no decision after turn {turn}")
+        return position_at(replayed, later[0].index)
+    asked = [d for d in decisions if d.turn == turn + 1]
+    if decision > len(asked):
+        raise ToolProblem(f"decision: turn {turn + 1} of {log} asks {len(asked)} "
+                          f"decision(s) ({ended.split(': ', 1)[1]}): no decision {decision}")
+    return position_at(replayed, asked[decision - 1].index)
+
+
 def position_from_text(folders: Folders, text: str, variant) -> Game:
     """The position of a rule-case text (advise's ``position_text``), read as a file of a
     folder of its own; problems name the file ``position_text``."""

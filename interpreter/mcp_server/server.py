@@ -144,6 +144,10 @@ class Tools:
         turn: Annotated[int | None, Field(
             description="with log: the first decision after this turn (0: the game's first; "
                         "none: the pending decision of a log that stops mid-game)")] = None,
+        decision: Annotated[int | None, Field(
+            description="with log and turn N: the K-th decision of turn N+1, from 1, "
+                        "whoever answers (with a Train Station, 2 is the build after the "
+                        "roll)")] = None,
         position: Annotated[str | None, Field(
             description="a position file (the rule-case format) in the allowed "
                         "folders")] = None,

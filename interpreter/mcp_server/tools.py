@@ -36,7 +36,7 @@ from ..lab.summary import Summary
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet
 from .folders import Folders
-from .games import explained_events, game_from_log, position_from_text
+from .games import explained_events, game_from_log, logged_position, position_from_text
 from .limits import (
     EVENTS,
     GAMES,
@@ -217,16 +217,15 @@ def compare(call: Call, rule_sets: list | None = None, players: int = 2,
 
 
 def advise(call: Call, log: str | None = None, turn: int | None = None,
-           position: str | None = None, position_text: str | None = None,
+           decision: int | None = None, position: str | None = None, position_text: str | None = None,
            rule_set: str | None = None, agents: str | None = None,
            games: int = ROLLOUTS.default, cpu_seconds: float = 0, precision: float = 0.05,
            seed: int = 0) -> dict:
     """``machikoro advise --json``: the options of a position's pending decision ranked by
     the mover's chance to win, from rollouts (``games`` in all, the CPU budget), in the
-    scalar engine. The position: a game ``log`` and a ``turn`` (the first decision after
-    that turn; 0: the game's first; no turn: the pending decision of a log that stops in
-    the middle of the game), a ``position`` file or a ``position_text`` (the rule-case
-    format)."""
+    scalar engine. The position: a game ``log`` (:func:`~.games.logged_position`: its
+    ``turn`` and ``decision``, as ``advise --log`` takes them), a ``position`` file or a
+    ``position_text`` (the rule-case format)."""
     from ..lab.advise import advise as ranked_options
 
     games = bounded("games", games, ROLLOUTS)
@@ -235,7 +234,7 @@ def advise(call: Call, log: str | None = None, turn: int | None = None,
             not 0 < precision <= 1:
         raise ToolProblem(f"precision: expected a win rate above 0 and at most 1, got "
                           f"{precision!r}")
-    game = _position(call, log, turn, position, position_text, rule_set)
+    game = _position(call, log, turn, decision, position, position_text, rule_set)
     decision = game.decision()
     seated = None
     if agents is not None:
@@ -254,34 +253,27 @@ def advise(call: Call, log: str | None = None, turn: int | None = None,
             "budget": call.account(games, played, "rollouts", early="precision")}
 
 
-def _position(call: Call, log, turn, position, position_text, rule_set) -> Game:
-    """The game of advise's position arguments (exactly one of a log with its turn, a
-    position file, a position text); ``rule_set`` for a position that names none."""
+def _position(call: Call, log, turn, decision, position, position_text, rule_set) -> Game:
+    """The game of advise's position arguments (exactly one of a log with its turn and
+    decision, a position file, a position text); ``rule_set`` for a position that names
+    none."""
     given = [k for k, v in (("log", log), ("position", position),
                             ("position_text", position_text)) if v is not None]
     if len(given) != 1:
         raise ToolProblem("give exactly one of log (and turn), position (a file) or "
                           f"position_text (YAML in the rule-case format); got "
                           f"{', '.join(given) or 'none'}")
-    if log is None and turn is not None:
-        raise ToolProblem("turn goes with log: the position after that turn of the game")
+    if log is None and (turn is not None or decision is not None):
+        raise ToolProblem("turn and decision go with log: a decision of the logged game")
+    if decision is not None and turn is None:
+        raise ToolProblem("decision K goes with turn N: the K-th decision of turn N+1")
     variant = None if rule_set is None else call.folders.stack(rule_set)
-    if log is not None and turn is None:  # a log stopped in the middle: its pending decision
-        game = game_from_log(call.folders, log).game
-        if game.over:
-            raise ToolProblem(f"turn: the log's game is over (after turn {game.turn}): give "
-                              "the turn whose next decision to advise on")
-        return game
     if log is not None:
-        whole("turn", turn, 0)
-        game = game_from_log(call.folders, log, turn).game
-        if game.turn < turn and not game.over:
-            raise ToolProblem(f"turn: the log stops in turn {game.turn + 1}, before the end "
-                              f"of turn {turn}")
-        if game.over and game.turn <= turn:
-            raise ToolProblem(f"turn: the game ended in turn {game.turn}: no position after "
-                              f"turn {turn}")
-        return game
+        if turn is not None:
+            whole("turn", turn, 0)
+        if decision is not None:
+            whole("decision", decision, 1)
+        return logged_position(game_from_log(call.folders, log), log, turn, decision)
     from ..checks.rule_cases import case_position
 
     if position is not None:
