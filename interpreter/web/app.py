@@ -10,7 +10,9 @@ from a visitor's browser without the browser asking first, and the app allows no
 Routes: ``GET /`` (and ``/game/ID``, ``/replay/ID``: the same page), ``/static/...``,
 ``GET /api/options``, ``POST /api/games`` (a new game), ``GET /api/games/ID``, ``POST
 /api/games/ID/answer`` ``{step, option}``, ``POST /api/games/ID/advance`` ``{step}`` (an
-agent's move), ``GET /api/logs`` (the logs in the save folder), ``POST /api/replays``
+agent's move), ``POST /api/games/ID/hint`` ``{step, games, seconds, seed}`` (the advisor
+on a person's pending decision), ``GET /api/logs`` (the logs in the save folder, with
+their facts) (the logs in the save folder), ``POST /api/replays``
 (``{saved: NAME}`` or ``{name, text}``), ``GET /api/replays/ID?turn=N``, ``POST
 /api/replays/ID/continue`` ``{turn, seats}``. A refused request answers ``{error}`` (with
 ``problems``, the located lines of ``machikoro validate``, for a rule set that does not
@@ -21,10 +23,13 @@ registry knows by name (``NAME:N`` budgets at most :data:`MAX_BUDGET`, or
 :data:`MAX_BUDGET_UNSTOPPABLE` for an agent a time limit cannot stop), a bundled strategy
 or a strategy file the operator named on the command line, never a file a request names;
 an agent's move stops after :data:`~.sessions.MOVE_SECONDS` (an interruptible agent answers
-with what it found) and at most :data:`WORKERS` games or logs are worked on at once (other
-requests wait their turn); bodies are at most :data:`MAX_BODY` bytes, and only
-:data:`MAX_UPLOAD_BODY` for a log sent to replay, two at a time; a replay keeps at most a
-few megabytes (:class:`~.sessions.Replay`).
+with what it found), a hint's advisor after at most as many CPU seconds (or
+:data:`~.sessions.HINT_UNTIMED_GAMES` rollouts without a time limit), and at most
+:data:`WORKERS` games or logs are worked on at once (other requests wait their turn);
+bodies are at most :data:`MAX_BODY` bytes, and only :data:`MAX_UPLOAD_BODY` for a log sent
+to replay, two at a time; a replay keeps at most a few megabytes
+(:class:`~.sessions.Replay`); the list of saved games reads the first and last lines of
+at most :data:`~.saved.LISTED` logs.
 """
 
 from __future__ import annotations
@@ -49,7 +54,20 @@ from ..data.listing import bundled_entries
 from ..errors import DataError, MachikoroError
 from ..logs.game_log import parse_log
 from ..rules.loader import load_cached
-from .sessions import HUMAN, MOVE_SECONDS, Held, Play, Refused, Replay, move_stop
+from .saved import saved_games
+from .sessions import (
+    HINT_GAMES,
+    HINT_SECONDS,
+    HINT_UNTIMED_GAMES,
+    HUMAN,
+    MOVE_SECONDS,
+    Held,
+    Play,
+    Refused,
+    Replay,
+    hint_budget,
+    move_stop,
+)
 
 STATIC = Path(__file__).resolve().parent / "static"
 """The folder of the pages, styles and scripts; nothing outside it is ever served."""
@@ -273,7 +291,8 @@ class WebApp:
     async def options(self, request: Request) -> JSONResponse:
         """``{variants: [{key, label}], variant: KEY or None (the one to preselect: the
         command line's first), agents: [...], strategies: [...], budget: {most, most_unstoppable},
-        move_seconds}``."""
+        move_seconds, hint: {seconds, games, most_seconds, most_untimed_games}}`` (a hint's
+        default budget and its limits)."""
         strategies = self.agent_choices()[2]
         plain = [n for n in agent_names() if not n.endswith("[:N]")]
         agents = [HUMAN] + [n for n in plain if n not in strategies] + list(BUDGET_AGENTS)
@@ -284,7 +303,10 @@ class WebApp:
                              "strategy_folder": STRATEGY_FOLDER,
                              "budget": {"most": MAX_BUDGET,
                                         "most_unstoppable": MAX_BUDGET_UNSTOPPABLE},
-                             "move_seconds": MOVE_SECONDS})
+                             "move_seconds": MOVE_SECONDS,
+                             "hint": {"seconds": HINT_SECONDS, "games": HINT_GAMES,
+                                      "most_seconds": MOVE_SECONDS,
+                                      "most_untimed_games": HINT_UNTIMED_GAMES}})
 
     # ------------------------------------------------------------------ games
 
@@ -330,6 +352,17 @@ class WebApp:
         await self._work(play.advance, body.get("step"))
         return JSONResponse(play.view())
 
+    async def hint(self, request: Request) -> JSONResponse:
+        """The advisor on a person's pending decision: ``{step, games, seconds, seed}``
+        (each but ``step`` may be left out: :func:`~.sessions.hint_budget`); answers
+        :meth:`.sessions.Play.hint`'s ranking; 409 when the page is out of date or the
+        decision is an agent's."""
+        play = self.plays.find(request.path_params["id"], "game")
+        body = await _body(request, MAX_BODY, ("step", "games", "seconds", "seed"))
+        budget = hint_budget(body.get("games"), body.get("seconds", HINT_SECONDS),
+                             body.get("seed"))
+        return JSONResponse(await self._work(play.hint, body.get("step"), *budget))
+
     # ------------------------------------------------------------------ replays
 
     def saved_logs(self) -> list[str]:
@@ -339,8 +372,13 @@ class WebApp:
         return [p.name for p in sorted(files, key=lambda p: p.stat().st_mtime, reverse=True)]
 
     async def logs(self, request: Request) -> JSONResponse:
-        """``{logs: [names]}``: the saved logs."""
-        return JSONResponse({"logs": self.saved_logs(), "folder": str(self.settings.save_dir)})
+        """``{logs: [names], games: [facts], folder}``: the saved logs' names, newest
+        first, and the facts of the newest :data:`~.saved.LISTED` (see
+        :func:`~.saved.saved_games`: rule set, players and agents, winner, turns, date)."""
+        names = self.saved_logs()
+        games = await anyio.to_thread.run_sync(saved_games, self.settings.save_dir, names)
+        return JSONResponse({"logs": names, "games": games,
+                             "folder": str(self.settings.save_dir)})
 
     async def open_replay(self, request: Request) -> JSONResponse:
         """Open a log: ``{saved: NAME}`` (one of :meth:`saved_logs`) or ``{name, text}``
@@ -473,6 +511,7 @@ def make_app(settings: Settings, hosts: list[str] | None = None) -> Starlette:
         Route("/api/games/{id}", web.game),
         Route("/api/games/{id}/answer", web.answer, methods=["POST"]),
         Route("/api/games/{id}/advance", web.advance, methods=["POST"]),
+        Route("/api/games/{id}/hint", web.hint, methods=["POST"]),
         Route("/api/logs", web.logs),
         Route("/api/replays", web.open_replay, methods=["POST"]),
         Route("/api/replays/{id}", web.replay),

@@ -24,6 +24,7 @@ from collections import OrderedDict
 from pathlib import Path
 
 from ..agents.registry import agent_factory
+from ..engine.card_faces import named_text, tier_of
 from ..engine.game import Game
 from ..errors import MachikoroError
 from ..logs import game_log
@@ -43,6 +44,17 @@ MOVE_SECONDS = 10.0
 """The time limit of an agent's move in the app, in seconds: an interruptible agent
 (``mcts``) answers with what it has found by then."""
 
+HINT_SECONDS = 2.0
+"""A hint's CPU time in seconds when the page asks no other budget (the advisor's
+default)."""
+
+HINT_GAMES = 20_000
+"""The most rollouts of a hint with a time budget (the advisor's default)."""
+
+HINT_UNTIMED_GAMES = 1_000
+"""The most rollouts of a hint without a time budget (``seconds`` null: the same games
+for the same seed, every time; some seconds of CPU on the slowest bundled rule sets)."""
+
 _MOVE = threading.local()  # the deadline of the move the thread plays (time.monotonic)
 
 
@@ -55,6 +67,29 @@ def move_stop(stopping: threading.Event):
         return stopping.is_set() or time.monotonic() > getattr(_MOVE, "deadline", 0.0)
 
     return stop
+
+
+def hint_budget(games, seconds, seed) -> tuple[int, float | None, int]:
+    """``(games, seconds, seed)`` of a hint as a page asks it (None: the defaults,
+    :data:`HINT_GAMES` and :data:`HINT_SECONDS`, seed 0): seconds above 0 and at most
+    :data:`MOVE_SECONDS`, or null with games at most :data:`HINT_UNTIMED_GAMES`; games a
+    whole number 1 to :data:`HINT_GAMES`; seed a whole number 0 to 2**32 - 1. Raises
+    :class:`Refused` (422) for anything else."""
+    if seconds is not None and (isinstance(seconds, bool) or not isinstance(
+            seconds, (int, float)) or not 0 < seconds <= MOVE_SECONDS):
+        raise Refused(f"seconds: a number above 0 and at most {MOVE_SECONDS:g} (CPU seconds), "
+                      f"or null with games at most {HINT_UNTIMED_GAMES:,}", 422)
+    most = HINT_GAMES if seconds is not None else HINT_UNTIMED_GAMES
+    if games is None:
+        games = most
+    if type(games) is not int or not 1 <= games <= most:
+        raise Refused(f"games: a whole number 1-{most:,} "
+                      f"({'with' if seconds is not None else 'without'} a time budget)", 422)
+    if seed is None:
+        seed = 0
+    if type(seed) is not int or not 0 <= seed < 2 ** 32:
+        raise Refused("seed: a whole number 0 to 2**32 - 1", 422)
+    return games, (float(seconds) if seconds is not None else None), seed
 
 
 class Refused(MachikoroError):
@@ -84,15 +119,32 @@ def _event_lines(game: Game, events: list) -> list[dict]:
 
 def decision_view(game: Game, seats: list[str]) -> dict | None:
     """The pending decision for a page: ``{player, name, card, human, question, options:
-    [{index, label}]}`` (None when the game is over)."""
+    [{index, label, card, cost, tier}]}`` (None when the game is over). An option that is
+    a card has its ``card`` id (else None); a build option also its ``cost`` to the
+    player and the ``tier`` of a tiered cost that applies (None: no tiers). The question's
+    effect text names cards by name."""
     decision = game.pending
     if decision is None:
         return None
+    rules = game.rules
+    question = question_text(game, decision)
+    if decision.card is not None:  # the asking card's effect, as the page's faces say it
+        effect = rules.card(decision.card).effect.strip()
+        question = question.replace(effect, named_text(rules, effect))
+    building = decision.name == "build" and decision.card is None
+    options = []
+    for i, option in enumerate(decision.options):
+        entry = {"index": i, "label": option_text(game, decision, option), "card": None}
+        if isinstance(option, str) and option in rules.index:
+            entry["card"] = option
+            if building:
+                card = rules.index[option]
+                entry["cost"] = game.cost_to(decision.player, card)
+                entry["tier"] = tier_of(game, decision.player, card)
+        options.append(entry)
     return {"player": decision.player, "name": decision.name, "card": decision.card,
-            "human": seats[decision.player] == HUMAN,
-            "question": question_text(game, decision),
-            "options": [{"index": i, "label": option_text(game, decision, option)}
-                        for i, option in enumerate(decision.options)]}
+            "human": seats[decision.player] == HUMAN, "question": question,
+            "options": options}
 
 
 def _played(rules: RuleSet, names: list[str], seed: int, max_turns: int, answers
@@ -185,6 +237,39 @@ class Play:
                 _MOVE.deadline = 0.0
             self.game.answer(choice, decision.player)
             self._after()
+
+    def hint(self, step, games: int, seconds: float | None, seed: int) -> dict:
+        """The advisor (:func:`~machikoro.lab.advise.advise`, greedy playing every seat, in
+        the scalar engine) on the person's pending decision, asked by a page that showed
+        ``step``, with a budget of ``games`` rollouts and ``seconds`` of CPU (None: no
+        time limit; see :func:`hint_budget`) seeded by ``seed``: ``{step, player, budget:
+        {games, seconds, seed, agents, engine}, cpu_seconds, options: [{index, label,
+        rate, low, high, games, wins, turns, income}]}``, best first (rates 0 to 1, their
+        95% interval ``low``..``high``). The game is not changed (the advisor works on a
+        copy, outside the game's lock). Raises :class:`Refused` as :meth:`answer`."""
+        from ..lab.advise import advise
+
+        with self.lock:
+            self._check(step, human=True)
+            game = self.game.snapshot()
+        decision = game.decision()
+        games = max(games, len(decision.options))  # (the advisor's least: one an option)
+        began = time.process_time()
+        found = advise(game, None, games=games, seconds=seconds, seed=seed, engine="scalar")
+        used = time.process_time() - began
+        options = []
+        for estimate in found:
+            index = next(i for i, o in enumerate(decision.options)
+                         if o is estimate.option or (type(o) is type(estimate.option)
+                                                     and o == estimate.option))
+            options.append({"index": index, "label": option_text(game, decision, estimate.option),
+                            "rate": estimate.rate, "low": estimate.low, "high": estimate.high,
+                            "games": estimate.games, "wins": estimate.wins,
+                            "turns": estimate.turns, "income": estimate.income})
+        return {"step": step, "player": decision.player,
+                "budget": {"games": games, "seconds": seconds, "seed": seed,
+                           "agents": "greedy", "engine": "scalar"},
+                "cpu_seconds": used, "options": options}
 
     def _after(self) -> None:
         """Run the game to its next decision and save; when the save fails, take the
@@ -371,5 +456,6 @@ class Held(OrderedDict):
         return item
 
 
-__all__ = ["HUMAN", "MAX_REPLAY_TURNS", "MOVE_SECONDS", "NO_OPTION", "Held", "Play", "Refused",
-           "Replay", "decision_view", "move_stop"]
+__all__ = ["HINT_GAMES", "HINT_SECONDS", "HINT_UNTIMED_GAMES", "HUMAN", "MAX_REPLAY_TURNS",
+           "MOVE_SECONDS", "NO_OPTION", "Held", "Play", "Refused", "Replay", "decision_view",
+           "hint_budget", "move_stop"]

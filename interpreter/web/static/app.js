@@ -60,25 +60,102 @@ function rolls(numbers) {
   return run && sorted.length > 1 ? `${sorted[0]}-${sorted.at(-1)}` : sorted.join(",");
 }
 
-function cardTile(face, {copies = null, note = null, effect = false, unbuilt = false} = {}) {
-  const colour = colourOf(face.colour);
-  const tile = el("div", {
-    class: `card kind-${face.kind}` + (unbuilt ? " unbuilt" : ""),
-    title: `${face.name}: ${face.everyone ? "(every player) " : ""}${face.effect}`,
-    "data-card": face.id,
-    style: colour ? `--c: ${colour}` : null,
+// A cost in coins: a tiered cost lists its tiers, the one that applies to the player
+// marked (.tier-now); `cost` is what it costs that player now (a card in play may change it).
+function costNode(face, cost = null, tier = null) {
+  const node = el("span", {class: "cost"});
+  const now = cost ?? face.cost;
+  if (!face.tiers) {
+    node.append(now < 0 ? `+${-now}¢` : `${now}¢`);
+    return node;
+  }
+  face.tiers.forEach((c, i) => {
+    if (i) node.append("/");
+    node.append(i === tier ? el("b", {class: "tier-now", title: "the tier that applies", text: c}) : `${c}`);
   });
-  const head = el("div", {class: "card-head"},
+  node.append("¢");
+  if (tier !== null && face.tiers[tier] !== now) node.append(el("span", {class: "cost-now", text: ` → ${now}¢`}));
+  return node;
+}
+
+function faceWords(face) {
+  const words = [];
+  if (face.effect) words.push(face.effect);
+  if (face.wins) words.push("building it wins the game");
+  if (face.everyone) words.push("works for every player once anyone has built it");
+  if (face.build_if) words.push(`build only if ${face.build_if}`);
+  return words;
+}
+
+// One card face. `tag` "button" makes it a button (an option, a market card to build);
+// `cost`/`tier`: what it costs the player marked; `effect`: show the effect text.
+function cardTile(face, {copies = null, note = null, effect = false, unbuilt = false,
+                         cost = null, tier = null, tag = "div", extra = {}} = {}) {
+  const colour = colourOf(face.colour);
+  const span = tag === "button";   // a button holds phrasing content only
+  const part = (cls, text) => el(span ? "span" : "div", {class: cls, text});
+  const tile = el(tag, {
+    class: `card kind-${face.kind}` + (unbuilt ? " unbuilt" : "") + (extra.class ? ` ${extra.class}` : ""),
+    title: `${face.name}: ${faceWords(face).join("; ")}`,
+    "data-card": face.id,
+    "data-cost": cost, "data-tier": tier,
+    style: colour ? `--c: ${colour}` : null,
+    ...Object.fromEntries(Object.entries(extra).filter(([k]) => k !== "class")),
+  });
+  const head = el(span ? "span" : "div", {class: "card-head"},
     el("span", {class: "roll", text: rolls(face.activation)}),
-    el("span", {class: "icons", text: face.icons.join(" ")}));
-  tile.append(head, el("div", {class: "card-name", text: face.name}));
-  if (effect) tile.append(el("div", {class: "card-effect", text: face.effect}));
-  const foot = el("div", {class: "card-foot"},
-    el("span", {class: "cost", text: `${face.tiers ? face.tiers.join("/") : face.cost}¢`}));
+    el("span", {class: "icons", text: face.icons.length ? face.icons.join(" ") : face.colour ? "" : face.kind}));
+  tile.append(head, part("card-name", face.name));
+  if (effect) tile.append(part("card-effect", faceWords(face).join("; ")));
+  const foot = el(span ? "span" : "div", {class: "card-foot"}, costNode(face, cost, tier));
   if (copies !== null) foot.append(el("span", {class: "copies", text: `×${copies}`}));
   tile.append(foot);
-  if (note) tile.append(el("div", {class: "card-note", text: note}));
+  if (note) tile.append(part("card-note", note));
   return tile;
+}
+
+// The whole face of a card, for the card view (hover, focus or tap on any card).
+function faceView(face, cost, tier) {
+  const facts = [face.colour || face.kind, ...face.icons];
+  if (face.activation.length) facts.push(`activates on ${rolls(face.activation)}`);
+  if (face.limit !== null && face.limit !== undefined) facts.push(`at most ${face.limit} a player`);
+  const colour = colourOf(face.colour);
+  return el("div", {class: `face kind-${face.kind}`, style: colour ? `--c: ${colour}` : null},
+    el("div", {class: "face-name", text: face.name}),
+    el("div", {class: "face-facts", text: facts.join(" · ")}),
+    ...faceWords(face).map(w => el("div", {class: "face-effect", text: w})),
+    el("div", {class: "face-cost"}, cost === null ? "cost " : "cost to this player ",
+       costNode(face, cost, tier)));
+}
+
+// The card view follows the pointer (hover), the keyboard (focus) and a tap on a card
+// that is not a button; a tap elsewhere or Escape closes it.
+function watchFaces(root, faces) {
+  const byId = () => Object.fromEntries(faces().map(f => [f.id, f]));
+  const view = root.querySelector(".face-view");
+  const show = tile => {
+    const face = byId()[tile.dataset.card];
+    if (!face) return;
+    const number = key => (tile.dataset[key] === undefined ? null : Number(tile.dataset[key]));
+    view.replaceChildren(faceView(face, number("cost"), number("tier")));
+    view.dataset.card = face.id;
+    view.hidden = false;
+  };
+  const hide = () => { view.hidden = true; delete view.dataset.card; };
+  root.addEventListener("mouseover", e => {
+    const tile = e.target.closest("[data-card]");
+    if (tile && !view.contains(tile)) show(tile);
+  });
+  root.addEventListener("mouseout", e => {
+    if (e.target.closest("[data-card]") && !e.relatedTarget?.closest?.("[data-card]")) hide();
+  });
+  root.addEventListener("focusin", e => { const t = e.target.closest("[data-card]"); if (t) show(t); });
+  root.addEventListener("click", e => {
+    const tile = e.target.closest("[data-card]");
+    if (tile && tile.tagName !== "BUTTON") show(tile);
+    else if (!tile) hide();
+  });
+  document.addEventListener("keydown", e => { if (e.key === "Escape") hide(); });
 }
 
 function marksText(marks) {
@@ -88,7 +165,9 @@ function marksText(marks) {
 
 // ---------------------------------------------------------------- the table
 
-function renderTable(root, table, faces, seats) {
+// `build`: {card id: option} of the pending build decision a person answers here, and
+// `choose(index)` to answer it (a market card among them is a button that builds it).
+function renderTable(root, table, faces, seats, build = null) {
   const byId = Object.fromEntries(faces.map(f => [f.id, f]));
   const players = root.querySelector(".players");
   players.replaceChildren();
@@ -105,8 +184,8 @@ function renderTable(root, table, faces, seats) {
       table.winner === p.seat ? el("span", {class: "turn-mark win", text: "winner"}) : null));
     const marks = el("div", {class: "row landmarks"});
     for (const l of p.landmarks) {
-      marks.append(cardTile(byId[l.id], {unbuilt: !l.built,
-                                         note: l.built ? "built" : `not built · ${l.cost}¢`}));
+      marks.append(cardTile(byId[l.id], {unbuilt: !l.built, cost: l.cost, tier: l.tier ?? null,
+                                         note: l.built ? "built" : "not built"}));
     }
     const town = el("div", {class: "row town"});
     for (const c of p.town) {
@@ -115,20 +194,50 @@ function renderTable(root, table, faces, seats) {
     box.append(el("h3", {text: "Landmarks"}), marks, el("h3", {text: "Town"}), town);
     players.append(box);
   }
+  renderMarket(root, table, byId, build);
+  renderDice(root, table);
+}
+
+function renderMarket(root, table, byId, build) {
   const market = root.querySelector(".market");
   market.replaceChildren();
+  const buyer = table.players[table.costs_for ?? table.current];
+  if (buyer) market.append(el("p", {class: "costs-for", text: `costs for ${buyer.name}`}));
   table.market.forEach((row, r) => {
     const label = table.market.length > 1 ? `Row ${r + 1}` : "Face up";
     const deck = row.deck === null ? "" : ` · ${row.deck} in the deck`;
     const tiles = el("div", {class: "row"});
-    for (const c of row.cards) tiles.append(cardTile(byId[c.id], {copies: c.copies, effect: true}));
+    for (const c of row.cards) {
+      const option = build && build.options[c.id];
+      const shown = {copies: c.copies, effect: true, cost: c.cost ?? null, tier: c.tier ?? null};
+      if (option) {
+        Object.assign(shown, {tag: "button", extra: {
+          class: "buildable", "data-index": option.index, "aria-label": option.label,
+          onclick: () => build.choose(option.index)}});
+      }
+      tiles.append(cardTile(byId[c.id], shown));
+    }
     if (!row.cards.length) tiles.append(el("p", {class: "empty", text: "nothing face up"}));
     market.append(el("div", {class: "market-row", "data-row": r},
                      el("h3", {text: label + deck}), tiles));
   });
+}
+
+// The dice say whose roll they show; before the turn's roll they are empty.
+function renderDice(root, table) {
   const dice = root.querySelector(".dice");
-  dice.replaceChildren(...table.dice.map(d => el("span", {class: "die", text: d})));
-  if (table.dice.length > 1) dice.append(el("span", {class: "total", text: `= ${table.total}`}));
+  const who = table.roller === null || table.roller === undefined ? null : table.players[table.roller];
+  dice.dataset.roller = who ? who.seat : "";
+  if (!who || !table.dice.length) {
+    const next = table.over ? null : table.players[table.current];
+    dice.replaceChildren(el("span", {class: "dice-who", text: next ? `${next.name} has not rolled yet` : "no roll"}));
+    return;
+  }
+  dice.replaceChildren(el("span", {class: "dice-who", text: `${who.name} rolled`}),
+                       ...table.dice.map(d => el("span", {class: "die", text: d})));
+  if (table.dice.length > 1 || table.total !== table.dice[0]) {
+    dice.append(el("span", {class: "total", text: `= ${table.total}`}));
+  }
 }
 
 function renderEvents(root, events) {
@@ -148,11 +257,70 @@ function title(table) {
 
 // ---------------------------------------------------------------- a game
 
+// The hint's budget: `?hint=games:N` (rollouts, no time limit: the same answer every
+// time) or `?hint=seconds:S`; else the server's default (seconds of CPU).
+function hintBudget(defaults) {
+  const [kind, value] = (params.get("hint") || "").split(":");
+  if (kind === "games" && /^\d+$/.test(value)) return {body: {games: Number(value), seconds: null}, text: `${Number(value).toLocaleString("en")} games`};
+  if (kind === "seconds" && Number(value) > 0) return {body: {seconds: Number(value)}, text: `${value} s of CPU`};
+  return {body: {}, text: `${defaults.seconds} s of CPU`};
+}
+
+function percent(rate) { return `${(100 * rate).toFixed(1)}%`; }
+
+function renderHint(box, hint, faces) {
+  const b = hint.budget;
+  const list = el("ol", {class: "hint-list"});
+  const top = hint.options[0];
+  for (const o of hint.options) {
+    const width = `${Math.round(100 * o.rate)}%`;
+    list.append(el("li", {"data-index": o.index, "data-rate": o.rate, "data-low": o.low,
+                          "data-high": o.high, "data-games": o.games},
+      el("span", {class: "hint-label", text: o.label}),
+      el("span", {class: "hint-rate", text: `${percent(o.rate)} (${percent(o.low)}–${percent(o.high)})`}),
+      el("span", {class: "hint-bar", style: `--w: ${width}`}),
+      el("span", {class: "hint-games", text: `${o.games.toLocaleString("en")} games`})));
+  }
+  const games = hint.options.reduce((n, o) => n + o.games, 0);
+  box.replaceChildren(
+    el("p", {class: "hint-head", text: `Best by the advisor: ${top.label} — win rate ${percent(top.rate)} ` +
+             `(95% interval ${percent(top.low)}–${percent(top.high)})`}),
+    list,
+    el("p", {class: "hint-note", text: `${games.toLocaleString("en")} games played out by greedy in every seat, ` +
+             `${hint.cpu_seconds.toFixed(1)} s of CPU (budget ${b.seconds === null ? "none" : b.seconds + " s"}, ` +
+             `${b.games.toLocaleString("en")} games; seed ${b.seed})`}));
+  box.hidden = false;
+}
+
+// The options of a decision: a build option is its card's face (what it costs this
+// player, its tier marked), any other a button of words.
+function optionButtons(d, faces, choose) {
+  const byId = Object.fromEntries(faces.map(f => [f.id, f]));
+  const building = d.name === "build" && d.card === null;
+  const buttons = el("div", {class: "options" + (building ? " faces" : ""), role: "group",
+                             "aria-label": "options"});
+  for (const o of d.options) {
+    if (building && o.card && byId[o.card]) {
+      buttons.append(cardTile(byId[o.card], {tag: "button", effect: true, cost: o.cost, tier: o.tier,
+        extra: {class: "option build-option", "data-index": o.index, "aria-label": o.label,
+                onclick: () => choose(o.index)}}));
+    } else {
+      buttons.append(el("button", {class: "option", "data-index": o.index, text: o.label,
+                                   "data-card": o.card, onclick: () => choose(o.index)}));
+    }
+  }
+  return buttons;
+}
+
 async function gameView(id) {
   const main = document.getElementById("main");
   main.replaceChildren(document.getElementById("table").content.cloneNode(true));
   const root = main.querySelector(".game");
+  const settings = (await api("GET", "/api/options")).data;
+  const budget = hintBudget(settings.hint || {seconds: 2});
   let shown = -1;
+  let faces = [];
+  watchFaces(root, () => faces);
 
   async function refresh(notice) {
     const {ok, data} = await api("GET", `/api/games/${id}`);
@@ -162,9 +330,14 @@ async function gameView(id) {
 
   function render(view, notice) {
     shown = view.step;
+    faces = view.cards;
     root.dataset.step = view.step;
     root.querySelector(".title").textContent = title(view.table);
-    renderTable(root, view.table, view.cards, view.seats);
+    const d = view.decision;
+    const building = d && d.human && d.name === "build" && d.card === null;
+    const build = building ? {options: Object.fromEntries(d.options.filter(o => o.card).map(o => [o.card, o])),
+                              choose: index => answer(view.step, index)} : null;
+    renderTable(root, view.table, view.cards, view.seats, build);
     renderEvents(root, view.events);
     const box = root.querySelector(".notice");
     box.hidden = !notice;
@@ -178,7 +351,6 @@ async function gameView(id) {
     const decision = root.querySelector(".decision");
     decision.replaceChildren();
     clearTimeout(timer);
-    const d = view.decision;
     if (!d) {
       decision.append(el("p", {class: "over", text: title(view.table)}),
         el("button", {class: "primary", text: "Replay this game",
@@ -187,13 +359,13 @@ async function gameView(id) {
       return;
     }
     if (d.human) {
-      decision.append(el("p", {class: "question", text: d.question}));
-      const buttons = el("div", {class: "options", role: "group", "aria-label": "options"});
-      for (const o of d.options) {
-        buttons.append(el("button", {class: "option", "data-index": o.index, text: o.label,
-                                     onclick: () => answer(view.step, o.index)}));
-      }
-      decision.append(buttons);
+      decision.append(el("p", {class: "question", text: d.question}),
+                      optionButtons(d, view.cards, index => answer(view.step, index)));
+      const result = el("div", {class: "hint-result", hidden: true, "aria-live": "polite"});
+      decision.append(el("div", {class: "hint-row"},
+        el("button", {class: "hint", text: `Hint (${budget.text})`,
+                      title: "rank the options by the advisor's win rate, played out from here",
+                      onclick: e => hint(view.step, e.target, result)})), result);
       status(`your decision (${view.table.players[d.player].name})`);
       if (POLL > 0) timer = setTimeout(poll, POLL);
     } else {
@@ -204,6 +376,16 @@ async function gameView(id) {
     }
   }
 
+  async function hint(step, button, result) {
+    button.disabled = true;
+    result.hidden = false;
+    result.replaceChildren(el("p", {class: "hint-wait", text: `the advisor is playing the options out (${budget.text})…`}));
+    const {ok, data} = await api("POST", `/api/games/${id}/hint`, {step, ...budget.body});
+    button.disabled = false;
+    if (ok) renderHint(result, data, faces);
+    else result.replaceChildren(el("p", {class: "error", text: `no hint: ${data.error}`}));
+  }
+
   async function poll() {
     const {ok, data} = await api("GET", `/api/games/${id}`);
     if (ok && data.step !== shown) render(data, "the game moved on (another page answered)");
@@ -211,8 +393,8 @@ async function gameView(id) {
   }
 
   async function answer(step, index) {
-    root.querySelectorAll("button.option").forEach(b => { b.disabled = true; });
-    const {ok, status: code, data} = await api("POST", `/api/games/${id}/answer`, {step, option: index});
+    root.querySelectorAll("button.option, button.buildable").forEach(b => { b.disabled = true; });
+    const {ok, data} = await api("POST", `/api/games/${id}/answer`, {step, option: index});
     if (ok) render(data);
     else await refresh(`refused: ${data.error}`);
   }
@@ -252,6 +434,7 @@ async function replayView(id) {
   main.append(el("datalist", {id: "agent-names"},
                  ...(options.agents || []).concat(options.strategies || []).map(a => el("option", {value: a}))));
   let view = null;
+  watchFaces(root, () => (view ? view.cards : []));
 
   async function go(turn) {
     const {ok, data} = await api("GET", `/api/replays/${id}?turn=${encodeURIComponent(turn)}`);
@@ -350,12 +533,30 @@ async function home() {
   });
   const saved = document.getElementById("saved");
   const logs = (await api("GET", "/api/logs")).data;
-  for (const name of logs.logs.slice(0, 20)) {
-    saved.append(el("li", {}, el("button", {class: "link", text: name,
-      onclick: () => openSaved(name, document.getElementById("replay-problems"))})));
-  }
+  for (const game of logs.games || []) saved.append(savedGame(game));
   if (!logs.logs.length) saved.append(el("li", {text: `none yet (saved in ${logs.folder})`}));
   status("");
+}
+
+// One saved game: its rule set, players and agents, winner, turns and date; its file's
+// name opens it.
+function savedGame(game) {
+  const open = () => openSaved(game.name, document.getElementById("replay-problems"));
+  const item = el("li", {class: "saved-game", "data-name": game.name});
+  if (game.problem) {
+    item.append(el("button", {class: "link", text: game.name, onclick: open}),
+                el("span", {class: "saved-facts", text: ` · ${game.problem} · ${game.date}`}));
+    return item;
+  }
+  const seats = game.players.map((p, i) => `${p} ${game.agents[i] ?? "?"}`).join(", ");
+  const result = game.winner ? `${game.winner} won` : game.over ? "no winner (turn limit)" : "unfinished";
+  const turns = game.turns === null ? "" : ` after ${game.turns} turn${game.turns === 1 ? "" : "s"}`;
+  item.append(
+    el("button", {class: "link saved-title", text: `${game.ruleset} · ${result}${turns}`, onclick: open}),
+    el("div", {class: "saved-facts", text: `${seats} · ${game.date}` +
+               (game.branch ? ` · continued from ${game.branch.log} after turn ${game.branch.turn}` : "")}),
+    el("div", {class: "saved-name", text: game.name}));
+  return item;
 }
 
 function route() {
