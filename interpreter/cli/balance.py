@@ -104,31 +104,27 @@ def run(args) -> int:
 
 
 def _run(args) -> int:
-    from ..lab.balance import BalanceSpec, differences, measures, play, total_games
+    from ..lab.balance import BalanceSpec, differences, measures, strongest
     from ..lab.balance_text import render
-    from ..lab.executors import Executor
+    from ..records import replace
     from .balance_setup import cards_for, ladder_for, load_rulesets
-    from .lab_options import capped_workers, progress
 
     loaded, changed, notes = load_rulesets(args)
     ladder, card_agent = ladder_for(args, loaded, notes)
-    cards = () if card_agent is None or args.no_cards else cards_for(loaded, card_agent)
-    spec = BalanceSpec(tuple(loaded), args.players, tuple(ladder), card_agent, cards,
-                       args.seed, args.max_turns, args.engine)
     if args.html:
         from .balance_setup import check_html
 
         check_html(args.html)
-    target = args.games if args.until_ci is None else (args.max_games or MAX_GAMES)
-    games = total_games(spec, target)
-    workers = capped_workers("balance", args.workers, games, args.executor)
-    try:
-        with Executor(args.executor, workers) as executor, progress(games, "balance") as bar:
-            played, stopped, interrupted = play(spec, executor, bar, args.games,
-                                                args.until_ci, target)
-    except RuntimeError as exc:
-        print(f"machikoro balance: {exc}", file=sys.stderr)
-        return 2
+    spec = BalanceSpec(tuple(loaded), args.players, tuple(ladder), None, (), args.seed,
+                       args.max_turns, args.engine, "ladder")
+    played, stopped, interrupted = _phase(args, spec, "ladder")
+    if not args.no_cards and not interrupted:
+        card_agent = card_agent or strongest(spec, played)
+        spec = replace(spec, card_agent=card_agent, cards=cards_for(loaded, card_agent),
+                       phase="cards")
+        more, stopped, interrupted = _phase(args, spec, "cards")
+        played.update(more)
+    spec = replace(spec, phase="all")
     result = _result(spec, played, changed, notes, stopped, interrupted)
     result["measures"] = measures(spec, played, changed)
     result["differences"] = differences(spec, played)
@@ -144,6 +140,24 @@ def _run(args) -> int:
         print("machikoro balance: interrupted (partial results above)", file=sys.stderr)
         return 130
     return 0
+
+
+def _phase(args, spec, label: str) -> tuple[dict, str, bool]:
+    """Play one phase's pairings (:func:`~machikoro.lab.balance.play`) with a progress bar;
+    raises UsageError when the executor cannot start."""
+    from ..lab.balance import play, total_games
+    from ..lab.executors import Executor
+    from .lab_options import capped_workers, progress
+
+    target = args.games if args.until_ci is None else (args.max_games or MAX_GAMES)
+    games = total_games(spec, target)
+    workers = capped_workers("balance", args.workers, games, args.executor)
+    try:
+        with Executor(args.executor, workers) as executor, \
+                progress(games, f"balance: {label}") as bar:
+            return play(spec, executor, bar, args.games, args.until_ci, target)
+    except RuntimeError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _result(spec, played: dict, changed: list, notes: list, stopped: str,

@@ -125,7 +125,9 @@ def _sweep_terms(text: str, rules) -> tuple[list[str], list[int]]:
 
 
 def ladder_for(args, loaded: list, notes: list) -> tuple[list[str], str | None]:
-    """The ladder's agents and the card agent, each checked against every rule set: a
+    """The ladder's agents and the card agent (``--card-agent``; None: the strongest the
+    ladder finds, :func:`~machikoro.lab.balance.strongest`), each checked against every
+    rule set: a
     default agent that does not fit one (a strategy naming a card it lacks; expert
     without weights under ``--no-train`` or in a sweep) is left out with a note; one the
     user named is an error. Raises LabUsageError or DataError."""
@@ -136,13 +138,9 @@ def ladder_for(args, loaded: list, notes: list) -> tuple[list[str], str | None]:
     ladder = [n for n in names if _fits(n, args, loaded, notes, explicit)]
     if not ladder:
         raise UsageError("--ladder: no agent fits the rule set")
-    if args.no_cards:
-        card_agent = None
-    else:
-        card_agent = args.card_agent or ("expert" if "expert" in ladder else
-                                         "greedy" if "greedy" in ladder else ladder[-1])
-        if card_agent not in ladder:
-            _fits(card_agent, args, loaded, notes, True)
+    card_agent = None if args.no_cards else args.card_agent
+    if card_agent is not None and card_agent not in ladder:
+        _fits(card_agent, args, loaded, notes, True)
     return ladder, card_agent
 
 

@@ -85,7 +85,9 @@ class BalanceSpec(Record):
     """What ``balance`` plays: ``rulesets`` (``(label, variant spec, RuleSet)`` each, the
     first the reference), ``players``, ``ladder`` (agent names), ``card_agent`` (the
     agent of the card measures; None: none), ``cards`` (establishment ids played in
-    restricted play), ``seed``, ``max_turns``, ``engine`` (``scalar`` or ``vector``)."""
+    restricted play), ``seed``, ``max_turns``, ``engine`` (``scalar``, or ``auto``: the
+    batched engine where it can play, :func:`engine_of`), ``phase`` (which pairings
+    :func:`pairings` gives: ``ladder``, ``cards`` or ``all``)."""
 
     rulesets: tuple
     players: int
@@ -95,18 +97,20 @@ class BalanceSpec(Record):
     seed: int = 0
     max_turns: int = 1000
     engine: str = "scalar"
+    phase: str = "all"
 
 
 def pairings(spec: BalanceSpec) -> list[Pairing]:
     """Every pairing of ``spec``: each agent against itself and against each other (at 2
     players one pairing per pair: it seats both ways; at more, one per ordered pair), then
-    the card agent's restricted play, one per card."""
+    the card agent's restricted play, one per card (its games against itself too when it
+    is not on the ladder); ``spec.phase`` ``ladder`` or ``cards``: those alone."""
     out = []
-    for i, a in enumerate(spec.ladder):
+    for i, a in enumerate(spec.ladder if spec.phase != "cards" else ()):
         for j, b in enumerate(spec.ladder):
             if i == j or j > i or spec.players > 2:
                 out.append(Pairing(a, b))
-    if spec.card_agent is not None:
+    if spec.card_agent is not None and spec.phase != "ladder":
         if spec.card_agent not in spec.ladder:
             out.append(Pairing(spec.card_agent, spec.card_agent))
         out.extend(Pairing(f"{spec.card_agent}!{card}", spec.card_agent, card)
@@ -536,3 +540,18 @@ def findings(m: dict, players: int) -> list[str]:
                 tail = f" {100 * amount:.1f} pts" if flag != "dead" else " nothing measurable"
                 out.append(f"{card['name']} ({card['id']}) is {words}{tail}")
     return out
+
+
+SEARCHING = ("mcts", "rollouts")
+"""Agents that search at every decision: too dear for restricted play's many games unless
+named (``--card-agent``)."""
+
+
+def strongest(spec: BalanceSpec, played: dict) -> str:
+    """The card agent :func:`card_measures` uses by default: the highest-rated agent of the
+    ladder on the first rule set (:func:`ratings`), searching agents (:data:`SEARCHING`)
+    aside when another is on the ladder."""
+    rating = ratings(played, 0, spec.ladder, None)
+    affordable = [a for a in spec.ladder if a.partition(":")[0] not in SEARCHING] or \
+        list(spec.ladder)
+    return max(affordable, key=lambda a: rating[a])
