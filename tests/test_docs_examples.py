@@ -33,6 +33,9 @@ NOT_RUN = {
     "furniture-factory fruit-and-vegetable-market mine-blue-spread buy-nothing --players 2 "
     "--games 2000 --workers 2 --plot docs/tournament-bgg-2p.png":
         "56,000 games: minutes of CPU (tests/test_tournament.py checks the command)",
+    "machikoro balance --html report.html":
+        "the default ladder with mcts and expert: minutes of CPU (tests/test_balance.py "
+        "checks the measures on small ladders)",
     "machikoro validate old-plan.yaml --variant harbor":
         "the page does not show old-plan.yaml whole (tests/test_strategy_victory.py)",
     "machikoro validate my-plan.yaml":

@@ -42,7 +42,8 @@ def _matrix_figure(m: dict):
     for i in range(n):
         for j in range(n):
             if grid[i][j] == grid[i][j]:  # not NaN
-                ax.text(j, i, f"{100 * grid[i][j]:.0f}%", ha="center", va="center")
+                ax.text(j, i, f"{100 * grid[i][j]:.0f}%", ha="center", va="center",
+                        color="white" if abs(grid[i][j] - 0.5) > 0.3 else "black")
     ax.set_title("win rate of the row agent against the column agent")
     return figure
 
