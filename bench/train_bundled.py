@@ -2,14 +2,16 @@
 bundled rule set and player count, in the order a user most likely needs them (2 players
 first), each written to ``weights/DIGEST-Np.npz``.
 
-    python bench/train_bundled.py [--rounds 2] [--games 2000] [--nets 3] [--check 400]
+    python bench/train_bundled.py [--rounds 2] [--games 3000] [--nets 3] [--check 1000]
                                   [--workers 1] [--only harbor,machi-koro-2] [--dry-run]
 
 A file already in weights/ is kept (delete it to remake it). Each run is the plain
 ``machikoro train`` command with ``--out``, so its record (``meta``: the command, seed,
 games, CPU seconds and the strength check against greedy) says how it was made;
-weights/README.md lists them. Runs one after another; stop it at any time: a run
-interrupted leaves no file (train writes its file whole at the end).
+weights/README.md lists them. Weights whose check comes out below a fair share against
+greedy are removed (said on the output): a bundled expert never plays worse than greedy.
+Runs one after another; stop it at any time: a run interrupted leaves no file (train
+writes its file whole at the end).
 """
 
 from __future__ import annotations
@@ -35,7 +37,7 @@ def jobs(only: set[str] | None) -> list[tuple[str, list[str], int, str]]:
     """(rule set, variants, players, file name) for every bundled rule set and player
     count, 2 players first."""
     out = []
-    for players in (2, 4, 3, 5):
+    for players in (2, 4, 3, 5):  # (2 players first: most games are played so)
         for name, variants in RULE_SETS.items():
             if only and name not in only:
                 continue
@@ -45,12 +47,26 @@ def jobs(only: set[str] | None) -> list[tuple[str, list[str], int, str]]:
     return out
 
 
+def _keep_if_strong(out: Path, players: int) -> None:
+    """Remove weights whose strength check against greedy came out below a fair share
+    (the expert would play worse than greedy with them): say so, and keep nothing."""
+    if not out.exists():
+        return
+    from machikoro.agents.value import read_weights
+
+    check = read_weights(out).meta.get("strength") or {}
+    if check.get("rate", 0.0) < 1 / players:
+        out.unlink()
+        print(f"rejected {out.name}: {check.get('rate', 0.0):.1%} against greedy, below a "
+              f"fair share ({1 / players:.0%})", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", default="2")
-    parser.add_argument("--games", default="2000")
+    parser.add_argument("--games", default="3000")
     parser.add_argument("--nets", default="3")
-    parser.add_argument("--check", default="400")
+    parser.add_argument("--check", default="1000")
     parser.add_argument("--workers", default="1")
     parser.add_argument("--seed", default="1")
     parser.add_argument("--only", default=None, help="rule sets, comma-separated")
@@ -70,6 +86,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.dry_run:
             subprocess.run([sys.executable, "-m", "machikoro", *command[1:]], cwd=ROOT,
                            check=False)
+            _keep_if_strong(out, players)
     return 0
 
 

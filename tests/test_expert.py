@@ -61,6 +61,37 @@ def test_the_features_come_from_the_rule_data():
         Features(rules, 5)
 
 
+def test_the_market_is_seen_as_the_weights_were_trained_to_see_it():
+    """New weights see which establishments the market offers (1/0); weights that record no
+    market encoding (the first bundled ones) see the copies over the pile, as they were
+    trained: the agent builds its features from the weights' record."""
+    from machikoro.agents.features import features_for
+
+    rules = _rules("market/variable")
+    game = Game(rules, 2, seed=3)
+    available, counts = Features(rules, 2), Features(rules, 2, "counts")
+    at = available.names.index(f"market {rules.ids[rules.establishments[0]]}")
+    supply = np.array([game.supply[c] for c in available.cards], dtype=np.float32)
+    span = slice(at, at + len(available.cards))
+    assert (available.of(game, 0)[span] == (supply > 0)).all()
+    assert counts.of(game, 0)[span] == pytest.approx(
+        supply / np.array([rules.supply[c] for c in counts.cards]))
+    assert (supply > 1).any()  # the two differ here: a kind stacked in the market
+    with pytest.raises(MachikoroError, match="unknown market features"):
+        Features(rules, 2, "piles")
+
+    class Net:
+        meta: dict = {}
+
+    assert features_for(rules, 2, Net()).market == "counts"
+    Net.meta = {"market": "available"}
+    assert features_for(rules, 2, Net()).market == "available"
+    base = load_ruleset()
+    bundled = value_for(base, 2, Features(base, 2).size)
+    agent = ExpertAgent(1, value=bundled)
+    assert agent._ready(Game(base, 2, seed=1)).market == bundled.meta.get("market", "counts")
+
+
 def test_a_card_added_by_a_variant_is_a_feature_without_new_code():
     harbor = _rules("harbor")
     names = Features(harbor, 2).names
@@ -206,6 +237,7 @@ def test_train_on_a_house_rule_as_a_user_runs_it(weights_dir, capsys):
     assert f"weights saved: {path}" in said.out and "expert against greedy" in said.out
     meta = read_weights(path).meta
     assert meta["digest"] == cheap.digest and meta["players"] == 2 and meta["seed"] == 3
+    assert meta["market"] == "available"
     assert meta["strength"]["games"] == 6 and meta["games"] == 48
     assert main(["play", "--agents", "expert,greedy", "--variant", "house/station-costs-2",
                  "--seed", "2", "--json"]) == 0

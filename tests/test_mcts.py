@@ -93,3 +93,30 @@ def test_it_plays_three_and_four_player_games_of_a_variant():
         game = Game(rules, players, seed=players, max_turns=400)
         play(game, [MCTSAgent(seed=s, simulations=15) for s in range(players)])
         assert game.over
+
+
+def test_the_leaf_reads_the_learned_value_where_weights_exist():
+    """``leaf="learned"``: a new leaf is valued by the expert's learned value, each seat's
+    chance normalized (the bundled weights of the base set at 2 players); ``auto`` takes
+    it where weights exist and the rules-based value elsewhere; ``learned`` without weights
+    is the weights' own error."""
+    from machikoro.agents.mcts import LearnedLeaf
+    from machikoro.errors import WeightsError
+
+    game = _position(seed=4)
+    decision = game.decision()
+    learned = MCTSAgent(seed=2, simulations=40, leaf="learned")
+    assert learned.choose(game, decision) in decision.options
+    leaf = learned._learned_leaf(game)
+    assert isinstance(leaf, LearnedLeaf)
+    shares = leaf.evaluate(game)
+    assert len(shares) == 2 and abs(sum(shares) - 1) < 1e-9 and min(shares) > 0
+    assert isinstance(MCTSAgent(seed=2, leaf="auto")._learned_leaf(game), LearnedLeaf)
+    assert MCTSAgent(seed=2, leaf="rules")._learned_leaf(game) is None
+    house = machikoro.load_ruleset("variants/house/mall-gives-2.yaml")  # no weights
+    other = Game(house, 2, seed=1)
+    assert MCTSAgent(seed=2, leaf="auto")._learned_leaf(other) is None
+    with pytest.raises(WeightsError, match="train them"):
+        MCTSAgent(seed=2, leaf="learned")._learned_leaf(other)
+    with pytest.raises(ValueError, match="leaf must be"):
+        MCTSAgent(seed=2, leaf="neural")

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..engine.decision import Decision
 from ..engine.game import Game
-from .features import Features
+from .features import Features, features_for
 from .greedy import GreedyAgent
 from .value import ValueNet, value_for
 
@@ -60,9 +60,10 @@ class ExpertAgent:
         features = self._features
         if features is None or features.rules is not game.rules or \
                 features.players != game.n:
-            features = self._features = Features(game.rules, game.n)
             if self.value is None or self.value.meta.get("digest") != game.rules.digest:
-                self.value = value_for(game.rules, game.n, features.size)
+                size = Features(game.rules, game.n).size
+                self.value = value_for(game.rules, game.n, size)
+            features = self._features = features_for(game.rules, game.n, self.value)
         return features
 
     def choose(self, game: Game, decision: Decision) -> Any:
