@@ -162,6 +162,11 @@ def test_a_sweep_plays_each_value_and_refuses_bad_ones(capsys):
                           "--games", "20", "--no-cards")
     assert result["rulesets"] == ["cafe.cost=1", "cafe.cost=2", "cafe.cost=3"]
     assert [d["label"] for d in result["differences"]] == ["cafe.cost=2", "cafe.cost=3"]
+    for m in result["measures"]:  # the builds are counted without restricted play
+        assert any(c["id"] == "cafe" for c in m["cards"])
+    cheap = next(c for c in result["measures"][0]["cards"] if c["id"] == "cafe")
+    dear = next(c for c in result["measures"][2]["cards"] if c["id"] == "cafe")
+    assert cheap["built_by"] > dear["built_by"]  # greedy buys the Cafe at 1, not at 3
     assert main(["balance", "--sweep", "cafe.supply=-2..-1", "--ladder", "greedy",
                  "--games", "5"]) == 1
     err = capsys.readouterr().err
@@ -228,3 +233,20 @@ def test_the_html_report_renders_with_its_plots_in_chromium(tmp_path, capsys):
         browser.close()
     assert heading == "machikoro balance: base"
     assert len(widths) >= 2 and all(w > 100 for w in widths)  # the plots loaded
+
+
+def test_targets_mark_the_sweep_values_that_meet_them(capsys):
+    result = balance_json(capsys, "--sweep", "cafe.cost=1..3", "--ladder", "greedy",
+                          "--games", "20", "--no-cards", "--target", "built:cafe=0.05..1",
+                          "--target", "turns=1..1000")
+    met = [m["meets_targets"] for m in result["measures"]]
+    values = [m["targets"][0]["value"] for m in result["measures"]]
+    assert met == [v >= 0.05 for v in values] and met[0] and not all(met)
+    assert all(m["targets"][1]["met"] for m in result["measures"])
+    assert main(["balance", "--sweep", "cafe.cost=1..2", "--ladder", "greedy", "--games",
+                 "10", "--no-cards", "--target", "seat9=0..1"]) == 0
+    assert "not met: seat9=0..1 (no such number)" in capsys.readouterr().out
+    for bad in ("seat1=0.6..0.4", "seat0=0..1", "built:=0..1", "built:cafe=0..2",
+                "speed=1..2", "turns=a..b"):
+        assert exit_code(["balance", "--target", bad, "--games", "5"]) == 2
+        assert f"--target '{bad}'" in capsys.readouterr().err

@@ -37,7 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the agent of the card measures and restricted play (default: "
                              "expert when on the ladder, else greedy)")
     parser.add_argument("--no-cards", action="store_true",
-                        help="no restricted play (the cards' builds are still counted)")
+                        help="no restricted play (the cards' builds are still counted, in "
+                             "the strongest agent's games against itself)")
     parser.add_argument("--no-train", action="store_true",
                         help="leave expert out of the ladder where it has no weights, "
                              "instead of training them first")
@@ -53,6 +54,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sweep", default=None, metavar="CARD.FIELD=A..B",
                         help="play the first rule set with one numeric card field set to "
                              "each value: CARD.FIELD=1..4 or =1,3,5 (e.g. cafe.cost=1..4)")
+    parser.add_argument("--target", action="append", default=None, metavar="WHAT=LOW..HIGH",
+                        help="mark the rule sets (sweep values) that meet it: seatN=0.48..0.52 "
+                             "(seat N's win rate under equal agents), built:CARD=0.2..0.4 "
+                             "(share of player-games building it), turns=25..35 (median); "
+                             "repeatable")
     parser.add_argument("--seed", type=seed_value, default=0, help="run seed (default 0)")
     parser.add_argument("--workers", type=positive, default=1,
                         help="worker processes (default 1)")
@@ -78,8 +84,12 @@ def _usage(args) -> str | None:
         return "--max-games only applies with --until-ci"
     if args.sweep and len(args.rulesets) > 1:
         return "--sweep plays one rule set (the first) at each value: give one rule set"
-    if args.no_cards and args.card_agent:
-        return "--card-agent and --no-cards: choose one"
+    from ..lab.balance import parse_target
+
+    try:
+        args.targets = [parse_target(t) for t in args.target or ()]
+    except ValueError as exc:
+        return str(exc)
     return None
 
 
@@ -104,7 +114,14 @@ def run(args) -> int:
 
 
 def _run(args) -> int:
-    from ..lab.balance import BalanceSpec, differences, measures, strongest
+    from ..lab.balance import (
+        BalanceSpec,
+        check_targets,
+        differences,
+        measures,
+        pairings,
+        strongest,
+    )
     from ..lab.balance_text import render
     from ..records import replace
     from .balance_setup import cards_for, ladder_for, load_rulesets
@@ -118,15 +135,17 @@ def _run(args) -> int:
     spec = BalanceSpec(tuple(loaded), args.players, tuple(ladder), None, (), args.seed,
                        args.max_turns, args.engine, "ladder")
     played, stopped, interrupted = _phase(args, spec, "ladder")
-    if not args.no_cards and not interrupted:
-        card_agent = card_agent or strongest(spec, played)
-        spec = replace(spec, card_agent=card_agent, cards=cards_for(loaded, card_agent),
-                       phase="cards")
-        more, stopped, interrupted = _phase(args, spec, "cards")
-        played.update(more)
+    if not interrupted:  # the card measures: builds always, restricted play unless
+        card_agent = card_agent or strongest(spec, played)  # --no-cards
+        cards = () if args.no_cards else cards_for(loaded, card_agent)
+        spec = replace(spec, card_agent=card_agent, cards=cards, phase="cards")
+        if pairings(spec):
+            more, stopped, interrupted = _phase(args, spec, "cards")
+            played.update(more)
     spec = replace(spec, phase="all")
     result = _result(spec, played, changed, notes, stopped, interrupted)
     result["measures"] = measures(spec, played, changed)
+    check_targets(result["measures"], args.targets)
     result["differences"] = differences(spec, played)
     result["too_wide"] = _too_wide(played)
     print(json.dumps(result, indent=2) if args.json else render(result))

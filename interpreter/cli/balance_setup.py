@@ -138,7 +138,7 @@ def ladder_for(args, loaded: list, notes: list) -> tuple[list[str], str | None]:
     ladder = [n for n in names if _fits(n, args, loaded, notes, explicit)]
     if not ladder:
         raise UsageError("--ladder: no agent fits the rule set")
-    card_agent = None if args.no_cards else args.card_agent
+    card_agent = args.card_agent
     if card_agent is not None and card_agent not in ladder:
         _fits(card_agent, args, loaded, notes, True)
     return ladder, card_agent

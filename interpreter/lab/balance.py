@@ -555,3 +555,69 @@ def strongest(spec: BalanceSpec, played: dict) -> str:
     affordable = [a for a in spec.ladder if a.partition(":")[0] not in SEARCHING] or \
         list(spec.ladder)
     return max(affordable, key=lambda a: rating[a])
+
+
+class Target(Record):
+    """A target a designer asks of each rule set (``--target``): ``kind`` ``seat`` (the
+    win rate of seat ``subject`` under equal agents, the card agent's games), ``built``
+    (the share of player-games that built the card ``subject``, same games) or ``turns``
+    (the median turns, same games), met when the value lies in ``low..high``."""
+
+    text: str
+    kind: str
+    subject: str | None
+    low: float
+    high: float
+
+
+def parse_target(text: str) -> Target:
+    """A :class:`Target` from ``seat1=0.48..0.52``, ``built:cafe=0.2..0.4`` or
+    ``turns=25..35``. Raises ValueError saying the forms."""
+    forms = ("seatN=LOW..HIGH (a win rate 0-1), built:CARD=LOW..HIGH (a share 0-1) or "
+             "turns=LOW..HIGH (median turns)")
+    name, sep, span = text.partition("=")
+    low_text, dots, high_text = span.partition("..")
+    try:
+        low, high = float(low_text), float(high_text)
+    except ValueError:
+        raise ValueError(f"--target '{text}': write {forms}") from None
+    if not sep or not dots or low > high:
+        raise ValueError(f"--target '{text}': write {forms}, LOW at most HIGH")
+    if name.startswith("seat") and name[4:].isdigit() and int(name[4:]) >= 1:
+        kind, subject = "seat", name[4:]
+    elif name.startswith("built:") and name[6:]:
+        kind, subject = "built", name[6:]
+    elif name == "turns":
+        kind, subject = "turns", None
+    else:
+        raise ValueError(f"--target '{text}': write {forms}")
+    if kind != "turns" and not (0 <= low and high <= 1):
+        raise ValueError(f"--target '{text}': a {kind} target is a share from 0 to 1")
+    return Target(text, kind, subject, low, high)
+
+
+def target_value(m: dict, target: Target) -> float | None:
+    """The value of ``target`` in one rule set's measures ``m`` (None when the report has
+    no such number: a seat past the players, a card the rule set lacks)."""
+    agent = (m.get("length") or {}).get("agent")
+    if target.kind == "turns":
+        return None if agent is None else m["length"]["turns"]["median"]
+    if target.kind == "seat":
+        rows = m["seats"].get(agent) or []
+        seat = int(target.subject)
+        return rows[seat - 1]["rate"] if seat <= len(rows) else None
+    row = next((c for c in m["cards"] if c["id"] == target.subject), None)
+    return None if row is None else row["built_by"]
+
+
+def check_targets(measures_: list[dict], targets: list[Target]) -> None:
+    """Add to each rule set's measures ``targets`` (each target's value and whether it is
+    met) and ``meets_targets`` (all are)."""
+    for m in measures_:
+        rows = []
+        for target in targets:
+            value = target_value(m, target)
+            rows.append({"target": target.text, "value": value,
+                         "met": value is not None and target.low <= value <= target.high})
+        m["targets"] = rows
+        m["meets_targets"] = all(r["met"] for r in rows) if rows else None

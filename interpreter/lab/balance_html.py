@@ -85,7 +85,12 @@ def _sweep_figure(result: dict):
              for m in result["measures"]]
     ax.plot(values, [100 * b if b is not None else float("nan") for b in built], "s-",
             label=f"{card} built by (% of player-games)")
-    ax.set_xlabel(labels[0].rpartition("=")[0])
+    for value, m in zip(values, result["measures"]):
+        if m.get("meets_targets"):  # the values meeting every --target
+            ax.axvspan(value - 0.3, value + 0.3, color="#cfc", zorder=0)
+    ax.set_xlabel(labels[0].rpartition("=")[0] + (
+        " (green: meets every target)" if any(m.get("targets") for m in result["measures"])
+        else ""))
     ax.legend()
     return figure
 
@@ -102,6 +107,9 @@ def _section(m: dict, result: dict) -> str:
     if m["findings"]:
         parts.append('<ul class="findings">' + "".join(
             f"<li>{html.escape(f)}</li>" for f in m["findings"]) + "</ul>")
+    for t in m.get("targets") or ():
+        parts.append(f"<p>{'Meets' if t['met'] else 'Misses'} the target "
+                     f"{html.escape(t['target'])}: {html.escape(str(t['value']))}</p>")
     for w in m["warnings"]:
         parts.append(f'<p class="flag">Warning: {html.escape(w)}</p>')
     if len(m["order"]) > 1:

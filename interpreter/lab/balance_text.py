@@ -125,6 +125,11 @@ def render_measures(m: dict, result: dict) -> list[str]:
                  _cards(m, result["card_agent"]), _length(m)):
         if part:
             lines += part + [""]
+    if m.get("targets"):
+        lines += ["Targets"] + [
+            f"  {'met' if t['met'] else 'not met'}: {t['target']} ("
+            + ("no such number" if t["value"] is None else f"{t['value']:.3g}") + ")"
+            for t in m["targets"]] + [""]
     if m["warnings"]:
         lines += ["Warnings"] + [f"  ! {w}" for w in m["warnings"]] + [""]
     return lines
@@ -158,6 +163,9 @@ def render(result: dict) -> str:
         lines += render_measures(m, result)
     for d in result["differences"]:
         lines += _differences(d)
+    if any(m.get("targets") for m in result["measures"]):
+        meeting = [m["label"] for m in result["measures"] if m.get("meets_targets")]
+        lines.append("Meeting every target: " + (", ".join(meeting) or "none"))
     if result["too_wide"]:
         lines.append(f"Note: intervals are as wide as +/-{100 * result['too_wide']:.0f} pts: "
                      "play more --games (or --until-ci 0.05) before reading differences")
