@@ -62,12 +62,14 @@ def test_the_features_come_from_the_rule_data():
 
 
 def test_the_market_is_seen_as_the_weights_were_trained_to_see_it():
-    """New weights see which establishments the market offers (1/0); weights that record no
-    market encoding (the first bundled ones) see the copies over the pile, as they were
-    trained: the agent builds its features from the weights' record."""
-    from machikoro.agents.features import features_for
+    """Where the market shows a few kinds at a time, new weights see which establishments
+    it offers (1/0); else, and for weights that record no encoding (the first bundled
+    ones), the copies over the pile: the agent builds its features from the weights'
+    record."""
+    from machikoro.agents.features import features_for, market_of
 
     rules = _rules("market/variable")
+    assert market_of(rules) == "available" and market_of(load_ruleset()) == "counts"
     game = Game(rules, 2, seed=3)
     available, counts = Features(rules, 2), Features(rules, 2, "counts")
     at = available.names.index(f"market {rules.ids[rules.establishments[0]]}")
@@ -81,11 +83,11 @@ def test_the_market_is_seen_as_the_weights_were_trained_to_see_it():
         Features(rules, 2, "piles")
 
     class Net:
-        meta: dict = {}
+        def __init__(self, meta: dict):
+            self.meta = meta
 
-    assert features_for(rules, 2, Net()).market == "counts"
-    Net.meta = {"market": "available"}
-    assert features_for(rules, 2, Net()).market == "available"
+    assert features_for(rules, 2, Net({})).market == "counts"
+    assert features_for(rules, 2, Net({"market": "available"})).market == "available"
     base = load_ruleset()
     bundled = value_for(base, 2, Features(base, 2).size)
     agent = ExpertAgent(1, value=bundled)
@@ -237,7 +239,7 @@ def test_train_on_a_house_rule_as_a_user_runs_it(weights_dir, capsys):
     assert f"weights saved: {path}" in said.out and "expert against greedy" in said.out
     meta = read_weights(path).meta
     assert meta["digest"] == cheap.digest and meta["players"] == 2 and meta["seed"] == 3
-    assert meta["market"] == "available"
+    assert meta["market"] == "counts"  # every pile face up
     assert meta["strength"]["games"] == 6 and meta["games"] == 48
     assert main(["play", "--agents", "expert,greedy", "--variant", "house/station-costs-2",
                  "--seed", "2", "--json"]) == 0

@@ -90,7 +90,7 @@ def run(args) -> int:
     except ImportError:
         raise UsageError("train needs scikit-learn: pip install \"machikoro[train]\" (or "
                          "pip install scikit-learn)") from None
-    from ..agents.features import MARKETS, Features
+    from ..agents.features import Features, market_of
     from ..agents.value import user_folder, weights_name
     from ..lab.training import strength
     from .lab_options import LabUsageError, check_players, variant_spec
@@ -113,7 +113,7 @@ def run(args) -> int:
     meta = {"ruleset": rules.name, "digest": rules.digest, "players": args.players,
             "seed": args.seed, "rounds": args.rounds, "games": args.games * args.rounds,
             "nets": args.nets, "explore": args.explore, "command": command,
-            "market": MARKETS[0],
+            "market": market_of(rules),
             "variant": variant if isinstance(variant, (str, type(None))) else list(variant)}
     print(f"machikoro train: {rules.name}, {args.players} players: {_count(args.rounds, 'round')}"
           f" of {args.games:,} games, {_count(args.nets, 'network')}, seed {args.seed}",

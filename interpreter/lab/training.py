@@ -123,7 +123,7 @@ def _strategies(rules: RuleSet) -> list:
 
 def _play_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray]:
     rules, players, value, previous, explore, seed, indices = job
-    features = Features(rules, players)  # (the market as training sees it now: MARKETS[0])
+    features = Features(rules, players)  # (the market seen as market_of(rules) says)
     strategies = _strategies(rules) if value is not None else []
     rows, labels = [], []
     for index in indices:
