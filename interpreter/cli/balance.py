@@ -114,20 +114,14 @@ def run(args) -> int:
 
 
 def _run(args) -> int:
-    from ..lab.balance import (
-        BalanceSpec,
-        check_targets,
-        differences,
-        measures,
-        pairings,
-        strongest,
-    )
+    from ..lab.balance import BalanceSpec, pairings, result_of
+    from ..lab.balance_setup import cards_phase
     from ..lab.balance_text import render
     from ..records import replace
-    from .balance_setup import cards_for, ladder_for, load_rulesets
+    from .balance_setup import ask_of, ladder_for, load_rulesets
 
     loaded, changed, notes = load_rulesets(args)
-    ladder, card_agent = ladder_for(args, loaded, notes)
+    ladder, _ = ladder_for(args, loaded, notes)
     if args.html:
         from .balance_setup import check_html
 
@@ -136,18 +130,12 @@ def _run(args) -> int:
                        args.max_turns, args.engine, "ladder")
     played, stopped, interrupted = _phase(args, spec, "ladder")
     if not interrupted:  # the card measures: builds always, restricted play unless
-        card_agent = card_agent or strongest(spec, played)  # --no-cards
-        cards = () if args.no_cards else cards_for(loaded, card_agent)
-        spec = replace(spec, card_agent=card_agent, cards=cards, phase="cards")
+        spec = cards_phase(ask_of(args), spec, played)  # --no-cards
         if pairings(spec):
             more, stopped, interrupted = _phase(args, spec, "cards")
             played.update(more)
     spec = replace(spec, phase="all")
-    result = _result(spec, played, changed, notes, stopped, interrupted)
-    result["measures"] = measures(spec, played, changed)
-    check_targets(result["measures"], args.targets)
-    result["differences"] = differences(spec, played)
-    result["too_wide"] = _too_wide(played)
+    result = result_of(spec, played, changed, notes, stopped, interrupted, args.targets)
     print(json.dumps(result, indent=2) if args.json else render(result))
     if args.html:
         from ..lab.balance_html import write_html
@@ -178,22 +166,3 @@ def _phase(args, spec, label: str) -> tuple[dict, str, bool]:
     except RuntimeError as exc:
         raise UsageError(str(exc)) from None
 
-
-def _result(spec, played: dict, changed: list, notes: list, stopped: str,
-            interrupted: bool) -> dict:
-    seeds = min((e.seeds() for e in played.values()), default=0)
-    return {"rulesets": [label for label, _, _ in spec.rulesets], "players": spec.players,
-            "ladder": list(spec.ladder), "card_agent": spec.card_agent, "seeds": seeds,
-            "seed": spec.seed, "stopped_by": stopped, "interrupted": interrupted,
-            "notes": notes, "changed": changed}
-
-
-TOO_WIDE = 0.15
-"""Intervals wider than this either side: the report says to play more games."""
-
-
-def _too_wide(played: dict) -> float | None:
-    from ..lab.balance import widest
-
-    width = widest(played)
-    return width if width > TOO_WIDE else None

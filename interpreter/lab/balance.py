@@ -621,3 +621,26 @@ def check_targets(measures_: list[dict], targets: list[Target]) -> None:
                          "met": value is not None and target.low <= value <= target.high})
         m["targets"] = rows
         m["meets_targets"] = all(r["met"] for r in rows) if rows else None
+
+
+TOO_WIDE = 0.15
+"""Intervals wider than this either side: the report says to play more games."""
+
+
+def result_of(spec: BalanceSpec, played: dict, changed: list, notes: list, stopped: str,
+              interrupted: bool, targets: list | tuple = ()) -> dict:
+    """The report of a run (what ``balance --json`` prints): the run's facts, every rule
+    set's :func:`measures` (with ``targets`` checked, :func:`check_targets`), the
+    :func:`differences` from the first and ``too_wide`` (the widest interval's half-width
+    when over :data:`TOO_WIDE`, else None)."""
+    seeds = min((e.seeds() for e in played.values()), default=0)
+    result = {"rulesets": [label for label, _, _ in spec.rulesets], "players": spec.players,
+              "ladder": list(spec.ladder), "card_agent": spec.card_agent, "seeds": seeds,
+              "seed": spec.seed, "stopped_by": stopped, "interrupted": interrupted,
+              "notes": notes, "changed": changed}
+    result["measures"] = measures(spec, played, changed)
+    check_targets(result["measures"], list(targets))
+    result["differences"] = differences(spec, played)
+    width = widest(played)
+    result["too_wide"] = width if width > TOO_WIDE else None
+    return result
