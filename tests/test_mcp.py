@@ -3,8 +3,9 @@
 subprocess. Every tool is listed with its caps and called once with a small budget, its JSON
 checked against the same lab, checks and logs functions called directly (the same seed, the
 same numbers); bad arguments (an unknown rule set, a path outside the allowed folder, a
-budget over its cap, malformed YAML) are tool errors with a message, and the server goes on
-answering; a call past its CPU budget stops there."""
+budget over its cap, malformed YAML, an unknown agent, a sweep of a field that is no number)
+are tool errors with a message, and the server goes on answering; a call past its CPU budget
+stops there (``balance`` with a note that its intervals are wide)."""
 
 from __future__ import annotations
 
@@ -37,7 +38,7 @@ from machikoro.lab.simulation import play_games, report
 from machikoro.rules.loader import load_ruleset
 
 TOOLS = {"list_rule_sets", "show_cards", "validate", "analyze", "simulate", "compare",
-         "advise", "explain_game"}
+         "advise", "explain_game", "balance"}
 
 
 class NoBar:
@@ -147,6 +148,7 @@ def test_every_tool_is_listed_with_its_caps_and_a_schema(server):
     assert "at most 10,000 games" in simulate.description
     assert "at most 60 CPU seconds" in simulate.description
     assert "at most 20,000 rollouts" in listed["advise"].description
+    assert "at most 1,000 seeds per pairing" in listed["balance"].description
     assert all("CPU seconds" in t.description for t in listed.values())
     assert simulate.input_schema["properties"]["seed"]["default"] == 0
     assert listed["compare"].input_schema["required"] == ["rule_sets"]
@@ -298,6 +300,71 @@ def test_explain_game_is_the_game_play_explains(server, allowed):
     assert played["winner"] == logged[-1]["winner"] and played["turns"] == logged[-1]["turns"]
     assert len(played["events"]) == 5 and played["events_left_out"] > 0
 
+
+def _balance_command(*argv: str) -> dict:
+    """``machikoro balance ARGV --engine scalar --no-train --json``, its JSON."""
+    out = io.StringIO()
+    with redirect_stdout(out):
+        assert main(["balance", *argv, "--engine", "scalar", "--no-train", "--json"]) == 0
+    return json.loads(out.getvalue())
+
+
+def _same_report(found: dict, command: dict) -> None:
+    """The tool's report is the command's, but for what stopped it (and its budget)."""
+    assert found["stopped_by"] == "seeds" and command["stopped_by"] == "--games"
+    assert {k: v for k, v in found.items() if k not in ("stopped_by", "budget")} == \
+        {k: v for k, v in command.items() if k != "stopped_by"}
+
+
+def test_balance_gives_the_commands_report_for_the_same_seed(server):
+    found = server.result("balance", {"rule_sets": ["base"], "ladder": "random,greedy",
+                                      "games": 8, "no_cards": True, "seed": 3})
+    _same_report(found, _balance_command("base", "--ladder", "random,greedy", "--games",
+                                         "8", "--no-cards", "--seed", "3"))
+    assert found["measures"][0]["order"] == ["greedy", "random"]
+    assert found["budget"]["seeds_played"] == 8 and found["budget"]["games_played"] == 32
+    assert found["budget"]["cpu_seconds"] == 20  # the default
+
+
+def test_a_balance_sweep_is_held_in_memory_and_matches_the_command(server, allowed):
+    found = server.result("balance", {"sweep": "cafe.cost=1..2", "ladder": "greedy",
+                                      "games": 5, "no_cards": True})
+    _same_report(found, _balance_command("--sweep", "cafe.cost=1..2", "--ladder", "greedy",
+                                         "--games", "5", "--no-cards"))
+    assert found["rulesets"] == ["cafe.cost=1", "cafe.cost=2"]
+    assert not (allowed / ".machikoro-sweep").exists()  # nothing written
+
+
+def test_a_balance_call_stops_at_its_budget_and_says_the_intervals_are_wide(server):
+    found = server.result("balance", {"ladder": "random,greedy", "games": 1000,
+                                      "cpu_seconds": 1.5})
+    budget = found["budget"]
+    assert budget["stopped_by"] == found["stopped_by"] == "cpu_seconds"
+    assert 0 < budget["seeds_played"] == found["seeds"] < 1000
+    assert budget["cpu_seconds_used"] <= 1.5
+    assert any("the intervals are wide" in n for n in found["notes"])
+    assert found["measures"][0]["cards"]  # restricted play had its share
+
+
+def test_bad_balance_arguments_are_tool_errors(server, outside):
+    assert "ladder: unknown agent 'nope'" in \
+        server.error("balance", {"ladder": "greedy,nope", "games": 2})
+    assert "did you mean 'greedy'" in server.error("balance", {"ladder": "gredy"})
+    assert "sweep: 'effect' is no numeric field of a card" in \
+        server.error("balance", {"sweep": "cafe.effect=1..2", "games": 2})
+    assert "sweep: no card 'cafx'" in server.error("balance", {"sweep": "cafx.cost=1..2"})
+    assert "sweep cafe.supply=-2 makes an invalid rule set" in \
+        server.error("balance", {"sweep": "cafe.supply=-2..-1", "ladder": "greedy"})
+    refused = server.error("balance", {"rule_sets": ["base", str(outside / "secret.yaml")]})
+    assert "outside the folders this server may read" in refused
+    assert "at most 60 CPU seconds per call" in \
+        server.error("balance", {"cpu_seconds": 120})
+    assert "at most 1,000 seeds per call" in server.error("balance", {"games": 5000})
+    assert "players: Machi Koro, original base set is for 2-4 players, not 9" in \
+        server.error("balance", {"players": 9})
+    assert "targets: 'speed=1..2'" in server.error("balance", {"targets": ["speed=1..2"]})
+    assert "sweep plays one rule set" in \
+        server.error("balance", {"rule_sets": ["base", "base"], "sweep": "cafe.cost=1..2"})
 
 def test_bad_arguments_are_tool_errors_with_a_message(server, allowed, outside):
     assert "nor a bundled variant - did you mean 'house/radio-tower-18'" in \

@@ -17,9 +17,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import DataError, MachikoroError, WeightsError
-from ..rules.ruleset import RuleSet
+
+if TYPE_CHECKING:  # annotations only: the MCP server reads this module's constants
+    from ..rules.ruleset import RuleSet
 
 LADDER = "random,greedy,cheese-factory,mcts:50,expert"
 """The default ladder: from no skill to the strongest agent the project has."""

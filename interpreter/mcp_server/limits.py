@@ -48,10 +48,21 @@ EVENTS = Cap(400, 5_000, "events")
 MAX_TURNS = Cap(1_000, 1_000, "turns")
 """The turn cap of a game played by simulate, compare or explain_game."""
 
+SEEDS = Cap(20, 1_000, "seeds")
+"""Seeds per pairing of one balance call (each played in every seating)."""
+
+LADDER_AGENTS = 6
+"""The most agents on one balance call's ladder."""
+
+BALANCE_LADDER = "random,greedy,cheese-factory"
+"""The balance tool's default ladder: no skill, the greedy agent and a bundled plan (left
+out with a note where it does not fit), all cheap; searching agents play only when named."""
+
 CPU_SECONDS = {
     "simulate": Cap(10, 60, "CPU seconds", whole=False),
     "compare": Cap(10, 60, "CPU seconds", whole=False),
     "advise": Cap(2, 30, "CPU seconds", whole=False),
+    "balance": Cap(20, 60, "CPU seconds", whole=False),
 }
 """The CPU budget a call of a tool that plays games may ask (``cpu_seconds``)."""
 
@@ -69,7 +80,10 @@ WALL_FACTOR, WALL_GRACE = 3, 30
 time (a machine too busy to give it its CPU time, a read that never returns)."""
 
 RULE_SETS = 4
-"""The most rule sets one compare call plays."""
+"""The most rule sets one compare or balance call names (a sweep plays its values)."""
+
+MAX_SEED = 2**63 - 1
+"""The largest seed a tool takes."""
 
 TEXT_CHARACTERS = 1_000_000
 """The longest inline YAML text (validate, advise's position_text) a call takes."""

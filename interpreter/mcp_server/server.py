@@ -14,15 +14,19 @@ from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import ToolAnnotations
 from pydantic import Field
 
+from ..lab.balance_setup import SWEEP_VALUES
 from .limits import (
+    BALANCE_LADDER,
     CPU_SECONDS,
     EVENTS,
     FIXED_CPU_SECONDS,
     GAMES,
     HARD_GRACE,
+    LADDER_AGENTS,
     MAX_TURNS,
     ROLLOUTS,
     RULE_SETS,
+    SEEDS,
     TEXT_CHARACTERS,
     ToolProblem,
 )
@@ -189,6 +193,48 @@ class Tools:
         amounts and the effect clause at FILE:LINE:COL that caused it; the winner."""
         return self._call("explain_game", locals())
 
+    def balance(
+        self,
+        rule_sets: Annotated[list[str] | None, Field(
+            description=f"1 to {RULE_SETS} rule sets (as rule_set elsewhere; default "
+                        "['base']), played on the same seeds, each against the first")] = None,
+        players: Players = 2,
+        ladder: Annotated[str | None, Field(
+            description=f"comma-separated agents, weakest first, at most {LADDER_AGENTS} "
+                        f"(default {BALANCE_LADDER}: cheap agents; one of these that does "
+                        "not fit the rule set is left out with a note). mcts:N and expert "
+                        "play only when named, within the budget; expert needs bundled "
+                        "weights (never trained here)")] = None,
+        card_agent: Annotated[str | None, Field(
+            description="the agent of the card measures and restricted play (default: the "
+                        "strongest the ladder finds, searching agents aside)")] = None,
+        no_cards: Annotated[bool, Field(
+            description="no restricted play (the cards' builds are still counted)")] = False,
+        sweep: Annotated[str | None, Field(
+            description="play the one rule set with one numeric field set to each value: "
+                        "CARD.FIELD=A..B or =A,B,C (cost, supply, limit; e.g. "
+                        "cafe.cost=1..4) or rules.FIELD=A..B (e.g. rules.setup.coins=3..6); "
+                        f"at most {SWEEP_VALUES} values")] = None,
+        games: Annotated[int, Field(
+            description=f"seeds per pairing, each played in every seating ({SEEDS.text()})"
+        )] = SEEDS.default,
+        seed: Seed = 0, max_turns: MaxTurns = MAX_TURNS.default,
+        targets: Annotated[list[str] | None, Field(
+            description="mark the rule sets (sweep values) that meet each: seatN=LOW..HIGH "
+                        "(seat N's win rate under equal agents), built:CARD=LOW..HIGH (share "
+                        "of player-games building it), turns=LOW..HIGH (median)")] = None,
+        cpu_seconds: _cpu("balance") = CPU_SECONDS["balance"].default,
+    ) -> dict[str, Any]:
+        """What a rule set does to play at every skill level (`machikoro balance --json
+        --engine scalar --no-train`): a ladder of agents against each other (win-rate
+        matrix with 95% intervals, Elo-scale ratings), each seat's win rate under equal
+        agents, skill against luck, per card how often it is built and what forbidding it
+        costs (must-buy, dead, trap cards), game length and endings, findings and warnings;
+        several rule sets or a sweep's values on the same seeds with paired differences
+        from the first. A call cut short by its budget says so (budget, notes): its
+        intervals are wide."""
+        return self._call("balance", locals())
+
 
 BOUNDS = {
     "list_rule_sets": None, "show_cards": None, "validate": None, "analyze": None,
@@ -197,6 +243,9 @@ BOUNDS = {
                f"{CPU_SECONDS['compare'].text()}",
     "advise": f"rollouts {ROLLOUTS.text()}, {CPU_SECONDS['advise'].text()}",
     "explain_game": None,
+    "balance": f"{RULE_SETS} rule sets or {SWEEP_VALUES} sweep values at most, "
+               f"{LADDER_AGENTS} agents, games {SEEDS.text()} per pairing, "
+               f"{CPU_SECONDS['balance'].text()}",
 }
 """What each tool's description says of its budget (None: the fixed CPU budget)."""
 

@@ -1,5 +1,5 @@
 """The tools of ``machikoro mcp``, as plain functions with JSON in and out: each takes the
-:class:`Call` (allowed folders, CPU budget) and the tool's arguments, checks them, calls the
+:class:`~.calls.Call` (allowed folders, CPU budget) and the tool's arguments, checks them, calls the
 lab's, the checks' or the logs' public functions as the command of the same name does, and
 returns a JSON-ready dict. A bad argument raises :class:`~.limits.ToolProblem`; a file with
 problems raises :class:`~machikoro.errors.DataError` (the worker renders both as the tool's
@@ -9,14 +9,14 @@ The games tools (:func:`simulate`, :func:`compare`) play the scalar engine (the 
 one game at a time, and stop at the call's CPU budget with the games finished (their
 ``budget`` says how many and why it stopped): game ``i`` of a run is the same game whoever
 plays it, so the same seed and the same number of games give the same numbers as
-``machikoro simulate`` / ``compare`` (whose default engine is also the scalar one).
+``machikoro simulate`` / ``compare`` (whose default engine is also the scalar one). The
+``balance`` tool (:mod:`.balance`) plays the same way, seed by seed.
 """
 
 from __future__ import annotations
 
 import difflib
 import os
-import time
 from pathlib import Path
 
 from ..agents.protocol import play
@@ -35,11 +35,13 @@ from ..lab.simulation import report
 from ..lab.summary import Summary
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet
-from .folders import Folders
+from .balance import balance
+from .calls import Call
 from .games import explained_events, game_from_log, logged_position, position_from_text
 from .limits import (
     EVENTS,
     GAMES,
+    MAX_SEED,
     MAX_TURNS,
     ROLLOUTS,
     RULE_SETS,
@@ -48,39 +50,6 @@ from .limits import (
     bounded,
     whole,
 )
-
-MAX_SEED = 2**63 - 1
-"""The largest seed a tool takes."""
-
-
-class Call:
-    """One tool call: the allowed ``folders`` and its CPU budget (``seconds``, counted from
-    the call's start in this process's CPU time)."""
-
-    def __init__(self, folders: Folders, seconds: float):
-        self.folders = folders
-        self.seconds = seconds
-        self.start = time.process_time()
-
-    def used(self) -> float:
-        """CPU seconds used since the call began."""
-        return time.process_time() - self.start
-
-    def spent(self) -> bool:
-        """Whether the budget is used up."""
-        return self.used() >= self.seconds
-
-    def account(self, asked: int, played: int, unit: str = "games",
-                early: str | None = None) -> dict:
-        """The ``budget`` part of a result: what was asked, done and why it stopped (the
-        count asked, the CPU budget, or ``early``: a reason of the tool's own)."""
-        if played >= asked:
-            stopped = unit
-        else:
-            stopped = "cpu_seconds" if self.spent() or early is None else early
-        return {f"{unit}_asked": asked, f"{unit}_played": played,
-                "cpu_seconds": self.seconds, "cpu_seconds_used": round(self.used(), 3),
-                "stopped_by": stopped}
 
 
 def list_rule_sets(call: Call) -> dict:
@@ -329,7 +298,7 @@ def _played(call: Call, rule_set: str, players: int, agents: str, seed: int,
 
 TOOLS = {"list_rule_sets": list_rule_sets, "show_cards": show_cards, "validate": validate,
          "analyze": analyze, "simulate": simulate, "compare": compare, "advise": advise,
-         "explain_game": explain_game}
+         "explain_game": explain_game, "balance": balance}
 """The tools by name."""
 
 
