@@ -363,6 +363,8 @@ def test_bad_balance_arguments_are_tool_errors(server, outside):
     assert "players: Machi Koro, original base set is for 2-4 players, not 9" in \
         server.error("balance", {"players": 9})
     assert "targets: 'speed=1..2'" in server.error("balance", {"targets": ["speed=1..2"]})
+    assert "this tool never trains weights" in server.error("balance", {
+        "rule_sets": ["house/mall-gives-2"], "players": 4, "ladder": "greedy,expert"})
     assert "sweep plays one rule set" in \
         server.error("balance", {"rule_sets": ["base", "base"], "sweep": "cafe.cost=1..2"})
 

@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from ..data.buffers import held
+from ..errors import WeightsError
 from ..lab.balance import (
     BalanceSpec,
     Target,
@@ -111,7 +112,11 @@ def balance(call: Call, rule_sets: list | None = None, players: int = 2,
             loaded = load_sweep(ask, swept, folder, loaded[0][0])
         changed = check_rulesets(ask, loaded)
         notes: list[str] = []
-        chosen, _ = ladder_for(ask, loaded, notes)
+        try:
+            chosen, _ = ladder_for(ask, loaded, notes)
+        except WeightsError as exc:
+            raise ToolProblem(f"{exc} (this tool never trains weights: leave expert out, "
+                              "or train them first)") from None
         spec = BalanceSpec(tuple(loaded), players, tuple(chosen), None, (), seed, max_turns,
                            "scalar", "ladder")
         spec, played, seeds = _play(call, ask, spec, games, notes)
