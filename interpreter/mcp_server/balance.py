@@ -12,7 +12,8 @@ default ladder holds cheap agents only (:data:`~.limits.BALANCE_LADDER`); ``mcts
 The games are the command's with ``--engine scalar``: every pairing and seating in the
 scalar engine, one game at a time, seed by seed (game ``i`` of a seating is the same game
 whoever plays it). The ladder's games first, within a share of the budget in proportion to
-its games per seed, then restricted play with the rest, for at most as many seeds; a seed
+its CPU seconds per seed (estimated from the games per seed until measured), then
+restricted play for the ladder's seeds, then both again in turns while time is left; a seed
 whose games are not all played when its time is up is dropped, and :data:`REPORT_SHARE` of
 the budget is kept for the report. So the same seed and the same ``games`` give the same
 numbers as the command when the budget does not bind; when it does, the result's
