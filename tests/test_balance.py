@@ -247,6 +247,47 @@ def test_targets_mark_the_sweep_values_that_meet_them(capsys):
                  "10", "--no-cards", "--target", "seat9=0..1"]) == 0
     assert "not met: seat9=0..1 (no such number)" in capsys.readouterr().out
     for bad in ("seat1=0.6..0.4", "seat0=0..1", "built:=0..1", "built:cafe=0..2",
-                "speed=1..2", "turns=a..b"):
+                "speed=1..2", "turns=a..b", "built:cafee=0..1"):
         assert exit_code(["balance", "--target", bad, "--games", "5"]) == 2
         assert f"--target '{bad}'" in capsys.readouterr().err
+
+
+def test_without_restricted_play_no_finding_claims_it(capsys):
+    result = balance_json(capsys, "--ladder", "greedy", "--games", "20", "--no-cards")
+    dead = [f for f in result["measures"][0]["findings"] if "hardly built" in f]
+    assert dead and all("restricted play not run" in f for f in dead)
+    assert not any("forbidding it" in f for f in result["measures"][0]["findings"])
+
+
+def test_a_fixed_plan_is_not_the_default_card_agent(capsys):
+    result = balance_json(capsys, "--ladder", "random,greedy,cheese-factory", "--games", "30",
+                          "--no-cards")
+    ratings_ = result["measures"][0]["ratings"]
+    assert ratings_["cheese-factory"] > ratings_["greedy"]  # the plan beats greedy...
+    assert result["card_agent"] == "greedy"  # ...but never weighs the cards it does not list
+
+
+def test_training_expert_first_keeps_its_report_off_standard_output(tmp_path, capsys,
+                                                                    monkeypatch):
+    """balance trains missing weights with train's own run: what train prints goes to
+    stderr, so --json stays JSON; weights no better than greedy leave expert out."""
+    from machikoro.cli import train
+
+    monkeypatch.setenv("MACHIKORO_WEIGHTS", str(tmp_path / "weights"))
+    calls = []
+
+    def fake_run(args):
+        calls.append(args.players)
+        print("expert against greedy (a line train prints on its standard output)")
+        return 1  # the training failed
+
+    monkeypatch.setattr(train, "run", fake_run)
+    cafe = variant(tmp_path, "dear-cafe",
+                   "change:\n  cafe: {cost: 3, effect: take 2 from roller}")
+    assert main(["balance", cafe, "--games", "5", "--no-cards", "--json"]) == 0
+    said = capsys.readouterr()
+    assert calls == [2]
+    out = json.loads(said.out)  # nothing but the report on standard output
+    assert "expert" not in out["ladder"]
+    assert "a line train prints" in said.err
+    assert any(n.startswith("expert left out of the ladder") for n in out["notes"])

@@ -121,7 +121,12 @@ def _run(args) -> int:
     from .balance_setup import ask_of, ladder_for, load_rulesets
 
     loaded, changed, notes = load_rulesets(args)
+    _check_targets(args.targets, loaded)
     ladder, _ = ladder_for(args, loaded, notes)
+    if len(loaded) > 1 and any(a.partition(":")[0] in ("expert", "mcts") for a in ladder):
+        notes.append("expert (and mcts's leaf value) play each rule set with that rule set's "
+                     "own learned weights: their differences include how well each was "
+                     "trained, not only the rules")
     if args.html:
         from .balance_setup import check_html
 
@@ -166,3 +171,15 @@ def _phase(args, spec, label: str) -> tuple[dict, str, bool]:
     except RuntimeError as exc:
         raise UsageError(str(exc)) from None
 
+
+
+def _check_targets(targets: list, loaded: list) -> None:
+    """Raises UsageError for a ``built:CARD`` target naming no establishment of the rule
+    sets (a typo would otherwise only read "no such number" after every game)."""
+    from .arguments import did_you_mean
+
+    ids = {card for _, _, rules in loaded for card in rules.ids}
+    for target in targets:
+        if target.kind == "built" and target.subject not in ids:
+            raise UsageError(f"--target '{target.text}': no card '{target.subject}' in the "
+                             f"rule sets{did_you_mean(target.subject, sorted(ids))}")

@@ -111,10 +111,23 @@ def _train(spec, players: int, seed: int) -> None:
     train.add_arguments(parser)
     variants = [] if spec is None else list(spec) if isinstance(spec, tuple) else [spec]
     argv = [a for v in variants if v != "base" for a in ("--variant", v)]
-    code = train.run(parser.parse_args([*argv, "--players", str(players), "--seed",
-                                        str(seed)]))
+    from contextlib import redirect_stdout
+
+    from ..agents.features import Features
+    from ..agents.value import value_for
+
+    with redirect_stdout(sys.stderr):  # train's own report: progress, not the balance report
+        code = train.run(parser.parse_args([*argv, "--players", str(players), "--seed",
+                                            str(seed)]))
     if code:
         raise WeightsError("training the expert's weights failed (see above)")
+    rules = train_rules(spec)
+    check = value_for(rules, players, Features(rules, players).size).meta.get("strength")
+    if check and check["low"] <= 1 / players:  # not clearly better than greedy
+        raise WeightsError(f"the weights just trained play no better than greedy "
+                           f"({100 * check['rate']:.1f}% of {check['games']} games; a fair "
+                           f"share is {100 / players:.0f}%): they are kept for machikoro "
+                           "train to improve (more --rounds, --games), not used here")
 
 
 def check_html(path: str) -> None:
@@ -132,3 +145,10 @@ def check_html(path: str) -> None:
     folder = target.parent
     if not folder.is_dir() or not os.access(folder, os.W_OK):
         raise LabUsageError(f"--html: cannot write {path}: no such writable folder")
+
+
+def train_rules(spec):
+    """The rule set of a lab spec (None, a path text, or a tuple of them stacked)."""
+    from ..rules.loader import cached_ruleset
+
+    return cached_ruleset(spec)

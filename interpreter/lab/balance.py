@@ -538,6 +538,8 @@ def findings(m: dict, players: int) -> list[str]:
             if card[flag]:
                 amount = abs(card["cost"]) if card["cost"] is not None else 0.0
                 tail = f" {100 * amount:.1f} pts" if flag != "dead" else " nothing measurable"
+                if flag == "dead" and card["restricted"] is None:
+                    words, tail = "hardly built (restricted play not run: --no-cards)", ""
                 out.append(f"{card['name']} ({card['id']}) is {words}{tail}")
     return out
 
@@ -549,11 +551,16 @@ named (``--card-agent``)."""
 
 def strongest(spec: BalanceSpec, played: dict) -> str:
     """The card agent :func:`card_measures` uses by default: the highest-rated agent of the
-    ladder on the first rule set (:func:`ratings`), searching agents (:data:`SEARCHING`)
-    aside when another is on the ladder."""
+    ladder on the first rule set (:func:`ratings`) among the agents that choose their
+    builds (strategies, fixed plans, aside), searching agents (:data:`SEARCHING`) aside
+    when another is on the ladder."""
+    from ..agents.registry import AGENTS
+
     rating = ratings(played, 0, spec.ladder, None)
-    affordable = [a for a in spec.ladder if a.partition(":")[0] not in SEARCHING] or \
-        list(spec.ladder)
+    # a strategy (a fixed plan) never weighs a card it does not list: no card agent
+    adaptive = [a for a in spec.ladder if a.partition(":")[0] in AGENTS]
+    affordable = [a for a in adaptive if a.partition(":")[0] not in SEARCHING] or \
+        adaptive or list(spec.ladder)
     return max(affordable, key=lambda a: rating[a])
 
 
