@@ -121,7 +121,9 @@ def _train(spec, players: int, seed: int) -> None:
                                             str(seed)]))
     if code:
         raise WeightsError("training the expert's weights failed (see above)")
-    rules = train_rules(spec)
+    from ..rules.loader import cached_ruleset
+
+    rules = cached_ruleset(spec)
     check = value_for(rules, players, Features(rules, players).size).meta.get("strength")
     if check and check["low"] <= 1 / players:  # not clearly better than greedy
         raise WeightsError(f"the weights just trained play no better than greedy "
@@ -146,9 +148,3 @@ def check_html(path: str) -> None:
     if not folder.is_dir() or not os.access(folder, os.W_OK):
         raise LabUsageError(f"--html: cannot write {path}: no such writable folder")
 
-
-def train_rules(spec):
-    """The rule set of a lab spec (None, a path text, or a tuple of them stacked)."""
-    from ..rules.loader import cached_ruleset
-
-    return cached_ruleset(spec)

@@ -306,18 +306,28 @@ def endings(entry: Played, rules: RuleSet) -> dict:
     return {name: count / total for name, count in ends.most_common()} if total else {}
 
 
-def card_measures(spec: BalanceSpec, played: dict, r: int) -> list[dict]:
+def self_play_reports(spec: BalanceSpec, played: dict, r: int) -> dict:
+    """``{agent: report}``: the lab's report (:func:`_report`) of each agent's games against
+    itself on rule set ``r`` (the ladder's and the card agent's), made once for every
+    measure that reads them."""
+    agents = dict.fromkeys([*spec.ladder, spec.card_agent])
+    return {agent: _report(entry, spec, r) for agent in agents
+            if (entry := _self_play(played, r, agent)) is not None}
+
+
+def card_measures(spec: BalanceSpec, played: dict, r: int, reports: dict) -> list[dict]:
     """Per establishment of rule set ``r``: how the card agent's self-play built it (the
     report's ``built_by``, ``built_per_game``, ``builder_win_rate``), the card agent
     forbidden it against itself (``restricted``: its win rate and interval; ``cost``: the
-    fair share less that rate), and the flags ``must_buy`` and ``dead``."""
-    entry = _self_play(played, r, spec.card_agent)
-    if entry is None:
+    fair share less that rate), and the flags ``must_buy``, ``dead`` and ``trap``
+    (``reports``: :func:`self_play_reports`)."""
+    report = reports.get(spec.card_agent)
+    if report is None:
         return []
     rules = spec.rulesets[r][2]
     fair = 1 / spec.players
     out = []
-    for row in _report(entry, spec, r)["cards"]:
+    for row in report["cards"]:
         if row["kind"] != "establishment" or row["built_by"] is None:
             continue
         restricted = played.get((r, Pairing(f"{spec.card_agent}!{row['id']}",
@@ -338,9 +348,10 @@ def card_measures(spec: BalanceSpec, played: dict, r: int) -> list[dict]:
     return out
 
 
-def ladder_measures(spec: BalanceSpec, played: dict, r: int) -> dict:
+def ladder_measures(spec: BalanceSpec, played: dict, r: int, reports: dict) -> dict:
     """The ladder's measures on rule set ``r``: ratings, the matrix, the seats under equal
-    agents, the skill chain and the seeds' share (see the module text)."""
+    agents, the skill chain and the seeds' share (see the module text; ``reports``:
+    :func:`self_play_reports`)."""
     anchor = "greedy" if "greedy" in spec.ladder else None
     rating = ratings(played, r, spec.ladder, anchor)
     order = sorted(spec.ladder, key=lambda a: -rating[a])
@@ -348,9 +359,8 @@ def ladder_measures(spec: BalanceSpec, played: dict, r: int) -> dict:
               for x in spec.ladder}
     seats, lengths = {}, {}
     for agent in spec.ladder:
-        entry = _self_play(played, r, agent)
-        if entry is not None:
-            rep = _report(entry, spec, r)
+        rep = reports.get(agent)
+        if rep is not None:
             seats[agent] = rep["seats"]
             lengths[agent] = {"turns": rep["turns"], "rounds": rep["rounds"],
                               "capped": rep["capped"]["rate"]}
@@ -383,9 +393,10 @@ def measures(spec: BalanceSpec, played: dict, changed: list[list[str]]) -> list[
 
     out = []
     for r, (label, variant, rules) in enumerate(spec.rulesets):
+        reports = self_play_reports(spec, played, r)
         result = {"label": label, "ruleset": rules.name, "digest": rules.digest[:16],
-                  **ladder_measures(spec, played, r)}
-        result["cards"] = card_measures(spec, played, r)
+                  **ladder_measures(spec, played, r, reports)}
+        result["cards"] = card_measures(spec, played, r, reports)
         top = _self_play(played, r, spec.card_agent) or \
             _self_play(played, r, result["order"][0])
         result["length"] = None if top is None else {
@@ -393,8 +404,7 @@ def measures(spec: BalanceSpec, played: dict, changed: list[list[str]]) -> list[
             if top.pairing.a in result["lengths"] else None
         result["endings"] = None if top is None else endings(top, rules)
         warnings = []
-        rungs = [_report(e, spec, r)["cards"] for a in spec.ladder
-                 if (e := _self_play(played, r, a)) is not None]
+        rungs = [reports[a]["cards"] for a in spec.ladder if a in reports]
         for card in changed[r]:
             shares = [row["built_by"] or 0.0 for cards in rungs for row in cards
                       if row["id"] == card]
