@@ -10,7 +10,7 @@ import re
 
 from ..rules.ruleset import Card, RuleSet
 from .cursor import effect_before, effect_limit
-from .words import describe
+from .words import concept_notes, describe
 
 _WORD = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -82,6 +82,9 @@ def hover_text(lines, line: int, column: int, ruleset: RuleSet | None,
     if not sentences:
         return None
     out = "\n".join(f"- {s}" for s in sentences)
+    notes = concept_notes(effect)
+    if notes:
+        out += "\n\nConcepts:\n" + "\n".join(f"- {n}" for n in notes)
     card = ruleset.cards[ruleset.index[own_id]] if ruleset is not None and \
         own_id in ruleset.index else None
     if card is not None:

@@ -98,6 +98,28 @@ def _clause(node, text: str) -> str:
     return sentence[:1].upper() + sentence[1:] + "."
 
 
+def concept_notes(effect: str) -> list[str]:
+    """One Markdown line per concept the effect writes (the registry's words,
+    :mod:`machikoro.language.concepts`), with the backends that do not play it and why;
+    [] when it does not parse."""
+    from ..language.concepts import BACKENDS, concepts_written
+    from ..language.parser import EffectError
+
+    try:
+        tree = parse(" ".join(effect.split()))
+    except (EffectError, RecursionError):
+        return []
+    nodes = [(t.data, tuple(getattr(c, "data", None) for c in t.children))
+             for t in tree.iter_subtrees_topdown()]
+    out = []
+    for concept in concepts_written(nodes):
+        line = f"**{concept.name}**: {concept.words}"
+        for backend, why in concept.gaps.items():
+            line += f" Not played by {BACKENDS[backend].partition(' (')[0]}: {why}."
+        out.append(line)
+    return out
+
+
 def describe(effect: str) -> list[str]:
     """One English sentence per clause of ``effect`` (the card's effect text), or [] when
     it does not parse (the diagnostics say why)."""

@@ -244,13 +244,16 @@ CONDITIONS = {
 # --------------------------------------------------------------------------- values
 
 
-def value(v, rules):
-    """The kernel of a game value of a comparison: ``(b, g, owner) -> int64 array``."""
+def value(v, rules, item: bool = False):
+    """The kernel of a game value of a comparison: ``(b, g, owner) -> int64 array``.
+    ``item``: inside ``most|fewest ... of other players``, whose statistic reads the
+    player it is asked for (``values.ITEM``), passed as ``owner``."""
     kind = type(v)
     if kind is values.Number:
         n = v.n
         return lambda b, g, owner: np.full(len(g), n, dtype=np.int64)
-    if kind in (values.CoinsOf, values.LandmarksOf, values.CardsOf) and v.who == values.ITEM:
+    if kind in (values.CoinsOf, values.LandmarksOf, values.CardsOf) and \
+            v.who == values.ITEM and not item:
         raise VectorUnsupported("a strategy's 'player ...' value")
     if kind is values.CoinsOf:
         roller = v.who == values.ROLLER
@@ -281,7 +284,7 @@ def value(v, rules):
             return a + c if op == "+" else a - c if op == "-" else a * c
         return arithmetic
     if kind is values.OtherPlayersBest:
-        stat, most = value(v.stat, rules), v.most
+        stat, most = value(v.stat, rules, item=True), v.most
 
         def best(b, g, owner):
             if b.players == 1:

@@ -29,6 +29,7 @@ import numpy as np
 from ..errors import VectorUnsupported
 from ..language import actions as act
 from ..language.clauses import TRIGGERS
+from ..language.concepts import first_gap
 from ..rules.ruleset import RuleSet
 from ..rules.tables import followed_kinds
 from . import kernels
@@ -49,31 +50,19 @@ def refuse_rules(rules: RuleSet) -> None:
 
 def unsupported_rules(rules: RuleSet) -> str | None:
     """The first rules-file concept of ``rules`` the batched engine does not compile, or
-    None: ``when built`` clauses in a rule set of more than one build a turn."""
-    if rules.hooks.get("when_built") and rules.builds_per_turn > 1:
-        return "the trigger 'when built' with more than one build a turn"
-    return None
+    None: a query of the registry (:func:`~machikoro.language.concepts.first_gap`)."""
+    concept = first_gap(rules, "batched")
+    return None if concept is None else concept.name
 
 
 def dynamic_concepts(rules: RuleSet) -> str | None:
-    """The first concept of ``rules`` grown for Machi Koro 2 that the batched policies
-    (greedy's arrays, strategies) do not value, or None: tiered costs, a shared landmark
-    pool, cost changes, ``build_if``, ``scope: everyone``, the ``after income`` and
-    ``when built`` triggers, build-only rounds, a landmark that wins at once, the coins
-    received this turn."""
-    checks = (
-        (rules.cost_tiers, "tiered landmark costs (a cost by landmarks built)"),
-        (rules.market_landmarks, "a shared landmark pool (landmarks with a supply)"),
-        (rules.build_only_rounds, "build-only opening rounds (turn.build_only_rounds)"),
-        (rules.wins_at_once, "a landmark that wins at once (victory.at_once)"),
-        (rules.shared, "a landmark in force for every player (scope: everyone)"),
-        (rules.discounts, "a cost change while a card is built ('... cost N less')"),
-        (any(rules.build_if), "a condition on building a card (build_if)"),
-        (rules.tracks_received, "the coins received this turn ('received ... coins')"),
-        (rules.hooks.get("after_income"), "the trigger 'after income'"),
-        (rules.hooks.get("when_built"), "the trigger 'when built'"),
-    )
-    return next((name for test, name in checks if test), None)
+    """The first concept of ``rules`` that the batched policies (greedy's arrays,
+    strategies) do not value, or None: a query of the registry (the concepts grown for
+    Machi Koro 2: tiered costs, a shared landmark pool, cost changes, ``build_if``,
+    ``scope: everyone``, the ``after income`` and ``when built`` triggers, build-only
+    rounds, a landmark that wins at once, the coins received this turn)."""
+    concept = first_gap(rules, "policies")
+    return None if concept is None else concept.name
 
 
 class Step(NamedTuple):

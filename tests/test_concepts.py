@@ -1,0 +1,256 @@
+"""The registry of concepts (:mod:`machikoro.language.concepts`) is complete: every grammar
+alias, compiled class and schema field is a concept's, every concept's examples compile,
+and every backend plays exactly the concepts the registry says it plays: a backend that
+lacks a concept without a reason written in the registry fails here with the concept's
+name (issue 34)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import machikoro
+from machikoro.data.bundled import resolve_variant
+from machikoro.engine import payouts
+from machikoro.errors import VectorUnsupported
+from machikoro.language import actions, amounts, conditions, values
+from machikoro.language import concepts as registry
+from machikoro.language.compiler import compile_effect, handled_aliases
+from machikoro.language.parser import parse
+from machikoro.records import Record, is_record
+from machikoro.rules.loader import load_cached
+from machikoro.vector import kernels, valuation
+from machikoro.vector.program import dynamic_concepts, unsupported_rules
+
+ROOT = Path(__file__).resolve().parent.parent
+RULES = load_cached([resolve_variant(v) for v in ("harbor", "millionaires-row")])
+NOT_CONCEPTS = {
+    conditions.Quantity: "a part of a condition (N or more...)",
+    values.Ranking: "a strategy file's ranking (the strategy language)",
+    values.Negated: "a strategy file's ranking (the strategy language)",
+    actions.CardChoice: "the base class of the card choices",
+}
+
+
+def _compiled_classes() -> set[type]:
+    found = set()
+    for module in (actions, conditions, amounts, values):
+        for obj in vars(module).values():
+            if isinstance(obj, type) and obj.__module__ == module.__name__ and \
+                    issubclass(obj, Record) and obj not in NOT_CONCEPTS:
+                found.add(obj)
+    return found
+
+
+def _grammar_aliases() -> set[str]:
+    text = (ROOT / "interpreter" / "language" / "effect.lark").read_text(encoding="utf-8")
+    return set(re.findall(r"->\s*(\w+)", text))
+
+
+def test_every_alias_the_compiler_handles_is_a_concept_or_a_part():
+    missing = handled_aliases() - registry.aliases_named()
+    assert not missing, f"grammar aliases no concept names: {sorted(missing)}"
+    stale = registry.aliases_named() - _grammar_aliases()
+    assert not stale, f"the registry names aliases the grammar lacks: {sorted(stale)}"
+
+
+def test_every_compiled_class_is_a_concepts_reference_rule():
+    missing = {cls.__name__ for cls in _compiled_classes() if registry.concept_of(cls) is None}
+    assert not missing, f"compiled classes no concept holds: {sorted(missing)}"
+
+
+def _schema_paths(schema: dict) -> set[str]:
+    definitions = schema.get("definitions", {})
+    out: set[str] = set()
+
+    def walk(node: dict, path: tuple, depth: int) -> None:
+        if "$ref" in node:
+            node = definitions[node["$ref"].split("/")[-1]]
+        for key, value in node.get("properties", {}).items():
+            if key in ("kind", "name", "description") and not path:
+                continue
+            out.add(".".join(path + (key,)))
+            if depth < 3:
+                walk(value, path + (key,), depth + 1)
+    walk(schema, (), 0)
+    return out
+
+
+@pytest.mark.parametrize("kind", ["rules", "card"])
+def test_every_field_of_the_rules_and_card_files_is_a_concept(kind):
+    schema = json.loads((ROOT / "schema" / f"{kind}.schema.json").read_text(encoding="utf-8"))
+    named = {f.partition(".")[2] for c in registry.CONCEPTS for f in c.fields
+             if f.startswith(kind + ".")}
+    missing = _schema_paths(schema) - named
+    if kind == "card":
+        missing.discard("name_ja")  # (a card's name in Japanese: "a card")
+        missing -= {"name", "kind"}
+    assert not missing, f"{kind} file fields no concept names: {sorted(missing)}"
+
+
+def test_each_concept_has_words_and_one_name():
+    names = [c.name for c in registry.CONCEPTS]
+    assert len(names) == len(set(names))
+    for concept in registry.CONCEPTS:
+        assert concept.kind in registry.KINDS, concept.name
+        assert concept.words.strip().endswith("."), concept.name
+        assert set(concept.gaps) <= set(registry.BACKENDS), concept.name
+        assert all(why.strip() for why in concept.gaps.values()), concept.name
+
+
+LANGUAGE = [c for c in registry.CONCEPTS if c.phrases]
+
+
+@pytest.mark.parametrize("concept", LANGUAGE, ids=lambda c: c.name)
+def test_each_language_concepts_examples_compile_to_it(concept):
+    assert concept.examples, f"{concept.name}: no example"
+    for text in concept.examples:
+        clauses = compile_effect(text, RULES.vocabulary)
+        if concept.classes:
+            made = {type(o) for o in _objects(clauses)}
+            assert set(concept.classes) & made, f"{concept.name}: {text!r} makes {made}"
+        else:
+            assert any(c.trigger in concept.phrases for c in clauses), concept.name
+
+
+def _objects(clauses) -> list:
+    """Every compiled object of ``clauses``: actions, conditions, amounts, values."""
+    out, todo = [], []
+    for clause in clauses:
+        while clause is not None:
+            todo.extend([clause.action, *clause.conditions])
+            clause = clause.rest
+    while todo:
+        obj = todo.pop()
+        if not is_record(obj):
+            continue
+        out.append(obj)
+        for name in ("action", "amount", "inner", "left", "right", "stat"):
+            if getattr(obj, name, None) is not None:
+                todo.append(getattr(obj, name))
+        todo.extend(getattr(obj, "tests", ()) or ())
+    return out
+
+
+def _steps(clauses):
+    for clause in clauses:
+        while clause is not None:
+            yield clause
+            clause = clause.rest
+
+
+def backend_plays(backend: str, text: str) -> str | None:
+    """None when ``backend`` plays the effect ``text`` (harbor + millionaire's row's
+    vocabulary), else what it said."""
+    clauses = compile_effect(text, RULES.vocabulary)
+    if backend == "batched":
+        try:
+            for step in _steps(clauses):
+                for test in step.conditions:
+                    kernels.condition(test, RULES)
+                if not isinstance(step.action, actions.STATIC):
+                    kernels.action(step.action, RULES, 0, 4, (1, 2))
+        except VectorUnsupported as exc:
+            return str(exc)
+        return None
+    program = payouts.program(clauses, RULES.blocking_markers)
+    if backend == "lookahead":
+        return None if program is not None else "no payout program"
+    try:
+        valuation.check_program(program)
+    except valuation.Unsupported as exc:
+        return str(exc)
+    return None
+
+
+def mismatches(concept) -> list[str]:
+    """How the backends disagree with the registry about ``concept``: a backend that
+    refuses an example of a concept it is said to play, or plays one it is said not to."""
+    out = []
+    if concept.kind == "static":  # read from the rule set's tables, not run as steps
+        return out
+    for backend in ("batched", "lookahead", "valuation"):
+        for text in concept.examples:
+            said = backend_plays(backend, text)
+            if said is not None and concept.supported(backend):
+                out.append(f"{concept.name}: {registry.BACKENDS[backend]} does not play "
+                           f"{text!r} ({said}), and the registry gives no reason")
+            elif said is None and not concept.supported(backend):
+                out.append(f"{concept.name}: {registry.BACKENDS[backend]} plays {text!r}, "
+                           f"but the registry says it does not: "
+                           f"{concept.gaps[backend]!r}")
+    return out
+
+
+@pytest.mark.parametrize("concept", LANGUAGE, ids=lambda c: c.name)
+def test_every_backend_plays_what_the_registry_says(concept):
+    assert mismatches(concept) == []
+
+
+def test_a_backend_missing_a_concept_is_named(monkeypatch):
+    # remove the batched kernel of `take ... from the roller`: the check names it
+    monkeypatch.delitem(kernels.PLAIN, actions.TakeFromRoller)
+    found = mismatches(registry.named("take from the roller"))
+    assert found and found[0].startswith("take from the roller: the batched engine")
+    # and the look-ahead's payout step of `gain`
+    monkeypatch.delitem(payouts._OPS, actions.Gain)
+    found = mismatches(registry.named("gain"))
+    assert any(m.startswith("gain: greedy's look-ahead") for m in found)
+
+
+def test_a_gap_the_policies_refuse_by_has_a_test_of_use():
+    for concept in registry.CONCEPTS:
+        if not concept.supported("policies") and concept.kind not in ("condition", "value"):
+            assert concept.uses is not None, concept.name
+
+
+@pytest.mark.parametrize("variants", [(), ("harbor",), ("millionaires-row",),
+                                      ("machi-koro-2",), ("harbor", "millionaires-row")])
+def test_the_refusals_are_queries_of_the_registry(variants):
+    rules = load_cached([resolve_variant(v) for v in variants] or None)
+    policies = registry.first_gap(rules, "policies")
+    assert dynamic_concepts(rules) == (policies.name if policies else None)
+    batched = registry.first_gap(rules, "batched")
+    assert unsupported_rules(rules) == (batched.name if batched else None)
+
+
+def test_machi_koro_2_uses_concepts_the_policies_lack_and_the_registry_says_which():
+    rules = load_cached([resolve_variant("machi-koro-2")])
+    used = [c.name for c in registry.CONCEPTS if c.uses is not None and c.uses(rules)]
+    assert "tiered landmark costs (a cost by landmarks built)" in used
+    assert dynamic_concepts(rules) == used[0]
+
+
+def test_an_effect_names_the_concepts_it_writes():
+    tree = parse("after roll, if roll is 10 or more, may take 2 from the roller")
+    nodes = [(t.data, tuple(getattr(c, "data", None) for c in t.children))
+             for t in tree.iter_subtrees_topdown()]
+    names = [c.name for c in registry.concepts_written(nodes)]
+    assert names == ["the trigger 'after roll'", "the roll is", "may",
+                     "take from the roller", "a fixed amount"]
+
+
+def test_the_most_of_other_players_plays_in_the_batched_engine(tmp_path):
+    # a value of the language the batched engine refused as a strategy's before the
+    # registry's check found it
+    path = tmp_path / "v.yaml"
+    path.write_text(
+        "kind: variant\nname: t\nextends: base\nchange:\n  bakery:\n    effect: "
+        "if most coins of other players > owner coins, gain 3\n", encoding="utf-8")
+    rules = machikoro.load_ruleset(str(path))
+    from machikoro.vector.lockstep import run_lockstep
+
+    report = run_lockstep(rules, 3, range(30), answer_seed=1)
+    assert report.differences == () and report.games == 30
+
+
+def test_hover_on_an_effect_says_its_concepts_and_what_does_not_play_them():
+    from machikoro.lsp.hover import hover_text
+
+    text = hover_text(["effect: after roll, may add 2 to the roll"], 0, 12, None, None, None)
+    assert "**add to the roll**: N is added to the roll's total." in text
+    assert "Not played by greedy's look-ahead of a roll's payouts: it is not simulated" in text
+    assert "**the trigger 'after roll'**" in text
