@@ -20,6 +20,7 @@ from machikoro.language import actions, amounts, conditions, values
 from machikoro.language import concepts as registry
 from machikoro.language.compiler import compile_effect, handled_aliases
 from machikoro.language.parser import parse
+from machikoro.language.units import UNITS
 from machikoro.records import Record, is_record
 from machikoro.rules.loader import load_cached
 from machikoro.vector import kernels, valuation
@@ -37,7 +38,7 @@ NOT_CONCEPTS = {
 
 def _compiled_classes() -> set[type]:
     found = set()
-    for module in (actions, conditions, amounts, values):
+    for module in (actions, conditions, amounts, values, *UNITS):
         for obj in vars(module).values():
             if isinstance(obj, type) and obj.__module__ == module.__name__ and \
                     issubclass(obj, Record) and obj not in NOT_CONCEPTS:
@@ -254,3 +255,20 @@ def test_hover_on_an_effect_says_its_concepts_and_what_does_not_play_them():
     assert "**add to the roll**: N is added to the roll's total." in text
     assert "Not played by greedy's look-ahead of a roll's payouts: it is not simulated" in text
     assert "**the trigger 'after roll'**" in text
+
+
+@pytest.mark.parametrize("players", [2, 3])
+def test_a_concept_unit_plays_alike_in_both_engines(tmp_path, players):
+    # the round condition (machikoro.language.units.round_is): its reference rule and its
+    # kernel, where extra turns are frequent (everyone starts with the Amusement Park)
+    path = tmp_path / "v.yaml"
+    path.write_text(
+        "kind: variant\nname: t\nextends: base\nrules:\n  setup:\n    landmarks: "
+        "[train_station, amusement_park]\nchange:\n  ranch: {effect: 'gain 1; if round is "
+        "3 or fewer, gain 2'}\n  wheat_field: {effect: 'gain 1; if round is more than 4, "
+        "gain 1'}\n", encoding="utf-8")
+    rules = machikoro.load_ruleset(str(path))
+    from machikoro.vector.lockstep import run_lockstep
+
+    report = run_lockstep(rules, players, range(60), answer_seed=players, convert_every=11)
+    assert report.differences == () and report.games == 60

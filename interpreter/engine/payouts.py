@@ -99,8 +99,20 @@ def _amount(amount) -> object:
     raise _Unsupported(kind.__name__)
 
 
+def _looked_ahead(test) -> bool:
+    """False when ``test``, or a test inside it, reads what the look-ahead keeps no table
+    by (a concept unit's ``looked_ahead = False``, as the round)."""
+    if not getattr(type(test), "looked_ahead", True):
+        return False
+    inner = getattr(test, "tests", None) or (
+        (test.inner,) if getattr(test, "inner", None) is not None else ())
+    return all(_looked_ahead(t) for t in inner)
+
+
 def _step(clause, asks: bool, blocking: tuple) -> Step:
     """The program step of ``clause`` (and of its ``then`` steps)."""
+    if not all(_looked_ahead(t) for t in clause.conditions):
+        raise _Unsupported("a condition the look-ahead keeps no table by")
     action = clause.action
     if isinstance(action, _NOT_SIMULATED):  # the look-ahead skips it and its then steps:
         return Step(SKIP, 0, False, None, clause.conditions, False, asks, None)  # (unread)

@@ -49,6 +49,7 @@ from . import actions as act
 from . import amounts, conditions, values
 from .clauses import TRIGGERS, Clause
 from .parser import EffectError, parse
+from .units import UNITS
 from .vocabulary import Vocabulary
 
 
@@ -591,6 +592,8 @@ TESTS.update(CONDITIONS)
 TESTS.update(BOOLEANS)
 TESTS.update(GAME_TESTS)
 TESTS.update(STRATEGY_TESTS)
+for _unit in UNITS:  # the concept units' bindings (machikoro.language.units)
+    {"tests": TESTS}[_unit.TABLE][_unit.ALIAS] = _unit.compile
 
 
 def handled_aliases() -> set[str]:

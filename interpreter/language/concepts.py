@@ -34,6 +34,7 @@ from . import actions as act
 from . import amounts as amt
 from . import conditions as cond
 from . import values as val
+from .units import UNITS
 
 BACKENDS = {
     "batched": "the batched engine (machikoro.vector)",
@@ -425,7 +426,8 @@ CONCEPTS: tuple[Concept, ...] = (
             examples=("if 1 + 2 - 1 * 2 >= 2, gain 1",),
             gaps={"valuation": _VALUED_NOT.format(what="comparison")}),
 )
-"""Every concept, in the order refusals are looked up (:func:`first_gap`)."""
+"""Every concept, in the order refusals are looked up (:func:`first_gap`): those written
+here, then the concept units' (:mod:`machikoro.language.units`)."""
 
 
 PARTS = {
@@ -517,6 +519,8 @@ def aliases_named() -> set[str]:
     return {word for concept in CONCEPTS for phrase in concept.phrases
             for word in phrase.split()} | set(PARTS)
 
+
+CONCEPTS += tuple(Concept(**unit.CONCEPT) for unit in UNITS)
 
 _BY_CLASS = {cls: concept for concept in CONCEPTS for cls in concept.classes}
 _BY_NAME = {concept.name: concept for concept in CONCEPTS}

@@ -93,6 +93,8 @@ def condition(c, rules) -> Test:
     """The kernel of one compiled condition."""
     make = CONDITIONS.get(type(c))
     if make is None:
+        if hasattr(c, "kernel"):  # a concept unit's own (machikoro.language.units)
+            return Test(c.kernel(rules))
         raise VectorUnsupported(f"the condition '{type(c).__name__}'")
     return Test(make(c, rules))
 

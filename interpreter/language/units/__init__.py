@@ -1,0 +1,28 @@
+"""Concept units: one module per concept of the effect language, holding side by side what
+every backend needs of it, so that a new concept is one module, a grammar line and a rule
+case (issue 34).
+
+A unit module defines:
+
+- ``ALIAS`` and ``TABLE``: the grammar alias it compiles (``effect.lark``) and the
+  compiler's table it joins (``"tests"`` for a condition);
+- ``compile(compiler, tree)``: the compiler binding, from the parse tree to the compiled
+  object;
+- the compiled class: a :class:`~machikoro.records.Record` whose ``test(game, owner)`` is
+  the reference rule (the scalar engine runs it; greedy's look-ahead runs it on its view of
+  a roll), with ``kernel(rules)``, the batched engine's form (``(b, g, owner) -> bool
+  array`` over a batch), and ``reads`` (what it reads: the rule tables' order analysis);
+- ``CONCEPT``: its entry of the registry (:mod:`machikoro.language.concepts`): name, kind,
+  words, examples, and the backends that do not play it and why.
+
+The backends ask the unit: the compiler adds every unit's binding to its table, the batched
+engine calls the class's ``kernel``, the registry lists ``CONCEPT``. Units import nothing
+above the language (NumPy only inside a kernel, when the batched engine runs).
+"""
+
+from __future__ import annotations
+
+from . import round_is
+
+UNITS = (round_is,)
+"""Every unit module."""
