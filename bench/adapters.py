@@ -7,7 +7,7 @@ The same number of random games three ways, in ``--rounds`` rounds that alternat
 (a change of load hits all three), timed in CPU seconds (``time.process_time``):
 
 - the engine: ``play(Game(...), [RandomAgent, ...])``;
-- PettingZoo: ``machikoro.pettingzoo.env()`` (the wrapped environment users get), the loop
+- PettingZoo: ``machikoro.adapters.pettingzoo.env()`` (the wrapped environment users get), the loop
   PettingZoo documents (``agent_iter``, ``last()``, a random action from the mask,
   ``step``); every step builds the acting agent's observation and mask;
 - OpenSpiel: ``pyspiel.load_game("machikoro")``, chance nodes sampled from
@@ -46,7 +46,7 @@ def engine_side(rules, players: int, seeds: range) -> tuple[int, int, float]:
 
 def pettingzoo_side(variant: str, players: int, seeds: range) -> tuple[int, int, float]:
     """(turns, environment steps, CPU seconds) of random games through ``env()``."""
-    from machikoro import pettingzoo
+    from machikoro.adapters import pettingzoo
 
     env = pettingzoo.env(players=players, variant=variant, max_turns=1000)
     turns = steps = 0
@@ -69,7 +69,7 @@ def openspiel_side(variant: str, players: int, seeds: range) -> tuple[int, int, 
     """(turns, actions, CPU seconds) of random games through pyspiel."""
     import pyspiel
 
-    import machikoro.openspiel  # noqa: F401 - registers the game
+    import machikoro.adapters.openspiel  # noqa: F401 - registers the game
 
     game = pyspiel.load_game("machikoro", {"players": players, "variant": variant,
                                            "max_turns": 1000})

@@ -7,11 +7,11 @@ as ratios measured in one run.
 Random masked actions on every side, timed in CPU seconds (``time.process_time``), in
 ``--rounds`` rounds that alternate the sides (a change of load hits all of them):
 
-- the vector env: ``machikoro.vector_env.VectorEnv(num_envs, observation flat, random
+- the vector env: ``machikoro.adapters.vector_env.VectorEnv(num_envs, observation flat, random
   opponents)``, ``--steps`` steps of a uniform legal action per env drawn from
   ``action_masks()`` (a NumPy draw for all envs at once), for each ``--envs``; its steps
   per second are env steps (one learner action of one env), ``num_envs`` per ``step``;
-- PettingZoo: ``machikoro.pettingzoo.env(observation="flat")``, the loop PettingZoo
+- PettingZoo: ``machikoro.adapters.pettingzoo.env(observation="flat")``, the loop PettingZoo
   documents (``agent_iter``, ``last()``, a random action from ``info["action_mask"]``,
   ``step``) over ``--games`` games: every agent's action is a step;
 - the single-agent Gymnasium env: ``SingleAgentEnv(observation="flat", opponents=
@@ -56,7 +56,7 @@ ROOT = Path(__file__).resolve().parents[1]
 _THEN_LOOP = """
 import json, random, sys, time
 import numpy as np
-from machikoro import pettingzoo
+from machikoro import pettingzoo  # (the old commit's path)
 players, variant, first, count = json.loads(sys.argv[1])
 env = pettingzoo.env(players=players, variant=variant, max_turns=1000)
 steps = 0
@@ -125,7 +125,7 @@ def then_side(folder: Path, players: int, variant: str, seeds: range) -> tuple[i
 def pettingzoo_side(variant: str, players: int, seeds: range) -> tuple[int, float]:
     """(environment steps, CPU seconds) of random games through ``env(observation=
     "flat")``."""
-    from machikoro import pettingzoo
+    from machikoro.adapters import pettingzoo
 
     env = pettingzoo.env(players=players, variant=variant, max_turns=1000,
                          observation="flat")
@@ -146,7 +146,7 @@ def pettingzoo_side(variant: str, players: int, seeds: range) -> tuple[int, floa
 
 def single_side(variant: str, players: int, seeds: range) -> tuple[int, float]:
     """(learner steps, CPU seconds) of random episodes of ``SingleAgentEnv``."""
-    from machikoro import pettingzoo
+    from machikoro.adapters import pettingzoo
 
     env = pettingzoo.SingleAgentEnv(players=players, variant=variant, opponents=["random"],
                                     observation="flat")
@@ -182,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
     sizes = args.envs or [1000, 10000]
     if min(sizes) < 1 or args.steps < 1 or args.games < 1 or args.rounds < 1:
         parser.error("--envs, --steps, --games and --rounds must be at least 1")
-    from machikoro.vector_env import VectorEnv
+    from machikoro.adapters.vector_env import VectorEnv
 
     rng = np.random.default_rng(0)
     envs = {}

@@ -51,24 +51,24 @@ if TYPE_CHECKING:  # pragma: no cover - for type checkers and editors only
 
 
 GYMNASIUM_ID = "Machikoro-v0"
-"""The Gymnasium id of :class:`machikoro.pettingzoo.SingleAgentEnv`:
+"""The Gymnasium id of :class:`machikoro.adapters.pettingzoo.SingleAgentEnv`:
 ``gymnasium.make("Machikoro-v0", players=2, opponents=["greedy"])``."""
 GYMNASIUM_VECTOR_ID = "Machikoro-vector-v0"
-"""The Gymnasium id of :class:`machikoro.vector_env.VectorEnv` (a vector entry point):
+"""The Gymnasium id of :class:`machikoro.adapters.vector_env.VectorEnv` (a vector entry point):
 ``gymnasium.make_vec("Machikoro-vector-v0", num_envs=1024, players=2)``."""
 
 
 def _register_gymnasium(gymnasium) -> None:
     # by their import paths: the environments' modules (and PettingZoo) load at make()
     if GYMNASIUM_ID not in gymnasium.registry:
-        gymnasium.register(GYMNASIUM_ID, entry_point="machikoro.pettingzoo:SingleAgentEnv")
+        gymnasium.register(GYMNASIUM_ID, entry_point="machikoro.adapters.pettingzoo:SingleAgentEnv")
     if GYMNASIUM_VECTOR_ID not in gymnasium.registry:
         gymnasium.register(GYMNASIUM_VECTOR_ID,
-                           vector_entry_point="machikoro.vector_env:VectorEnv")
+                           vector_entry_point="machikoro.adapters.vector_env:VectorEnv")
 
 
 def _register_pyspiel(pyspiel) -> None:
-    import_module(".openspiel", __name__)  # registers the game "machikoro"
+    import_module(".adapters.openspiel", __name__)  # registers the game "machikoro"
 
 
 # Importing machikoro registers its environments with the libraries that load them by name

@@ -10,7 +10,7 @@ import pytest
 import machikoro
 from machikoro import Decision, Game, MachikoroError
 from machikoro.engine.chance import outcomes
-from machikoro.engine.encoding import DONE, ActionTable, action_table
+from machikoro.adapters.encoding import DONE, ActionTable, action_table
 
 RULES = machikoro.load_ruleset()
 

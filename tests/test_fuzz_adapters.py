@@ -67,7 +67,7 @@ def _pick(values, k: int):
 @PROFILE
 @given(program=PROGRAM)
 def test_the_pettingzoo_env_answers_any_program_with_results_or_its_own_errors(kind, program):
-    from machikoro import pettingzoo as mpz
+    from machikoro.adapters import pettingzoo as mpz
 
     if kind == "wrapped":
         env = mpz.env(players=3, max_turns=25)
@@ -120,7 +120,7 @@ def test_the_pettingzoo_env_answers_any_program_with_results_or_its_own_errors(k
 @given(program=PROGRAM, seat=st.integers(0, 1))
 def test_the_single_agent_env_answers_any_program_with_results_or_its_own_errors(program,
                                                                                   seat):
-    from machikoro import pettingzoo as mpz
+    from machikoro.adapters import pettingzoo as mpz
 
     env = mpz.SingleAgentEnv(players=2, seat=seat, opponents=["random"], max_turns=25)
     ended = True
@@ -158,7 +158,7 @@ def _openspiel_state(state) -> tuple:
 def test_the_openspiel_game_answers_any_program_with_results_or_its_own_errors(variant,
                                                                               program):
     pyspiel = pytest.importorskip("pyspiel")
-    import machikoro.openspiel  # noqa: F401 - registers the game
+    import machikoro.adapters.openspiel  # noqa: F401 - registers the game
 
     game = pyspiel.load_game("machikoro", {"players": 3, "variant": variant,
                                            "max_turns": 25})

@@ -614,7 +614,7 @@ def test_advise_ranks_the_build_options_of_a_logged_position(tmp_path, capsys):
 
 def test_openspiel_plays_machi_koro_2_to_a_winner():
     pyspiel = pytest.importorskip("pyspiel")
-    import machikoro.openspiel  # noqa: F401
+    import machikoro.adapters.openspiel  # noqa: F401
 
     for players in (2, 5):
         game = pyspiel.load_game("machikoro", {"players": players, "variant": "machi-koro-2"})
@@ -637,7 +637,7 @@ def test_openspiel_plays_machi_koro_2_to_a_winner():
 
 def test_pettingzoo_episode_and_single_agent_env_end_with_a_winner():
     pytest.importorskip("pettingzoo")
-    from machikoro.pettingzoo import SingleAgentEnv, env
+    from machikoro.adapters.pettingzoo import SingleAgentEnv, env
 
     aec = env(players=4, variant="machi-koro-2")
     aec.reset(seed=42)

@@ -13,7 +13,7 @@ import pytest
 
 pyspiel = pytest.importorskip("pyspiel")
 import machikoro
-import machikoro.openspiel
+import machikoro.adapters.openspiel
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ["base"] + sorted(f"house/{p.stem}" for p in (ROOT / "variants/house").glob("*.yaml")) \
@@ -181,7 +181,7 @@ def test_a_turn_cap_beyond_the_bound_is_refused_clearly(max_turns):
                                     {"max_turns": 1.5}, {"colour": 1}])
 def test_parameters_of_the_wrong_kind_are_refused_by_the_game_itself(params):
     with pytest.raises(machikoro.MachikoroError):
-        machikoro.openspiel.MachikoroGame(params)
+        machikoro.adapters.openspiel.MachikoroGame(params)
 
 
 @pytest.mark.parametrize("variant", ["base", "harbor", "market/variable",
@@ -320,7 +320,7 @@ def _registers(first: str, second: str) -> str:
 
     code = (f"import {first}, {second}\n"
             "game = pyspiel.load_game('machikoro', {'players': 3})\n"
-            "print(game.num_players(), 'machikoro.openspiel' in __import__('sys').modules)")
+            "print(game.num_players(), 'machikoro.adapters.openspiel' in __import__('sys').modules)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
     return done.stdout.split()
@@ -336,7 +336,7 @@ def test_importing_machikoro_alone_imports_neither_pyspiel_nor_gymnasium():
     import sys
 
     code = ("import sys, machikoro\n"
-            "print([m for m in ('pyspiel', 'gymnasium', 'numpy', 'machikoro.openspiel') "
+            "print([m for m in ('pyspiel', 'gymnasium', 'numpy', 'machikoro.adapters.openspiel') "
             "if m in sys.modules])")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True)
@@ -350,7 +350,7 @@ def test_the_greedy_bot_beats_openspiels_random_bot():
     game = pyspiel.load_game("machikoro", {"players": 2})
     wins = 0
     for i in range(10):
-        greedy = machikoro.openspiel.bot(game, i % 2, "greedy", seed=i)
+        greedy = machikoro.adapters.openspiel.bot(game, i % 2, "greedy", seed=i)
         rng = np.random.RandomState(i)
         other = uniform_random.UniformRandomBot(1 - i % 2, rng)
         bots = [greedy, other] if i % 2 == 0 else [other, greedy]
@@ -363,7 +363,7 @@ def test_a_bot_finishes_a_swap_it_or_someone_else_began():
     """A swap takes three actions: the bot continues the path it chose, and a path another
     author began with the options that path leaves."""
     game = pyspiel.load_game("machikoro", {"players": 3})
-    bots = [machikoro.openspiel.bot(game, s, "greedy", seed=s) for s in range(3)]
+    bots = [machikoro.adapters.openspiel.bot(game, s, "greedy", seed=s) for s in range(3)]
     rng = np.random.default_rng(2)
     continued = 0
     for _ in range(12):
@@ -390,7 +390,7 @@ def test_any_agent_by_name_is_a_bot_the_mcts_agent_too():
     game = pyspiel.load_game("machikoro", {"players": 2})
     state = _random_state(game, 0, 1)
     for name in ("mcts:5", "random", "greedy"):
-        assert machikoro.openspiel.bot(game, 0, name, seed=1).step(state) in \
+        assert machikoro.adapters.openspiel.bot(game, 0, name, seed=1).step(state) in \
             state.legal_actions()
     with pytest.raises(machikoro.MachikoroError, match="player_id"):
-        machikoro.openspiel.bot(game, 2, "greedy")
+        machikoro.adapters.openspiel.bot(game, 2, "greedy")

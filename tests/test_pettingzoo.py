@@ -17,7 +17,7 @@ from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
 from machikoro import MachikoroError
-from machikoro import pettingzoo as mpz
+from machikoro.adapters import pettingzoo as mpz
 
 ROOT = Path(__file__).resolve().parents[1]
 VARIANTS = ["base"] + sorted(f"house/{p.stem}" for p in (ROOT / "variants/house").glob("*.yaml")) \
@@ -335,3 +335,18 @@ def test_a_seed_that_is_not_a_whole_number_from_0_is_refused(seed):
     with pytest.raises(MachikoroError, match="seed"):
         env.reset(seed=seed)
     assert _snapshot(env) == before
+
+
+@pytest.mark.parametrize("name", ["openspiel", "pettingzoo", "vector_env"])
+def test_the_old_adapter_paths_still_import_with_a_warning(name):
+    import importlib
+    import sys
+
+    if name == "openspiel":
+        pytest.importorskip("pyspiel")
+    sys.modules.pop(f"machikoro.{name}", None)
+    with pytest.warns(DeprecationWarning, match=f"machikoro.adapters.{name}"):
+        old = importlib.import_module(f"machikoro.{name}")
+    new = importlib.import_module(f"machikoro.adapters.{name}")
+    public = [n for n in vars(new) if not n.startswith("_") and callable(getattr(new, n))]
+    assert public and all(getattr(old, n) is getattr(new, n) for n in public)

@@ -1,4 +1,4 @@
-"""The Gymnasium vector environment over the batched engine (machikoro.vector_env).
+"""The Gymnasium vector environment over the batched engine (machikoro.adapters.vector_env).
 
 Agreement with the scalar PettingZoo flat environment (the same dice and answers give the
 same observations, masks, rewards and ends, step after step, over the bundled rule sets);
@@ -17,9 +17,9 @@ import pytest
 from gymnasium.utils.env_checker import data_equivalence
 from gymnasium.vector import AutoresetMode
 
-import machikoro.vector_env as mve
+import machikoro.adapters.vector_env as mve
 from machikoro import Game
-from machikoro import pettingzoo as mpz
+from machikoro.adapters import pettingzoo as mpz
 from machikoro.errors import IllegalActions, MachikoroError
 from machikoro.vector.convert import to_game
 from machikoro.vector.engine import VectorGames

@@ -1,6 +1,6 @@
 """A rule set as numbers, for learning and search agents: one integer action table, one
 chance-outcome table and one observation vector per rule set, built once from its data and
-used by every adapter (:mod:`machikoro.openspiel`, :mod:`machikoro.pettingzoo`).
+used by every adapter (:mod:`machikoro.adapters.openspiel`, :mod:`machikoro.adapters.pettingzoo`).
 
 **Actions are derived from option values, not from decision names.** An option of any
 decision is an *atom* (None, False, True, a whole number, or a name: a card id, an icon, a
@@ -39,13 +39,13 @@ from typing import Any
 
 import numpy as np
 
+from ..engine.chance import outcomes
+from ..engine.decision import Decision
+from ..engine.options import SwapOptions
+from ..engine.phases import PHASE_NAMES
 from ..errors import MachikoroError
 from ..records import Record
 from ..rules.ruleset import RuleSet
-from .chance import outcomes
-from .decision import Decision
-from .options import SwapOptions
-from .phases import PHASE_NAMES
 
 
 class _Done:
