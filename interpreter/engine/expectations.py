@@ -224,3 +224,73 @@ def card_value(game: Game, seat: int, card: int, dice_of: dict | None = None) ->
             _run(g, queue)
             value += p * (g.coins[seat] - game.coins[seat])
     return value
+
+
+class ReferenceLookahead:
+    """The look-ahead's reference: the interface of :class:`~machikoro.engine.lookahead.
+    Lookahead` (what greedy, mcts's playouts, the features and advise ask of a position)
+    answered by the functions above, through the engine's own income step on copies of the
+    game, with nothing kept between questions and no bound to prune with.
+
+    The fast :class:`~machikoro.engine.lookahead.Lookahead` must give the same numbers to
+    the last bit, so greedy must make the same decisions with either
+    (``tests/test_lookahead_seam.py``). :func:`~machikoro.engine.lookahead.lookahead_for`
+    gives this one inside :func:`~machikoro.engine.lookahead.reference_lookahead` or when
+    ``$MACHIKORO_LOOKAHEAD`` is ``reference``: the way to tell a fault of the fast tables
+    from one of the rules when a new concept makes greedy play strangely (about 30-100
+    times slower)."""
+
+    def __init__(self, game: Game):
+        self.game = game
+
+    def refresh(self) -> ReferenceLookahead:
+        """Itself: nothing is kept to bring up to date."""
+        return self
+
+    def outcome_income(self, roller: int, dice: tuple, total: int | None = None) -> list:
+        """:func:`outcome_income` of the game."""
+        return outcome_income(self.game, roller, dice, total)
+
+    def own_income(self, roller: int, dice: tuple, total: int | None = None):
+        """What the roll pays the roller: ``outcome_income(...)[roller]``."""
+        return outcome_income(self.game, roller, dice, total)[roller]
+
+    def roll_income(self, roller: int, total: int, dice: int = 1):
+        """``roll_income(...)[roller]``: what ``roller`` gains rolling ``total``."""
+        return roll_income(self.game, roller, total, dice)[roller]
+
+    def expected_roll_income(self, seat: int, dice: int) -> float:
+        """:func:`expected_roll_income` of the game."""
+        return expected_roll_income(self.game, seat, dice)
+
+    def preferred_dice(self, seat: int) -> int:
+        """:func:`preferred_dice` of the game."""
+        return preferred_dice(self.game, seat)
+
+    def preferred_pattern(self) -> tuple:
+        """Every seat's preferred number of dice, in seat order."""
+        return tuple(preferred_dice(self.game, seat) for seat in range(self.game.n))
+
+    def effective_total(self, roller: int, dice: tuple) -> int:
+        """:func:`effective_total` of the game."""
+        return effective_total(self.game, roller, dice)
+
+    def card_value(self, seat: int, card: int, dice_of: dict | None = None) -> float:
+        """:func:`card_value` of the game (coins per round)."""
+        return card_value(self.game, seat, card, dice_of)
+
+    def card_values(self, seat: int, cards: list, dice_of: dict | None = None) -> list:
+        """``[card_value(seat, card, dice_of) for card in cards]``."""
+        return [card_value(self.game, seat, card, dice_of) for card in cards]
+
+    def kept_values(self, seat: int) -> dict:
+        """A new, empty dict: nothing is kept between questions."""
+        return {}
+
+    def is_static(self, card: int) -> bool:
+        """False: every card is valued on the position itself."""
+        return False
+
+    def value_bound(self, seat: int, card: int) -> None:
+        """None: no bound, every card is valued."""
+        return None

@@ -30,7 +30,9 @@ so it is always the choice the exact sums make.
 
 from __future__ import annotations
 
+import os
 from collections import OrderedDict
+from contextlib import contextmanager
 from operator import eq
 
 from . import expectations
@@ -900,10 +902,30 @@ _KEEP = 16  # games whose look-ahead is kept (the most recently asked)
 _LAST: list = [None]  # the look-ahead asked last
 
 
+_REFERENCE = [os.environ.get("MACHIKORO_LOOKAHEAD") == "reference"]
+
+
+@contextmanager
+def reference_lookahead():
+    """Within it, :func:`lookahead_for` gives the reference
+    (:class:`~machikoro.engine.expectations.ReferenceLookahead`: the engine's own income
+    step, nothing kept) instead of the fast tables: the same answers, slower."""
+    before = _REFERENCE[0]
+    _REFERENCE[0] = True
+    try:
+        yield
+    finally:
+        _REFERENCE[0] = before
+
+
 def lookahead_for(game: Game) -> Lookahead:
     """The :class:`Lookahead` of ``game``, brought up to its position now. One is kept per
     game, for the :data:`_KEEP` games most recently asked about (a game is known by its
-    identity: a copy of a game gets its own)."""
+    identity: a copy of a game gets its own). The one seam of greedy's look-ahead: inside
+    :func:`reference_lookahead`, or with ``$MACHIKORO_LOOKAHEAD=reference``, it is the
+    reference :class:`~machikoro.engine.expectations.ReferenceLookahead` instead."""
+    if _REFERENCE[0]:
+        return expectations.ReferenceLookahead(game)
     look = _LAST[0]  # the game asked last is asked again, most often
     if look is not None and look.game is game:
         return look.refresh()
