@@ -3,7 +3,7 @@ once and gives the same objects)."""
 
 import warnings
 
-from .adapters.openspiel import *  # noqa: F403
+from .adapters.openspiel import *
 
 warnings.warn("machikoro.openspiel moved to machikoro.adapters.openspiel", DeprecationWarning,
               stacklevel=2)

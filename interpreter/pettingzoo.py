@@ -3,7 +3,7 @@ once and gives the same objects)."""
 
 import warnings
 
-from .adapters.pettingzoo import *  # noqa: F403
+from .adapters.pettingzoo import *
 
 warnings.warn("machikoro.pettingzoo moved to machikoro.adapters.pettingzoo", DeprecationWarning,
               stacklevel=2)

@@ -3,7 +3,7 @@ once and gives the same objects)."""
 
 import warnings
 
-from .adapters.vector_env import *  # noqa: F403
+from .adapters.vector_env import *
 
 warnings.warn("machikoro.vector_env moved to machikoro.adapters.vector_env", DeprecationWarning,
               stacklevel=2)

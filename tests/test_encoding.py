@@ -9,8 +9,8 @@ import pytest
 
 import machikoro
 from machikoro import Decision, Game, MachikoroError
-from machikoro.engine.chance import outcomes
 from machikoro.adapters.encoding import DONE, ActionTable, action_table
+from machikoro.engine.chance import outcomes
 
 RULES = machikoro.load_ruleset()
 

@@ -291,6 +291,6 @@ class ReferenceLookahead:
         """False: every card is valued on the position itself."""
         return False
 
-    def value_bound(self, seat: int, card: int) -> None:
+    def value_bound(self, seat: int, card: int) -> float | None:
         """None: no bound, every card is valued."""
         return None
