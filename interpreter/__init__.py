@@ -10,9 +10,11 @@ Typical use::
     play(game, [RandomAgent(seed=i) for i in range(4)])
     print(game.winner)
 
-The package is built in layers, each importing only the layers below it (the README's
-Layout section draws them): ``cli`` on top; ``lab`` and ``checks``; ``agents``; ``engine``;
-``rules``; ``language``; ``data``; ``errors``; and ``records`` (value objects) at the bottom.
+The package is built in layers, each importing only the layers below it (docs/architecture.md
+draws them, from the import contract in pyproject.toml): ``cli`` on top; ``web``; the
+adapters, the language server and the MCP server; ``lab``, ``checks`` and ``logs``;
+``agents``; ``vector`` (the batched engine); ``engine``; ``rules``; ``language``; ``data``;
+``errors``; and ``records`` (value objects) at the bottom.
 """
 
 from importlib import import_module

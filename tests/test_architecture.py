@@ -68,3 +68,80 @@ def test_every_grammar_alias_has_a_handler_and_no_handler_is_dead() -> None:
     assert len(aliases) > 30
     assert aliases - handled_aliases() == set(), "aliases without a handler"
     assert handled_aliases() - aliases == set(), "handlers without an alias"
+
+
+ARCHITECTURE = ROOT / "docs" / "architecture.md"
+
+
+def _contract_layers() -> list[str]:
+    text = (ROOT / "pyproject.toml").read_text("utf-8")
+    block = text.split("layers = [", 1)[1].split("]", 1)[0]
+    return re.findall(r'"([^"]+)"', block)
+
+
+def _diagram_layers() -> list[str]:
+    """The first column of the layers diagram of docs/architecture.md (its ``` block under
+    "## Layers"), each line a layer: names joined by ``|``; a line starting with spaces
+    continues the one before it."""
+    text = ARCHITECTURE.read_text("utf-8").split("## Layers", 1)[1]
+    block = text.split("```", 2)[1]
+    layers = []
+    for line in block.splitlines():
+        if line.strip() and not line.startswith(" "):
+            layers.append(re.split(r"\s{2,}", line.strip())[0].strip())
+    return layers
+
+
+def test_the_architecture_pages_layers_are_the_import_contracts() -> None:
+    """docs/architecture.md draws the layers that ``lint-imports`` checks, in order."""
+    def names(layer: str) -> set[str]:
+        return {n.strip() for n in layer.split("|")}
+
+    drawn = [names(layer) for layer in _diagram_layers()]
+    assert drawn == [names(layer) for layer in _contract_layers()]
+
+
+def _named_modules() -> set[str]:
+    """The modules the table of docs/architecture.md names: the first cell of each row,
+    backquoted paths; a bare file name after a path is in that path's folder."""
+    out = set()
+    for row in ARCHITECTURE.read_text("utf-8").split("## Modules", 1)[1].splitlines():
+        if not row.startswith("| `"):
+            continue
+        folder = ""
+        for name in re.findall(r"`([^`]+)`", row.split("|")[1]):
+            if "/" in name:
+                folder = name.rsplit("/", 1)[0] + "/" if not name.endswith("/") else name
+                out.add(name)
+            else:
+                out.add(folder + name)
+    return out
+
+
+def _modules_on_disk() -> set[str]:
+    out = set()
+    for path in INTERPRETER.rglob("*.py"):
+        if "__pycache__" in path.parts:
+            continue
+        name = path.relative_to(INTERPRETER).as_posix()
+        out.add(name[: -len("__init__.py")] if name.endswith("/__init__.py") else name)
+    return out
+
+
+def test_the_architecture_page_names_every_module() -> None:
+    missing = sorted(_modules_on_disk() - _named_modules())
+    assert missing == [], f"docs/architecture.md does not name: {missing}"
+    stale = sorted(n for n in _named_modules() - _modules_on_disk()
+                   if not (INTERPRETER / n).exists())
+    assert stale == [], f"docs/architecture.md names modules that do not exist: {stale}"
+
+
+def test_every_subpackage_says_what_it_holds_and_may_import() -> None:
+    quiet = []
+    for init in sorted(INTERPRETER.rglob("__init__.py")):
+        if init.parent == INTERPRETER or "__pycache__" in init.parts:
+            continue
+        doc = ast.get_docstring(ast.parse(init.read_text("utf-8"))) or ""
+        if len(doc) < 80 or "import" not in doc.lower():
+            quiet.append(init.parent.relative_to(INTERPRETER).as_posix())
+    assert quiet == [], f"subpackages without a docstring of what they hold and may import: {quiet}"

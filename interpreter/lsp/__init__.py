@@ -6,6 +6,11 @@ its diagnostics are ``machikoro validate``'s problems (:mod:`.diagnostics`), its
 come from the effect grammar and the JSON schemas (:mod:`.completion`), its hovers from the
 rule set and ``analyze`` (:mod:`.hover`), and it finds and renames card ids
 (:mod:`.names`). It holds no rule of the game. docs/lsp.md sets an editor up.
+
+May import the layers below it: the checks and the lab (and the logs), agents, the engines,
+rules, language, data, errors and records; not its siblings the adapters and the MCP
+server. Only the command line imports it (``machikoro lsp``; ``machikoro-lsp`` runs
+:func:`main`).
 """
 
 from __future__ import annotations

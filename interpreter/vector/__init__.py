@@ -12,4 +12,8 @@ from the same :class:`~machikoro.rules.ruleset.RuleSet` as the scalar engine.
 
 It sits above the scalar engine (it hands games back as :class:`~machikoro.engine.game.
 Game` s) and below the agents and the lab. Like the scalar engine it names no card.
+
+May import the layers below it: the scalar engine, rules, language, data, errors and
+records. Agents (the batched policies and rollouts), the checks, the lab and the adapters
+import it.
 """
