@@ -196,8 +196,8 @@ def test_a_backend_missing_a_concept_is_named(monkeypatch):
     monkeypatch.delitem(kernels.PLAIN, actions.TakeFromRoller)
     found = mismatches(registry.named("take from the roller"))
     assert found and found[0].startswith("take from the roller: the batched engine")
-    # and the look-ahead's payout step of `gain`
-    monkeypatch.delitem(payouts._OPS, actions.Gain)
+    # and the look-ahead's payout step of `gain` (by its roles: bank to owner)
+    monkeypatch.delitem(payouts._ROLES, (actions.BANK, actions.OWNER))
     found = mismatches(registry.named("gain"))
     assert any(m.startswith("gain: greedy's look-ahead") for m in found)
 

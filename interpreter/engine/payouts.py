@@ -46,10 +46,21 @@ from .phases import boost_of
 BANK, FROM_ROLLER, FROM_EACH, FROM_RICHEST, FROM_CHOSEN = range(5)
 TO_BANK, TO_EACH, TO_ROLLER, TO_CHOSEN, SHARE, SKIP, NOTHING = range(5, 12)
 
-_OPS = {act.Gain: BANK, act.TakeFromRoller: FROM_ROLLER, act.TakeFromEach: FROM_EACH,
-        act.TakeFromRichest: FROM_RICHEST, act.TakeFromChosen: FROM_CHOSEN,
-        act.PayBank: TO_BANK, act.PayEach: TO_EACH, act.PayRoller: TO_ROLLER,
-        act.PayChosen: TO_CHOSEN, act.ShareCoins: SHARE}
+_ROLES = {(act.BANK, act.OWNER): BANK, (act.ROLLER, act.OWNER): FROM_ROLLER,
+          (act.OTHERS, act.OWNER): FROM_EACH, (act.RICHEST, act.OWNER): FROM_RICHEST,
+          (act.CHOSEN, act.OWNER): FROM_CHOSEN, (act.OWNER, act.BANK): TO_BANK,
+          (act.OWNER, act.OTHERS): TO_EACH, (act.OWNER, act.ROLLER): TO_ROLLER,
+          (act.OWNER, act.CHOSEN): TO_CHOSEN}
+"""The step of a coin action by its roles (payer, payee: the actions' own declaration)."""
+
+
+def _op(action_class: type) -> int | None:
+    """The step a compiled action class stands for: a coin action's by its roles, the
+    sharing of coins, or None."""
+    if action_class is act.ShareCoins:
+        return SHARE
+    return _ROLES.get((getattr(action_class, "payer", None),
+                       getattr(action_class, "payee", None)))
 _BOOSTED = frozenset((BANK, FROM_ROLLER, FROM_EACH, FROM_RICHEST, FROM_CHOSEN))
 # choices of cards or town changes: the look-ahead never simulates them (expectations)
 _NOT_SIMULATED = (act.Swap, act.Give, act.Unbuild, act.ChooseKind, act.Activate)
@@ -120,14 +131,14 @@ def _step(clause, asks: bool, blocking: tuple) -> Step:
     optional = type(action) is act.Optional
     if optional:
         action = action.action
-        if type(action) not in _OPS:
+        if _op(type(action)) is None:
             raise _Unsupported("may " + type(action).__name__)
     if (type(action) is act.Mark and action.marker in blocking) or type(action) is \
             act.ExtraTurn:  # no coins move; only as a last step (what follows may care)
         if rest is not None:
             raise _Unsupported(type(action).__name__ + " then ...")
         return Step(NOTHING, 0, False, None, clause.conditions, False, asks, None)
-    op = _OPS.get(type(action))
+    op = _op(type(action))
     if op is None:
         raise _Unsupported(type(action).__name__)
     amount = 0 if op == SHARE else _amount(action.amount)

@@ -87,12 +87,46 @@ def _amount_reads(amount) -> frozenset:
 
 
 # --------------------------------------------------------------------------- coins
+#
+# The coin actions are one rule, written once per backend: who pays (``payer``) whom
+# (``payee``), each a role: BANK, OWNER, ROLLER, OTHERS (each other player in payment
+# order), RICHEST (the other player holding the most coins, the first of them in payment
+# order) or CHOSEN (another player the owner chooses). Here the rule is :func:`move_coins`;
+# the batched engine's (machikoro.vector.kernels), the look-ahead's
+# (machikoro.engine.payouts) and the batched valuation's read the same roles.
+
+BANK, OWNER, ROLLER, OTHERS, RICHEST, CHOSEN = ("bank", "owner", "roller", "others",
+                                                "richest", "chosen")
+"""The roles of a coin action's payer and payee."""
+
+
+def move_coins(game, card: int, owner: int, copies: int, amount, payer: int | None,
+               payee: int | None, boost: int = 0) -> None:
+    """The transfer rule of every coin action, for one payer and one payee (seats; None
+    is the bank): one copy's coins are ``amount`` read for the counterpart (the seat on the
+    other side from the owner; the owner itself when that side is the bank), plus ``boost``
+    (what the owner's boosting cards add when it receives); nothing moves unless that is
+    more than 0; then ``copies`` times it is paid, a player paying only what it has, the
+    bank in full (:meth:`~machikoro.engine.state_changes.StateChanges.transfer`)."""
+    counterpart = payer if payee == owner else payee
+    per = amount.value(game, card, owner, owner if counterpart is None else counterpart)
+    per += boost
+    if per <= 0:
+        return
+    if payer is None:
+        game.gain(payee, per * copies, card)
+    elif payee is None:
+        game.pay_bank(payer, per * copies, card)
+    else:
+        game.transfer(payer, payee, per * copies, card)
 
 
 class Gain(Plain, Record):
     """``gain AMOUNT``: the bank pays the owner AMOUNT (plus boosts) per copy."""
 
     amount: object
+    payer: ClassVar[str] = BANK
+    payee: ClassVar[str] = OWNER
     boosted: ClassVar[bool] = True
     source: ClassVar[str] = "bank"
     writes: ClassVar[frozenset] = frozenset({"coins+"})
@@ -102,15 +136,16 @@ class Gain(Plain, Record):
         return _amount_reads(self.amount)
 
     def run(self, game, card: int, owner: int, copies: int) -> None:
-        per = self.amount.value(game, card, owner, owner) + game.boost(card, owner)
-        if per > 0:
-            game.gain(owner, per * copies, card)
+        move_coins(game, card, owner, copies, self.amount, None, owner,
+                   game.boost(card, owner))
 
 
 class PayBank(Plain, Record):
     """``pay AMOUNT to the bank``: the owner pays what it can of AMOUNT per copy."""
 
     amount: object
+    payer: ClassVar[str] = OWNER
+    payee: ClassVar[str] = BANK
     writes: ClassVar[frozenset] = frozenset({"coins"})
 
     @property
@@ -118,9 +153,7 @@ class PayBank(Plain, Record):
         return _amount_reads(self.amount) | {"coins"}
 
     def run(self, game, card: int, owner: int, copies: int) -> None:
-        owed = self.amount.value(game, card, owner, owner) * copies
-        if owed > 0:
-            game.pay_bank(owner, owed, card)
+        move_coins(game, card, owner, copies, self.amount, owner, None)
 
 
 class PayEach(Plain, Record):
@@ -128,6 +161,8 @@ class PayEach(Plain, Record):
     order, what it can of AMOUNT per copy."""
 
     amount: object
+    payer: ClassVar[str] = OWNER
+    payee: ClassVar[str] = OTHERS
     writes: ClassVar[frozenset] = frozenset({"coins"})
 
     @property
@@ -136,15 +171,15 @@ class PayEach(Plain, Record):
 
     def run(self, game, card: int, owner: int, copies: int) -> None:
         for payee in game.others(owner):
-            owed = self.amount.value(game, card, owner, payee) * copies
-            if owed > 0:
-                game.transfer(owner, payee, owed, card)
+            move_coins(game, card, owner, copies, self.amount, owner, payee)
 
 
 class PayRoller(Plain, Record):
     """``pay AMOUNT to the roller``: the owner pays the roller (never itself)."""
 
     amount: object
+    payer: ClassVar[str] = OWNER
+    payee: ClassVar[str] = ROLLER
     writes: ClassVar[frozenset] = frozenset({"coins"})
 
     @property
@@ -155,9 +190,7 @@ class PayRoller(Plain, Record):
         roller = game.current
         if roller == owner:
             return False
-        owed = self.amount.value(game, card, owner, roller) * copies
-        if owed > 0:
-            game.transfer(owner, roller, owed, card)
+        move_coins(game, card, owner, copies, self.amount, owner, roller)
         return None
 
 
@@ -166,6 +199,8 @@ class PayChosen(Choice, Record):
 
     amount: object
     optional: bool = False
+    payer: ClassVar[str] = OWNER
+    payee: ClassVar[str] = CHOSEN
     chooses_player: ClassVar[bool] = True
     writes: ClassVar[frozenset] = frozenset({"coins"})
 
@@ -179,9 +214,7 @@ class PayChosen(Choice, Record):
     def resolve(self, game, card: int, owner: int, copies: int, answer):
         if answer is None:
             return False
-        owed = self.amount.value(game, card, owner, answer) * copies
-        if owed > 0:
-            game.transfer(owner, answer, owed, card)
+        move_coins(game, card, owner, copies, self.amount, owner, answer)
         return None
 
 
@@ -189,6 +222,8 @@ class TakeFromRoller(Plain, Record):
     """``take AMOUNT from roller``: the roller pays the owner, only what the roller has."""
 
     amount: object
+    payer: ClassVar[str] = ROLLER
+    payee: ClassVar[str] = OWNER
     boosted: ClassVar[bool] = True
     source: ClassVar[str] = "roller"
     writes: ClassVar[frozenset] = frozenset({"coins+"})
@@ -201,9 +236,8 @@ class TakeFromRoller(Plain, Record):
         roller = game.current
         if roller == owner:
             return False
-        per = self.amount.value(game, card, owner, roller) + game.boost(card, owner)
-        if per > 0:
-            game.transfer(roller, owner, per * copies, card)
+        move_coins(game, card, owner, copies, self.amount, roller, owner,
+                   game.boost(card, owner))
         return None
 
 
@@ -214,6 +248,8 @@ class TakeFromEach(Plain, Record):
 
     amount: object
     holding: Quantity | None = None
+    payer: ClassVar[str] = OTHERS
+    payee: ClassVar[str] = OWNER
     boosted: ClassVar[bool] = True
     source: ClassVar[str] = "players"
     writes: ClassVar[frozenset] = frozenset({"coins+"})
@@ -230,11 +266,8 @@ class TakeFromEach(Plain, Record):
             return
         boost = game.boost(card, owner)
         for payer in game.others(owner):
-            if self.holding is not None and not self.holding(game.coins[payer]):
-                continue
-            per = self.amount.value(game, card, owner, payer) + boost
-            if per > 0:
-                game.transfer(payer, owner, per * copies, card)
+            if self.holding is None or self.holding(game.coins[payer]):
+                move_coins(game, card, owner, copies, self.amount, payer, owner, boost)
 
 
 def one_by_one(game, copies: int, run) -> None:
@@ -254,6 +287,8 @@ class TakeFromRichest(Plain, Record):
     coins pays (on a tie, the first of them in payment order after the owner)."""
 
     amount: object
+    payer: ClassVar[str] = RICHEST
+    payee: ClassVar[str] = OWNER
     boosted: ClassVar[bool] = True
     source: ClassVar[str] = "players"
     writes: ClassVar[frozenset] = frozenset({"coins+"})
@@ -271,9 +306,8 @@ class TakeFromRichest(Plain, Record):
             return None
         coins = game.coins
         payer = max(others, key=lambda seat: coins[seat])  # max keeps the first on a tie
-        per = self.amount.value(game, card, owner, payer) + game.boost(card, owner)
-        if per > 0:
-            game.transfer(payer, owner, per * copies, card)
+        move_coins(game, card, owner, copies, self.amount, payer, owner,
+                   game.boost(card, owner))
         return None
 
 
@@ -283,6 +317,8 @@ class TakeFromChosen(Choice, Record):
 
     amount: object
     optional: bool = False
+    payer: ClassVar[str] = CHOSEN
+    payee: ClassVar[str] = OWNER
     boosted: ClassVar[bool] = True
     source: ClassVar[str] = "players"
     chooses_player: ClassVar[bool] = True
@@ -298,9 +334,8 @@ class TakeFromChosen(Choice, Record):
     def resolve(self, game, card: int, owner: int, copies: int, answer):
         if answer is None:
             return False
-        per = self.amount.value(game, card, owner, answer) + game.boost(card, owner)
-        if per > 0:
-            game.transfer(answer, owner, per * copies, card)
+        move_coins(game, card, owner, copies, self.amount, answer, owner,
+                   game.boost(card, owner))
         return None
 
 

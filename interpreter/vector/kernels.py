@@ -400,68 +400,72 @@ class Plain:
 _ALL = None  # a kernel's "happened in every game" (no array made)
 
 
-def _gain(a, rules, card):
-    per_copy, boost = amount(a.amount, rules), _boost(rules, card)
+def _moved(b, g, card: int, owner, copies, per_copy, payer, payee, receives: bool,
+           more=None, only=None, counted: bool = True) -> None:
+    """The transfer rule of every coin action over arrays
+    (:func:`~machikoro.language.actions.move_coins`): ``payer`` pays ``payee`` (seat
+    arrays, or None for the bank) ``per_copy`` read for the counterpart (the owner's other
+    side; the owner where that is the bank), plus ``more`` (the boosts, when the owner
+    ``receives``), ``copies`` times when that is more than 0, in the games where ``only``
+    holds; a player pays what it has, the bank in full (``counted``: as coins received)."""
+    counterpart = payer if receives else payee
+    per = _per(per_copy, b, g, card, owner, owner if counterpart is None else counterpart)
+    if more is not None:
+        per = per + more
+    owed = _times(per, copies)
+    if only is not None:
+        owed = np.where(only, owed, 0)
+    if payer is None:
+        if counted:
+            b.gain(g, payee, owed)
+        else:
+            b.add_coins(g, payee, owed)
+    elif payee is None:
+        b.add_coins(g, payer, -np.minimum(owed, b.seat_coins(g, payer)))
+    else:
+        b.transfer(g, payer, payee, owed)
+
+
+def _coins(a, rules, card):
+    """The kernel of a plain coin action, from its roles (``a.payer``, ``a.payee``: the
+    bank, the owner, the roller, each other player or the richest one; the chosen player's
+    is :func:`_chosen_player`)."""
+    per_copy, payer, payee = amount(a.amount, rules), a.payer, a.payee
+    boost = _boost(rules, card) if a.boosted else None
+    holding = None if getattr(a, "holding", None) is None else _quantity(a.holding)
     counted = rules.tracks_received  # (the coins received this turn: counted then only)
 
     def run(b, g, card_, owner, copies):
-        per = _per(per_copy, b, g, card, owner, owner)
-        if boost is not None:
-            per = per + boost(b, g, owner)
-        if counted:
-            b.gain(g, owner, _times(per, copies))
-        else:
-            b.add_coins(g, owner, _times(per, copies))
+        more = None if boost is None else boost(b, g, owner)
+        if payer == act.BANK or payee == act.BANK:
+            bank = payer == act.BANK
+            _moved(b, g, card, owner, copies, per_copy, None if bank else owner,
+                   owner if bank else None, bank, more, counted=counted)
+            return _ALL
+        if act.ROLLER in (payer, payee):
+            roller = b.current[g]
+            happened = roller != owner
+            taking = payer == act.ROLLER
+            _moved(b, g, card, owner, copies, per_copy, roller if taking else owner,
+                   owner if taking else roller, taking, more, happened)
+            return happened
+        if act.OTHERS in (payer, payee):
+            taking = payer == act.OTHERS
+            for k in range(b.players - 1):
+                other = b.others[owner, k]
+                only = None if holding is None else holding(b.seat_coins(g, other))
+                _moved(b, g, card, owner, copies, per_copy, other if taking else owner,
+                       owner if taking else other, taking, more, only)
+            return _ALL
+        if b.players == 1:  # the richest other player: none
+            return np.zeros(len(g), dtype=bool)
+        others = b.others[owner]  # (G, P-1), payment order: argmax keeps the first
+        richest = others[np.arange(len(g)), np.argmax(b.coins[g[:, None], others], axis=1)]
+        _moved(b, g, card, owner, copies, per_copy, richest, owner, True, more)
         return _ALL
-    return Plain(run)
-
-
-def _pay_bank(a, rules, card):
-    per_copy = amount(a.amount, rules)
-
-    def run(b, g, card_, owner, copies):
-        owed = np.maximum(_per(per_copy, b, g, card, owner, owner) * copies, 0)
-        b.add_coins(g, owner, -np.minimum(owed, b.seat_coins(g, owner)))
-        return _ALL
-    return Plain(run)
-
-
-def _pay_each(a, rules, card):
-    per_copy = amount(a.amount, rules)
-
-    def run(b, g, card_, owner, copies):
-        for k in range(b.players - 1):
-            payee = b.others[owner, k]
-            owed = np.maximum(_per(per_copy, b, g, card, owner, payee) * copies, 0)
-            b.transfer(g, owner, payee, owed)
-        return _ALL
-    return Plain(run)
-
-
-def _pay_roller(a, rules, card):
-    per_copy = amount(a.amount, rules)
-
-    def run(b, g, card_, owner, copies):
-        roller = b.current[g]
-        happened = roller != owner
-        owed = np.maximum(_per(per_copy, b, g, card, owner, roller) * copies, 0)
-        b.transfer(g, owner, roller, np.where(happened, owed, 0))
-        return happened
-    return Plain(run)
-
-
-def _take_from_roller(a, rules, card):
-    per_copy, boost = amount(a.amount, rules), _boost(rules, card)
-
-    def run(b, g, card_, owner, copies):
-        roller = b.current[g]
-        happened = roller != owner
-        per = _per(per_copy, b, g, card, owner, roller)
-        if boost is not None:
-            per = per + boost(b, g, owner)
-        b.transfer(g, roller, owner, np.where(happened, _times(per, copies), 0))
-        return happened
-    return Plain(run)
+    reads_coins = "coins" in getattr(a.amount, "reads", ()) or holding is not None
+    one_by_one = reads_coins and payer in (act.OTHERS, act.RICHEST)
+    return Plain(_one_by_one(run) if one_by_one else run)
 
 
 def _one_by_one(run):
@@ -476,41 +480,6 @@ def _one_by_one(run):
                 run(b, g[at], card_, owner[at], np.ones(int(at.sum()), dtype=np.int64))
         return _ALL
     return each
-
-
-def _take_from_each(a, rules, card):
-    per_copy, boost = amount(a.amount, rules), _boost(rules, card)
-    holding = None if a.holding is None else _quantity(a.holding)
-    reads_coins = "coins" in getattr(a.amount, "reads", ()) or holding is not None
-
-    def run(b, g, card_, owner, copies):
-        more = 0 if boost is None else boost(b, g, owner)
-        for k in range(b.players - 1):
-            payer = b.others[owner, k]
-            per = _per(per_copy, b, g, card, owner, payer) + more
-            owed = _times(per, copies)
-            if holding is not None:
-                owed = np.where(holding(b.seat_coins(g, payer)), owed, 0)
-            b.transfer(g, payer, owner, owed)
-        return _ALL
-    return Plain(_one_by_one(run) if reads_coins else run)
-
-
-def _take_from_richest(a, rules, card):
-    per_copy, boost = amount(a.amount, rules), _boost(rules, card)
-    reads_coins = "coins" in getattr(a.amount, "reads", ())
-
-    def run(b, g, card_, owner, copies):
-        if b.players == 1:
-            return np.zeros(len(g), dtype=bool)
-        others = b.others[owner]  # (G, P-1), payment order: argmax keeps the first
-        payer = others[np.arange(len(g)), np.argmax(b.coins[g[:, None], others], axis=1)]
-        per = _per(per_copy, b, g, card, owner, payer)
-        if boost is not None:
-            per = per + boost(b, g, owner)
-        b.transfer(g, payer, owner, _times(per, copies))
-        return _ALL
-    return Plain(_one_by_one(run) if reads_coins else run)
 
 
 def _share_coins(a, rules, card):
@@ -685,13 +654,9 @@ def _chosen_player(a, rules, card, players, pays: bool):
         if len(h):
             o = owner[h]
             other = b.others[o, slot[h] - len(head)]
-            per = _per(per_copy, b, g[h], card, o, other)
-            if pays:
-                b.transfer(g[h], o, other, np.maximum(per * copies[h], 0))
-            else:
-                if boost is not None:
-                    per = per + boost(b, g[h], o)
-                b.transfer(g[h], other, o, _times(per, copies[h]))
+            more = None if boost is None else boost(b, g[h], o)
+            _moved(b, g[h], card, o, copies[h], per_copy, o if pays else other,
+                   other if pays else o, not pays, more)
         return happened
     return Choice("player", slots, mask, resolve, None)
 
@@ -864,9 +829,8 @@ def _subsets(kinds: tuple, size: int):
 
 
 PLAIN = {
-    act.Gain: _gain, act.PayBank: _pay_bank, act.PayEach: _pay_each,
-    act.PayRoller: _pay_roller, act.TakeFromRoller: _take_from_roller,
-    act.TakeFromEach: _take_from_each, act.TakeFromRichest: _take_from_richest,
+    act.Gain: _coins, act.PayBank: _coins, act.PayEach: _coins, act.PayRoller: _coins,
+    act.TakeFromRoller: _coins, act.TakeFromEach: _coins, act.TakeFromRichest: _coins,
     act.ShareCoins: _share_coins, act.ReturnCard: _return_card, act.Mark: _mark,
     act.PutCoins: _put_coins, act.ExtraTurn: _extra_turn, act.AddToRoll: _add_to_roll,
 }
