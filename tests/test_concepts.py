@@ -272,3 +272,13 @@ def test_a_concept_unit_plays_alike_in_both_engines(tmp_path, players):
 
     report = run_lockstep(rules, players, range(60), answer_seed=players, convert_every=11)
     assert report.differences == () and report.games == 60
+
+
+def test_hover_on_a_tiered_landmark_shows_every_tier():
+    # a place the tiered costs had missed (issue 34): the card face of the language server
+    from machikoro.lsp.hover import card_face
+
+    rules = load_cached([resolve_variant("machi-koro-2")])
+    assert "cost 10 coins (tiers 10 / 14 / 22)" in card_face(rules.card("shopping_mall"), rules)
+    mr = load_cached([resolve_variant("millionaires-row")])
+    assert "cost gain 5 coins" in card_face(mr.card("loan_office"), mr)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from ..engine.card_faces import face_of
 from ..rules.ruleset import Card, RuleSet
 from .cursor import effect_before, effect_limit
 from .words import concept_notes, describe
@@ -38,7 +39,7 @@ def card_face(card: Card, ruleset: RuleSet) -> str:
         rows.append(f"colour {card.colour}{when}")
     if card.icon:
         rows.append(f"icon {card.icon}")
-    rows.append(f"cost {card.cost} coin{'' if card.cost == 1 else 's'}")
+    rows.append(f"cost {face_of(ruleset, card.id).cost_text()}")  # (tiers, a gain)
     if card.activation:
         rows.append("activation " + ", ".join(str(n) for n in card.activation))
     rows.append(f"effect: `{card.effect}`")
