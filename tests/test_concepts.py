@@ -282,3 +282,21 @@ def test_hover_on_a_tiered_landmark_shows_every_tier():
     assert "cost 10 coins (tiers 10 / 14 / 22)" in card_face(rules.card("shopping_mall"), rules)
     mr = load_cached([resolve_variant("millionaires-row")])
     assert "cost gain 5 coins" in card_face(mr.card("loan_office"), mr)
+
+
+def test_a_changed_concept_unit_makes_the_cached_rule_sets_stale():
+    # a unit's compiler binding makes the objects a cached rule set holds: its file is in
+    # the cache's fingerprint of the code, as the language's own files are
+    import os
+
+    from machikoro.data import cache
+
+    before = cache.code_fingerprint()
+    path = Path(UNITS[0].__file__)
+    stamp = path.stat().st_mtime_ns
+    try:
+        os.utime(path, ns=(stamp + 10**9, stamp + 10**9))
+        assert cache.code_fingerprint() != before
+    finally:
+        os.utime(path, ns=(stamp, stamp))
+    assert cache.code_fingerprint() == before

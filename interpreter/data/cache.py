@@ -81,7 +81,8 @@ RACY_NS = 2_000_000_000
 without changing its stamp (file systems keep modification times to a clock tick, FAT to
 2 s): its stamp is not trusted, and it is hashed at every check (as git's "racily clean")."""
 
-_CODE = ("language", "rules", "data")  # the subpackages whose objects an entry holds
+_CODE = ("language", os.path.join("language", "units"), "rules", "data")
+"""The subpackages whose objects an entry holds (the concept units too)."""
 _WARNED: list[str] = []  # the warning about the folder, once printed
 
 
@@ -104,7 +105,8 @@ def code_fingerprint() -> tuple:
     # os.scandir, not Path.glob: this runs at every start of `play` (start-up)
     stamps = _stamps(PACKAGE, ("errors.py", "records.py"))
     for name in _CODE:
-        stamps += _stamps(os.path.join(PACKAGE, name), ".py")
+        stamps += [(os.path.join(name, found), size, time)
+                   for found, size, time in _stamps(os.path.join(PACKAGE, name), ".py")]
     stamps += _stamps(os.path.join(PACKAGE, "language"), ".lark")
     schema = data_folder("schema")
     if schema is not None:
