@@ -171,7 +171,7 @@ def _own_town_only(test) -> bool:
     return False
 
 
-_ROLL_TESTS = (conditions.Doubles, conditions.RollIs, conditions.RolledDice)
+_ROLL = frozenset({"roll"})  # what a test of the roll alone reads (doubles, roll is...)
 
 
 def _roll_and_roller_only(test) -> bool:
@@ -179,7 +179,7 @@ def _roll_and_roller_only(test) -> bool:
     that reads nothing but the roll and the roller's town: the same wherever the faces
     and that town are the same, whatever anyone's coins."""
     kind = type(test)
-    if kind in _ROLL_TESTS or kind in _OWN_TOWN_TESTS:
+    if getattr(kind, "reads", None) == _ROLL or kind in _OWN_TOWN_TESTS:
         return True
     if kind in (conditions.AllOf, conditions.AnyOf):
         return all(_roll_and_roller_only(t) for t in test.tests)

@@ -123,19 +123,6 @@ class RollIs(Record):
         return self.quantity(game.total)
 
 
-class RolledDice(Record):
-    """``if rolled Q dice``: how many dice the turn's roll threw (the roller's choice of
-    dice, a reroll's count; 0 before the roll, and on a build-only turn). Machi Koro 2's
-    cards that pay only on a roll of one or of two dice."""
-
-    reads: ClassVar[frozenset] = frozenset({"roll"})
-
-    quantity: Quantity
-
-    def test(self, game, owner: int) -> bool:
-        return self.quantity(len(game.dice))
-
-
 class ReceivedCoins(Record):
     """``if owner|roller received no coins this turn`` (or ``received Q coins``): the coins
     that player received so far in the current turn, from the bank or from other players,

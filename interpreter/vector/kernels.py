@@ -215,14 +215,6 @@ def _compare(c, rules):
     return test
 
 
-def _rolled_dice(c, rules):
-    q = _quantity(c.quantity)
-
-    def test(b, g, owner):
-        return q(b.ndice[g])
-    return test
-
-
 def _received(c, rules):
     q, roller = _quantity(c.quantity), c.roller
 
@@ -232,7 +224,7 @@ def _received(c, rules):
 
 
 CONDITIONS = {
-    conditions.RolledDice: _rolled_dice, conditions.ReceivedCoins: _received,
+    conditions.ReceivedCoins: _received,
     conditions.Doubles: _doubles, conditions.BuiltNothing: _built_nothing,
     conditions.HasCard: _has_card, conditions.HasLandmarks: _has_landmarks,
     conditions.HasCoins: _has_coins, conditions.HasCount: _has_count,

@@ -22,7 +22,7 @@ above the language (NumPy only inside a kernel, when the batched engine runs).
 
 from __future__ import annotations
 
-from . import round_is
+from . import rolled_dice, round_is
 
-UNITS = (round_is,)
+UNITS = (round_is, rolled_dice)
 """Every unit module."""

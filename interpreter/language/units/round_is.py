@@ -38,14 +38,10 @@ class RoundIs(Record):
     def kernel(self, rules):
         """The batched engine's form: ``(b, g, owner) -> bool array``, one per game of
         ``g`` (the batch's ``turn`` and ``extra_turns`` arrays, as the scalar game's)."""
-        import numpy as np
-
-        op, n = self.quantity.op, self.quantity.n
-        compare = {"==": np.equal, ">=": np.greater_equal, "<=": np.less_equal,
-                   "<": np.less, ">": np.greater}[op]
+        quantity = self.quantity  # (its comparison works on arrays too)
 
         def test(b, g, owner):
-            return compare((b.turn[g] - b.extra_turns[g]) // b.players + 1, n)
+            return quantity((b.turn[g] - b.extra_turns[g]) // b.players + 1)
         return test
 
 
