@@ -259,14 +259,15 @@ def test_hover_on_an_effect_says_its_concepts_and_what_does_not_play_them():
 
 @pytest.mark.parametrize("players", [2, 3])
 def test_a_concept_unit_plays_alike_in_both_engines(tmp_path, players):
-    # the round condition (machikoro.language.units.round_is): its reference rule and its
-    # kernel, where extra turns are frequent (everyone starts with the Amusement Park)
+    # the round condition and amount (machikoro.language.units): their reference rules and
+    # kernels, where extra turns are frequent (everyone starts with the Amusement Park)
     path = tmp_path / "v.yaml"
     path.write_text(
         "kind: variant\nname: t\nextends: base\nrules:\n  setup:\n    landmarks: "
         "[train_station, amusement_park]\nchange:\n  ranch: {effect: 'gain 1; if round is "
         "3 or fewer, gain 2'}\n  wheat_field: {effect: 'gain 1; if round is more than 4, "
-        "gain 1'}\n", encoding="utf-8")
+        "gain 1'}\n  cafe: {effect: 'take 1 per round from the roller'}\n",
+        encoding="utf-8")
     rules = machikoro.load_ruleset(str(path))
     from machikoro.vector.lockstep import run_lockstep
 

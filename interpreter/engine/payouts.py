@@ -107,7 +107,7 @@ def _amount(amount) -> object:
         return (CARD_COINS, amount.marker)
     if kind is amounts.SideRoll:
         return (SIDE_ROLL, amount.dice)
-    raise _Unsupported(kind.__name__)
+    raise _Unsupported(kind.__name__)  # (a concept unit's amount: not looked ahead yet)
 
 
 def _looked_ahead(test) -> bool:

@@ -136,6 +136,12 @@ class _Compiler:
                               "effect-context")
         return values.Ranking(target, keys, self.text.strip())
 
+    @staticmethod
+    def positive(token: Token) -> int:
+        """A number of coins or cards from ``token``: 1 or more, else a located
+        :class:`~.parser.EffectError` (for the concept units' bindings)."""
+        return _positive(token)
+
     def amount(self, tree: Tree):
         """An amount, with its source text (``3 per cow``) for explanations."""
         return replace(AMOUNTS[tree.data](self, tree), text=_text(tree, self.text))
@@ -592,7 +598,7 @@ TESTS.update(BOOLEANS)
 TESTS.update(GAME_TESTS)
 TESTS.update(STRATEGY_TESTS)
 for _unit in UNITS:  # the concept units' bindings (machikoro.language.units)
-    {"tests": TESTS}[_unit.TABLE][_unit.ALIAS] = _unit.compile
+    {"tests": TESTS, "amounts": AMOUNTS}[_unit.TABLE][_unit.ALIAS] = _unit.compile
 
 
 def handled_aliases() -> set[str]:

@@ -341,6 +341,8 @@ def amount(a, rules):
     if kind is amounts.SideRoll:
         dice = a.dice
         return lambda b, g, card, owner, payer: b.side_roll(g, card, dice)
+    if hasattr(a, "kernel"):  # a concept unit's own (machikoro.language.units)
+        return a.kernel(rules)
     raise VectorUnsupported(f"the amount '{kind.__name__}'")
 
 

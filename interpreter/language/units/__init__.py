@@ -5,13 +5,17 @@ case (issue 34).
 A unit module defines:
 
 - ``ALIAS`` and ``TABLE``: the grammar alias it compiles (``effect.lark``) and the
-  compiler's table it joins (``"tests"`` for a condition);
+  compiler's table it joins (``"tests"`` for a condition, ``"amounts"`` for an amount);
 - ``compile(compiler, tree)``: the compiler binding, from the parse tree to the compiled
   object;
-- the compiled class: a :class:`~machikoro.records.Record` whose ``test(game, owner)`` is
-  the reference rule (the scalar engine runs it; greedy's look-ahead runs it on its view of
-  a roll), with ``kernel(rules)``, the batched engine's form (``(b, g, owner) -> bool
-  array`` over a batch), and ``reads`` (what it reads: the rule tables' order analysis);
+- the compiled class: a :class:`~machikoro.records.Record` whose ``test(game, owner)`` (a
+  condition) or ``value(game, card, owner, payer)`` and ``explain(...)`` (an amount, with
+  a ``text`` field the compiler fills) is the reference rule (the scalar engine runs it;
+  greedy's look-ahead runs a condition's on its view of a roll, unless ``looked_ahead``
+  is False; a unit's amount is not looked ahead yet: its card falls back to the engine),
+  with ``kernel(rules)``, the batched engine's form (``(b, g, owner) -> bool array``, or
+  ``(b, g, card, owner, payer) -> int64 array`` for an amount), and ``reads`` (what it
+  reads: the rule tables' order analysis);
 - ``CONCEPT``: its entry of the registry (:mod:`machikoro.language.concepts`): name, kind,
   words, examples, and the backends that do not play it and why.
 
@@ -22,7 +26,7 @@ above the language (NumPy only inside a kernel, when the batched engine runs).
 
 from __future__ import annotations
 
-from . import rolled_dice, round_is
+from . import per_round, rolled_dice, round_is
 
-UNITS = (round_is, rolled_dice)
+UNITS = (round_is, rolled_dice, per_round)
 """Every unit module."""

@@ -20,6 +20,12 @@ if TYPE_CHECKING:
     from typing import ClassVar
 
 ALIAS = "round_is"
+
+
+def round_of(game) -> int:
+    """The round of the turn ``game`` is playing (1 for the first): every player's turn
+    once, an extra turn in the round of the turn that gave it."""
+    return (game.turn - game.extra_turns) // game.n + 1
 TABLE = "tests"
 
 
@@ -33,7 +39,7 @@ class RoundIs(Record):
 
     def test(self, game, owner: int) -> bool:
         """The reference rule: the game's round meets the quantity."""
-        return self.quantity((game.turn - game.extra_turns) // game.n + 1)
+        return self.quantity(round_of(game))
 
     def kernel(self, rules):
         """The batched engine's form: ``(b, g, owner) -> bool array``, one per game of
