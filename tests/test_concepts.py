@@ -301,3 +301,22 @@ def test_a_changed_concept_unit_makes_the_cached_rule_sets_stale():
     finally:
         os.utime(path, ns=(stamp, stamp))
     assert cache.code_fingerprint() == before
+
+
+def test_the_units_valuations_decide_as_the_scalar_greedy(tmp_path):
+    # the batched valuation's form of each unit that has one (`holds`), in activations
+    # greedy values: the batched greedy makes the scalar greedy's decisions
+    from machikoro.agents.batched import GreedyPolicy, check_policy
+    from machikoro.agents.greedy import GreedyAgent
+
+    path = tmp_path / "v.yaml"
+    path.write_text(
+        "kind: variant\nname: t\nextends: base\nrules:\n  setup:\n    landmarks: "
+        "[train_station]\nchange:\n  ranch: {effect: 'gain 1; if doubles, gain 4'}\n"
+        "  bakery: {effect: 'gain 1; if roll is 3, gain 3'}\n"
+        "  cafe: {effect: 'if built nothing, take 2 from the roller'}\n", encoding="utf-8")
+    rules = machikoro.load_ruleset(str(path))
+    result = check_policy(rules, 2, range(30), lambda r, p, s: GreedyPolicy(r, p, s, small=0),
+                          GreedyAgent)
+    assert result.count == 0 and result.report.differences == ()
+    assert result.decisions > 600 and result.fallback < result.decisions

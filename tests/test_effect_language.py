@@ -26,16 +26,16 @@ from machikoro.language.amounts import Fixed, PerCard
 from machikoro.language.clauses import Clause
 from machikoro.language.compiler import compile_effect
 from machikoro.language.conditions import (
-    BuiltNothing,
-    Doubles,
     HasCard,
     HasCoins,
     HasCount,
     HasLandmarks,
     Quantity,
-    RollIs,
 )
 from machikoro.language.parser import EffectError
+from machikoro.language.units.built_nothing import BuiltNothing
+from machikoro.language.units.doubles import Doubles
+from machikoro.language.units.roll_is import RollIs
 from machikoro.language.vocabulary import Vocabulary
 
 # card index: 0 farm (grain, blue), 1 oven (loaf, green), 2 diner (mug, red),

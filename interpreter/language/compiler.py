@@ -232,9 +232,6 @@ def _who(tree: Tree) -> bool:
 Handler = Callable[[_Compiler, Tree], object]
 
 CONDITIONS: dict[str, Handler] = {
-    "doubles": lambda c, t: conditions.Doubles(),
-    "built_nothing": lambda c, t: conditions.BuiltNothing(),
-    "roll_is": lambda c, t: conditions.RollIs(c.quantity(t.children[0])),
     "received_coins": lambda c, t: conditions.ReceivedCoins(
         _who(t), conditions.Quantity("==", 0) if t.children[1].data == "received_none"
         else c.quantity(t.children[1])),

@@ -39,25 +39,6 @@ class Quantity(Record):
                 ">": "more than {}"}[self.op].format(self.n)
 
 
-class Doubles(Record):
-    """``if doubles``: two or more dice were rolled and all show the same face."""
-
-    reads: ClassVar[frozenset] = frozenset({"roll"})
-
-    def test(self, game, owner: int) -> bool:
-        dice = game.dice
-        return len(dice) > 1 and dice.count(dice[0]) == len(dice)
-
-
-class BuiltNothing(Record):
-    """``if built nothing``: the current turn's build step built no card."""
-
-    reads: ClassVar[frozenset] = frozenset({"towns"})
-
-    def test(self, game, owner: int) -> bool:
-        return not game.built_this_turn
-
-
 class HasCard(Record):
     """``if owner|roller has NAME``: that player owns at least one of the cards."""
 
@@ -110,17 +91,6 @@ class HasCount(Record):
     def test(self, game, owner: int) -> bool:
         town = game.towns_seen[game.current if self.roller else owner]
         return self.quantity(sum(town[i] for i in self.cards))
-
-
-class RollIs(Record):
-    """``if roll is Q``: the current roll total (after any changes to it)."""
-
-    reads: ClassVar[frozenset] = frozenset({"roll"})
-
-    quantity: Quantity
-
-    def test(self, game, owner: int) -> bool:
-        return self.quantity(game.total)
 
 
 class ReceivedCoins(Record):

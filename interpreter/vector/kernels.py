@@ -99,18 +99,6 @@ def condition(c, rules) -> Test:
     return Test(make(c, rules))
 
 
-def _doubles(c, rules):
-    def test(b, g, owner):
-        return b.doubles[g]
-    return test
-
-
-def _built_nothing(c, rules):
-    def test(b, g, owner):
-        return b.nbuilt[g] == 0
-    return test
-
-
 def _has_card(c, rules):
     cards, roller = c.cards, c.roller
 
@@ -140,14 +128,6 @@ def _has_count(c, rules):
 
     def test(b, g, owner):
         return q(_count(b, g, _seat(b, g, owner, roller), cards))
-    return test
-
-
-def _roll_is(c, rules):
-    q = _quantity(c.quantity)
-
-    def test(b, g, owner):
-        return q(b.total[g])
     return test
 
 
@@ -225,10 +205,9 @@ def _received(c, rules):
 
 CONDITIONS = {
     conditions.ReceivedCoins: _received,
-    conditions.Doubles: _doubles, conditions.BuiltNothing: _built_nothing,
     conditions.HasCard: _has_card, conditions.HasLandmarks: _has_landmarks,
     conditions.HasCoins: _has_coins, conditions.HasCount: _has_count,
-    conditions.RollIs: _roll_is, conditions.AllOf: _all_of, conditions.AnyOf: _any_of,
+    conditions.AllOf: _all_of, conditions.AnyOf: _any_of,
     conditions.Not: _not, conditions.MarketHas: _market_has,
     conditions.OtherPlayers: _other_players, conditions.Compare: _compare,
 }

@@ -97,8 +97,8 @@ def check_test(test) -> None:
     elif kind is cond.Not or kind is cond.OtherPlayers:
         check_test(test.inner)
     elif kind not in (cond.HasCard, cond.HasLandmarks, cond.HasCoins, cond.HasCount,
-                      cond.RollIs, cond.Doubles, cond.BuiltNothing, cond.MarketHas):
-        raise Unsupported(f"the condition {kind.__name__}")
+                      cond.MarketHas) and not hasattr(kind, "holds"):
+        raise Unsupported(f"the condition {kind.__name__}")  # (a unit's own: holds)
 
 
 def holds(test, view: View, owner: np.ndarray, others: np.ndarray) -> np.ndarray:
@@ -127,14 +127,8 @@ def holds(test, view: View, owner: np.ndarray, others: np.ndarray) -> np.ndarray
         if test.mode == "every":
             return np.all(found, axis=0) if found else np.ones(len(rows), dtype=bool)
         return ~some
-    if kind is cond.RollIs:
-        return quantity(test.quantity, view.total)
-    if kind is cond.Doubles:
-        faces = view.faces or ()
-        same = len(faces) > 1 and faces.count(faces[0]) == len(faces)
-        return np.full(len(rows), same)
-    if kind is cond.BuiltNothing:
-        return view.built_nothing.copy()
+    if hasattr(kind, "holds"):  # a concept unit's own (machikoro.language.units)
+        return test.holds(view, owner, others)
     if kind is cond.MarketHas:
         return quantity(test.quantity, view.supply[:, list(test.cards)].sum(axis=1))
     who = view.roller if test.roller else owner

@@ -9,7 +9,6 @@ from __future__ import annotations
 import numpy as np
 
 from ...errors import VectorUnsupported
-from ...language import conditions as cond
 from ...language import values
 from ...vector.convert import to_game
 from ...vector.program import Program, dynamic_concepts
@@ -23,6 +22,8 @@ from .. import strategy_values as sv
 from .fallback import ScalarFallback, _asked, _index_of, _option_of
 from .greedy_policy import GreedyPolicy
 
+_ROLL = frozenset({"roll"})  # what a test of the roll alone reads
+
 
 def _refuse(strategy, what: str) -> VectorUnsupported:
     return VectorUnsupported(f"the strategy '{strategy.key}' ({what})")
@@ -33,7 +34,7 @@ def _check_condition(strategy, condition, where: str) -> None:
     for test in condition.tests if condition is not None else ():
         if isinstance(test, sv.BuildListDone):
             continue
-        if isinstance(test, (cond.RollIs, cond.Doubles)):
+        if getattr(type(test), "reads", None) == _ROLL:  # (roll is, doubles, rolled dice)
             raise _refuse(strategy, f"{where}: '{condition.text}' reads the roll")
         try:
             check_test(test)

@@ -26,7 +26,7 @@ above the language (NumPy only inside a kernel, when the batched engine runs).
 
 from __future__ import annotations
 
-from . import per_round, rolled_dice, round_is
+from . import built_nothing, doubles, per_round, roll_is, rolled_dice, round_is
 
-UNITS = (round_is, rolled_dice, per_round)
+UNITS = (doubles, built_nothing, roll_is, rolled_dice, round_is, per_round)
 """Every unit module."""
