@@ -145,3 +145,16 @@ def test_every_subpackage_says_what_it_holds_and_may_import() -> None:
         if len(doc) < 80 or "import" not in doc.lower():
             quiet.append(init.parent.relative_to(INTERPRETER).as_posix())
     assert quiet == [], f"subpackages without a docstring of what they hold and may import: {quiet}"
+
+
+def test_every_package_folder_is_installed() -> None:
+    """``pip install .`` (not editable) installs the packages ``pyproject.toml`` lists:
+    every folder of ``interpreter/`` with an ``__init__.py`` must be among them, or a
+    regular install lacks it (an editable install, as in development, hides the fault)."""
+    text = (ROOT / "pyproject.toml").read_text("utf-8")
+    listed = set(re.findall(r'"(machikoro[\w.]*)"', text.split("packages = [", 1)[1]
+                            .split("]", 1)[0]))
+    folders = {"machikoro" + "".join("." + part for part in init.parent.relative_to(
+        INTERPRETER).parts) for init in INTERPRETER.rglob("__init__.py")
+        if "__pycache__" not in init.parts}
+    assert folders - listed == set()
