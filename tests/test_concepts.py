@@ -257,22 +257,56 @@ def test_hover_on_an_effect_says_its_concepts_and_what_does_not_play_them():
     assert "**the trigger 'after roll'**" in text
 
 
-@pytest.mark.parametrize("players", [2, 3])
-def test_a_concept_unit_plays_alike_in_both_engines(tmp_path, players):
-    # the round condition and amount (machikoro.language.units): their reference rules and
-    # kernels, where extra turns are frequent (everyone starts with the Amusement Park)
-    path = tmp_path / "v.yaml"
-    path.write_text(
-        "kind: variant\nname: t\nextends: base\nrules:\n  setup:\n    landmarks: "
-        "[train_station, amusement_park]\nchange:\n  ranch: {effect: 'gain 1; if round is "
-        "3 or fewer, gain 2'}\n  wheat_field: {effect: 'gain 1; if round is more than 4, "
-        "gain 1'}\n  cafe: {effect: 'take 1 per round from the roller'}\n",
-        encoding="utf-8")
-    rules = machikoro.load_ruleset(str(path))
+def _unit_variant(tmp_path, effect: str):
+    """The base set with ``effect`` on the first of the Ranch (blue), the Cafe (red) or the
+    Stadium (purple) that takes it, everyone starting with the Train Station and the
+    Amusement Park (two dice, doubles and extra turns are frequent); None if none does."""
+    from machikoro.errors import MachikoroError
+
+    for card in ("ranch", "cafe", "stadium"):
+        path = tmp_path / f"{card}.yaml"
+        path.write_text(
+            "kind: variant\nname: t\nextends: base\nrules:\n  setup:\n    landmarks: "
+            f"[train_station, amusement_park]\nchange:\n  {card}: {{effect: {effect!r}}}\n",
+            encoding="utf-8")
+        try:
+            return machikoro.load_ruleset(str(path))
+        except MachikoroError:
+            continue
+    return None
+
+
+UNIT_EXAMPLES = [(unit.__name__.rsplit(".", 1)[1], text) for unit in UNITS
+                 for text in unit.CONCEPT["examples"]]
+
+
+@pytest.mark.parametrize("unit,effect", UNIT_EXAMPLES, ids=[t for _, t in UNIT_EXAMPLES])
+def test_every_concept_unit_plays_alike_in_both_engines(tmp_path, unit, effect):
+    # each unit's examples (machikoro.language.units): its reference rule and its kernel
+    # in lock-step, with no test to write for a new unit
+    rules = _unit_variant(tmp_path, effect)
+    assert rules is not None, f"{unit}: no card of the base set takes {effect!r}"
     from machikoro.vector.lockstep import run_lockstep
 
-    report = run_lockstep(rules, players, range(60), answer_seed=players, convert_every=11)
-    assert report.differences == () and report.games == 60
+    for players in (2, 3):
+        report = run_lockstep(rules, players, range(40), answer_seed=players,
+                              convert_every=11)
+        assert report.differences == () and report.games == 40
+
+
+@pytest.mark.parametrize("unit,effect", UNIT_EXAMPLES, ids=[t for _, t in UNIT_EXAMPLES])
+def test_every_concept_units_valuation_decides_as_the_scalar_greedy(tmp_path, unit, effect):
+    # a unit with the batched valuation's form (holds): the batched greedy makes the scalar
+    # greedy's decisions; a unit without it is refused by the valuation (the registry
+    # says so) and the batched greedy hands those games to the scalar one
+    from machikoro.agents.batched import GreedyPolicy, check_policy
+    from machikoro.agents.greedy import GreedyAgent
+
+    rules = _unit_variant(tmp_path, effect)
+    result = check_policy(rules, 2, range(12), lambda r, p, s: GreedyPolicy(r, p, s, small=0),
+                          GreedyAgent)
+    assert result.count == 0 and result.report.differences == ()
+    assert result.decisions > 200
 
 
 def test_hover_on_a_tiered_landmark_shows_every_tier():

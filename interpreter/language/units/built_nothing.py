@@ -48,6 +48,7 @@ CONCEPT = {
     "name": "built nothing", "kind": "condition",
     "words": "The owner built nothing this turn.",
     "phrases": (ALIAS,), "classes": (BuiltNothing,),
-    "examples": ("at end of turn, if built nothing, gain 1",),
+    "examples": ("at end of turn, if built nothing, gain 1",
+                 "if built nothing, take 2 from the roller"),
 }
 """Its entry of the registry (:class:`~machikoro.language.concepts.Concept`'s fields)."""
