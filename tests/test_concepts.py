@@ -354,3 +354,29 @@ def test_the_units_valuations_decide_as_the_scalar_greedy(tmp_path):
                           GreedyAgent)
     assert result.count == 0 and result.report.differences == ()
     assert result.decisions > 600 and result.fallback < result.decisions
+
+
+@pytest.mark.parametrize("unit,effect", UNIT_EXAMPLES, ids=[t for _, t in UNIT_EXAMPLES])
+def test_every_concept_unit_is_looked_ahead_as_the_engine_plays_it(tmp_path, unit, effect):
+    # greedy's fast look-ahead against its reference (the engine's own income step) on each
+    # unit's examples: the same decisions, whether the unit is simulated there or not
+    from machikoro.agents.greedy import GreedyAgent
+    from machikoro.engine.game import Game
+    from machikoro.engine.lookahead import reference_lookahead
+
+    rules = _unit_variant(tmp_path, effect)
+
+    def decisions(seed: int) -> list:
+        game = Game(rules, 3, seed=seed, max_turns=300)
+        agents = [GreedyAgent(seed + s) for s in range(3)]
+        out = []
+        while (decision := game.decision()) is not None:
+            answer = agents[decision.player].choose(game, decision)
+            out.append(repr(answer))
+            game.answer(answer, decision.player)
+        return out
+
+    for seed in (1, 2):
+        fast = decisions(seed)
+        with reference_lookahead():
+            assert decisions(seed) == fast

@@ -44,7 +44,8 @@ from .phases import boost_of
 
 # What a step does with coins (the actions of machikoro.language.actions it stands for).
 BANK, FROM_ROLLER, FROM_EACH, FROM_RICHEST, FROM_CHOSEN = range(5)
-TO_BANK, TO_EACH, TO_ROLLER, TO_CHOSEN, SHARE, SKIP, NOTHING = range(5, 12)
+TO_BANK, TO_EACH, TO_ROLLER, TO_CHOSEN, SHARE, TO_ROLE, SKIP, NOTHING = range(5, 13)
+# (TO_ROLE: the owner pays the seat a concept unit's role stands for, Step.role)
 
 _ROLES = {(act.BANK, act.OWNER): BANK, (act.ROLLER, act.OWNER): FROM_ROLLER,
           (act.OTHERS, act.OWNER): FROM_EACH, (act.RICHEST, act.OWNER): FROM_RICHEST,
@@ -59,6 +60,9 @@ def _op(action_class: type) -> int | None:
     sharing of coins, or None."""
     if action_class is act.ShareCoins:
         return SHARE
+    if getattr(action_class, "payer", None) == act.OWNER and \
+            hasattr(action_class, "counterpart"):
+        return TO_ROLE  # a concept unit's role (machikoro.language.units)
     return _ROLES.get((getattr(action_class, "payer", None),
                        getattr(action_class, "payee", None)))
 _BOOSTED = frozenset((BANK, FROM_ROLLER, FROM_EACH, FROM_RICHEST, FROM_CHOSEN))
@@ -86,6 +90,7 @@ class Step(NamedTuple):
     optional: bool
     asks: bool
     rest: object
+    role: object = None  # TO_ROLE: (game or view, owner) -> the seat paid, or None
 
 
 class _Unsupported(Exception):
@@ -143,7 +148,8 @@ def _step(clause, asks: bool, blocking: tuple) -> Step:
         raise _Unsupported(type(action).__name__)
     amount = 0 if op == SHARE else _amount(action.amount)
     return Step(op, amount, op in _BOOSTED, getattr(action, "holding", None),
-                clause.conditions, optional, asks, rest)
+                clause.conditions, optional, asks, rest,
+                getattr(action, "counterpart", None) if op == TO_ROLE else None)
 
 
 def program(clauses: tuple, blocking: tuple = ()) -> tuple | None:
@@ -500,6 +506,13 @@ def _pay(step: Step, op: int, view: View, card: int, owner: int, copies: int):
     if op == SHARE:
         each = -(-sum(coins) // len(coins))
         coins[:] = [each] * len(coins)
+        return None
+    if op == TO_ROLE:  # a concept unit's role: its own reference rule, on the view
+        other = step.role(view, owner)
+        if other is None:
+            return False
+        value = amount if fixed else amount_value(amount, view, card, owner, other)
+        _transfer(coins, owner, other, value * copies, value)
         return None
     others = game.others(owner)
     if op == FROM_EACH or op == TO_EACH:

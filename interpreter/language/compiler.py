@@ -595,7 +595,8 @@ TESTS.update(BOOLEANS)
 TESTS.update(GAME_TESTS)
 TESTS.update(STRATEGY_TESTS)
 for _unit in UNITS:  # the concept units' bindings (machikoro.language.units)
-    {"tests": TESTS, "amounts": AMOUNTS}[_unit.TABLE][_unit.ALIAS] = _unit.compile
+    {"tests": TESTS, "amounts": AMOUNTS, "payees": PAYEES}[_unit.TABLE][_unit.ALIAS] = \
+        _unit.compile
 
 
 def handled_aliases() -> set[str]:

@@ -407,9 +407,18 @@ def _coins(a, rules, card):
     boost = _boost(rules, card) if a.boosted else None
     holding = None if getattr(a, "holding", None) is None else _quantity(a.holding)
     counted = rules.tracks_received  # (the coins received this turn: counted then only)
+    role = getattr(a, "counterparts", None)
 
     def run(b, g, card_, owner, copies):
         more = None if boost is None else boost(b, g, owner)
+        if role is not None:  # a concept unit's role (machikoro.language.units)
+            other = role(b, g, owner)
+            happened = other >= 0
+            other = np.where(happened, other, owner)  # (none: a seat that moves nothing)
+            taking = payee == act.OWNER
+            _moved(b, g, card, owner, copies, per_copy, other if taking else owner,
+                   owner if taking else other, taking, more, happened)
+            return happened
         if payer == act.BANK or payee == act.BANK:
             bank = payer == act.BANK
             _moved(b, g, card, owner, copies, per_copy, None if bank else owner,
@@ -814,6 +823,8 @@ def plain_action(a, rules, card: int) -> Plain:
     """The kernel of one plain (asking nothing) action of ``card``."""
     make = PLAIN.get(type(a))
     if make is None:
+        if hasattr(a, "counterparts"):  # a concept unit's coin action: its role's seats
+            return _coins(a, rules, card)
         raise VectorUnsupported(f"the action '{type(a).__name__}'")
     return make(a, rules, card)
 

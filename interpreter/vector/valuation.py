@@ -160,6 +160,8 @@ def check_program(steps) -> None:
         while step is not None:
             for test in step.conditions:
                 check_test(test)
+            if step.op == po.TO_ROLE:
+                raise Unsupported("a concept unit's role")
             if step.op < po.SKIP:
                 _check_amount(step.amount)
             if step.holding is not None and type(step.holding) is not Quantity:

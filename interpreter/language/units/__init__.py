@@ -5,7 +5,9 @@ case (issue 34).
 A unit module defines:
 
 - ``ALIAS`` and ``TABLE``: the grammar alias it compiles (``effect.lark``) and the
-  compiler's table it joins (``"tests"`` for a condition, ``"amounts"`` for an amount);
+  compiler's table it joins (``"tests"`` for a condition, ``"amounts"`` for an amount,
+  ``"payees"`` for a coin action paying a new kind of player, whose ``compile`` takes the
+  amount);
 - ``compile(compiler, tree)``: the compiler binding, from the parse tree to the compiled
   object;
 - the compiled class: a :class:`~machikoro.records.Record` whose ``test(game, owner)`` (a
@@ -16,6 +18,9 @@ A unit module defines:
   with ``kernel(rules)``, the batched engine's form (``(b, g, owner) -> bool array``, or
   ``(b, g, card, owner, payer) -> int64 array`` for an amount), and ``reads`` (what it
   reads: the rule tables' order analysis);
+- for a coin action: ``payer`` and ``payee`` roles and the seat its own role stands for,
+  ``counterpart(game, owner)`` (the reference, run by the scalar engine and greedy's
+  look-ahead) and ``counterparts(b, g, owner)`` (the batched engine's, -1 for none);
 - ``CONCEPT``: its entry of the registry (:mod:`machikoro.language.concepts`): name, kind,
   words, examples, and the backends that do not play it and why.
 
@@ -26,7 +31,7 @@ above the language (NumPy only inside a kernel, when the batched engine runs).
 
 from __future__ import annotations
 
-from . import built_nothing, doubles, per_round, roll_is, rolled_dice, round_is
+from . import built_nothing, doubles, per_round, poorest, roll_is, rolled_dice, round_is
 
-UNITS = (doubles, built_nothing, roll_is, rolled_dice, round_is, per_round)
+UNITS = (doubles, built_nothing, roll_is, rolled_dice, round_is, per_round, poorest)
 """Every unit module."""
