@@ -116,3 +116,16 @@ def test_the_lockstep_bench_catches_its_planted_mutation():
     done = _lockstep("--games", "25", "--batch", "5", "--mutate")
     assert done.returncode == 0, done.stdout  # 0: the planted bug was found
     assert " 0 differences (" not in done.stdout.splitlines()[-1]
+
+
+def test_a_tiny_strength_table_run_prints_a_row_per_agent():
+    """bench/strength_table.py (issue 32: the strength table of docs/agents.md) runs: a
+    row per agent of the ladder, its rating and its CPU per decision, on a rule set."""
+    script = Path(__file__).resolve().parents[1] / "bench" / "strength_table.py"
+    done = subprocess.run([sys.executable, str(script), "--rulesets", "base", "--games", "2",
+                           "--cpu-games", "1", "--ladder", "random,greedy"],
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| greedy |")
+            or line.startswith("| random |")]
+    assert len(rows) == 2 and "| +0 |" in rows[0] + rows[1]
