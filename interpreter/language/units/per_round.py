@@ -11,7 +11,7 @@ engine itself. The second concept unit of the language, and its first amount (is
 from __future__ import annotations
 
 from ...records import Record, field
-from .round_is import round_of
+from .round_is import round_of, rounds_of
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
@@ -43,7 +43,7 @@ class PerRound(Record):
         n = self.n
 
         def value(b, g, card, owner, payer):
-            return n * ((b.turn[g] - b.extra_turns[g]) // b.players + 1)
+            return n * rounds_of(b, g)
         return value
 
 

@@ -26,6 +26,11 @@ def round_of(game) -> int:
     """The round of the turn ``game`` is playing (1 for the first): every player's turn
     once, an extra turn in the round of the turn that gave it."""
     return (game.turn - game.extra_turns) // game.n + 1
+
+
+def rounds_of(b, g):
+    """:func:`round_of` over a batch: the round of each game of ``g`` (an int64 array)."""
+    return (b.turn[g] - b.extra_turns[g]) // b.players + 1
 TABLE = "tests"
 
 
@@ -47,7 +52,7 @@ class RoundIs(Record):
         quantity = self.quantity  # (its comparison works on arrays too)
 
         def test(b, g, owner):
-            return quantity((b.turn[g] - b.extra_turns[g]) // b.players + 1)
+            return quantity(rounds_of(b, g))
         return test
 
 
