@@ -175,8 +175,9 @@ def test_a_learned_agent_without_weights_is_refused_before_the_game_starts(saves
                                                                            monkeypatch):
     monkeypatch.setenv("MACHIKORO_WEIGHTS", str(tmp_path / "none"))
     client = _client(saves)
-    body = _refused(client.post("/api/games", json={"seats": ["expert", "random", "greedy"]}),
-                    422)
+    # (Harbor at 3 players: no bundled weights; the user's folder is empty)
+    body = _refused(client.post("/api/games", json={"seats": ["expert", "random", "greedy"],
+                                                    "variants": ["harbor"]}), 422)
     assert "seat 'expert'" in body["error"] and "machikoro train" in body["error"]
     assert list(saves.iterdir()) == []
     response = client.post("/api/games", json={"seats": ["expert", "random"], "seed": 1})
