@@ -350,3 +350,18 @@ def test_the_old_adapter_paths_still_import_with_a_warning(name):
     new = importlib.import_module(f"machikoro.adapters.{name}")
     public = [n for n in vars(new) if not n.startswith("_") and callable(getattr(new, n))]
     assert public and all(getattr(old, n) is getattr(new, n) for n in public)
+
+
+@pytest.mark.parametrize("module,library,extra", [
+    ("vector_env", "gymnasium", "pettingzoo"), ("pettingzoo", "pettingzoo", "pettingzoo"),
+    ("openspiel", "pyspiel", "openspiel")])
+def test_an_adapter_without_its_library_names_the_extra_to_install(module, library, extra):
+    import subprocess
+    import sys
+
+    probe = (f"import sys; sys.modules[{library!r}] = None\n"
+             f"import machikoro.adapters.{module}")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=120, check=False)
+    assert done.returncode == 1
+    assert f'pip install "machikoro[{extra}]"' in done.stderr.splitlines()[-1]

@@ -14,3 +14,16 @@ name (the registration in :mod:`machikoro`). The old paths ``machikoro.openspiel
 ``machikoro.pettingzoo`` and ``machikoro.vector_env`` still import (with a
 DeprecationWarning).
 """
+
+from contextlib import contextmanager
+
+
+@contextmanager
+def needs(library: str, extra: str, module: str):
+    """Around an adapter's imports of its library: an ImportError says which extra of
+    machikoro installs it (``pip install "machikoro[EXTRA]"``), not only the missing name."""
+    try:
+        yield
+    except ImportError as exc:
+        raise ImportError(f"{module} needs {library}: pip install \"machikoro[{extra}]\" "
+                          f"({exc})") from exc

@@ -37,7 +37,11 @@ import operator
 from collections import namedtuple
 
 import numpy as np
-import pyspiel
+
+from . import needs
+
+with needs("OpenSpiel (pyspiel)", "openspiel", __name__):
+    import pyspiel
 
 from ..agents.registry import make_agent
 from ..data.bundled import resolve_variant

@@ -37,11 +37,15 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-import gymnasium
 import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+from . import needs
+
+with needs("gymnasium and pettingzoo", "pettingzoo", __name__):
+    import gymnasium
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
 
 from ..agents.registry import make_agent
 from ..data.bundled import resolve_variant

@@ -56,10 +56,14 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 import numpy as np
-from gymnasium import spaces
-from gymnasium.vector import AutoresetMode
-from gymnasium.vector import VectorEnv as GymnasiumVectorEnv
-from gymnasium.vector.utils import batch_space
+
+from . import needs
+
+with needs("gymnasium", "pettingzoo", __name__):
+    from gymnasium import spaces
+    from gymnasium.vector import AutoresetMode
+    from gymnasium.vector import VectorEnv as GymnasiumVectorEnv
+    from gymnasium.vector.utils import batch_space
 
 from ..data.bundled import resolve_variant
 from ..engine.phases import PHASE_NAMES as SCALAR_PHASES
