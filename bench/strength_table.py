@@ -6,8 +6,8 @@ ratings (greedy at 0) and each agent's CPU per decision.
                                    [--ladder random,greedy,STRATEGY,mcts:50,expert]
                                    [--cpu-games 20] [--workers 1] [--out FILE.md]
 
-The games are ``machikoro balance``'s ladder (``--no-cards --no-train``: an agent that does
-not fit a rule set, as ``expert`` without bundled weights, is left out with a note), so a
+The games are ``machikoro balance``'s ladder (``--no-cards --no-train``; ``expert`` is left
+out where it has no weights), so a
 row is the same games ``balance`` plays: ``--games`` seeds per pairing, each in both
 seatings. ``STRATEGY`` stands for the bundled strategy that plays best against greedy on
 that rule set in a first small round (``--games`` / 4 seeds each). CPU per decision is
@@ -38,6 +38,19 @@ def _rules(ruleset: str):
 
     return load_cached([resolve_variant(v) for v in ruleset.split("+")]
                        if ruleset != "base" else None)
+
+
+def _has_weights(ruleset: str) -> bool:
+    """True when ``expert`` has weights for ``ruleset`` at 2 players (else it is left out:
+    this bench trains nothing)."""
+    from machikoro.agents.expert import ExpertAgent
+    from machikoro.errors import WeightsError
+
+    try:
+        ExpertAgent.check(_rules(ruleset), 2)
+    except WeightsError:
+        return False
+    return True
 
 
 def balance(ruleset: str, ladder: list[str], games: int, workers: int) -> dict:
@@ -131,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
              f"over {args.cpu_games} games against greedy (scalar engine).")
     out = [title, ""]
     for ruleset in args.rulesets.split(","):
-        ladder = args.ladder.split(",")
+        ladder = [a for a in args.ladder.split(",") if a != "expert" or _has_weights(ruleset)]
         if "STRATEGY" in ladder:
             strategy = best_strategy(ruleset, args.games // 4, args.workers)
             ladder = [strategy if a == "STRATEGY" else a for a in ladder if
