@@ -170,6 +170,16 @@ class VectorUnsupported(MachikoroError):
         super().__init__(f"the batched engine cannot play {concept} yet")
 
 
+class CompiledUnsupported(MachikoroError):
+    """The compiled engine (:mod:`machikoro.compiled`) cannot play this rule set yet:
+    ``concept`` names what it lacks. Raised when the rule set is encoded for it, never
+    during play."""
+
+    def __init__(self, concept: str):
+        self.concept = concept
+        super().__init__(f"the compiled engine cannot play {concept} yet")
+
+
 class IllegalActions(MachikoroError):
     """A batched step was given answers that are not options for some games: ``games``
     (their indices in the batch, ascending), ``decision`` (the name of the decision each

@@ -147,6 +147,17 @@ def backend_plays(backend: str, text: str) -> str | None:
     """None when ``backend`` plays the effect ``text`` (harbor + millionaire's row's
     vocabulary), else what it said."""
     clauses = compile_effect(text, RULES.vocabulary)
+    if backend == "compiled":
+        from machikoro.compiled.tables import _Encoder
+        from machikoro.errors import CompiledUnsupported
+
+        try:
+            encoder = _Encoder(RULES)
+            for clause in clauses:
+                encoder.clause(clause, 0)
+        except CompiledUnsupported as exc:
+            return str(exc)
+        return None
     if backend == "batched":
         try:
             for step in _steps(clauses):
@@ -173,7 +184,7 @@ def mismatches(concept) -> list[str]:
     out = []
     if concept.kind == "static":  # read from the rule set's tables, not run as steps
         return out
-    for backend in ("batched", "lookahead", "valuation"):
+    for backend in ("batched", "lookahead", "valuation", "compiled"):
         for text in concept.examples:
             said = backend_plays(backend, text)
             if said is not None and concept.supported(backend):

@@ -29,7 +29,7 @@ Nothing here is imported while a game plays; it imports only the compiled classe
 
 from __future__ import annotations
 
-from ..records import Record, field
+from ..records import Record, field, replace
 from . import actions as act
 from . import amounts as amt
 from . import conditions as cond
@@ -42,6 +42,7 @@ BACKENDS = {
     "valuation": "the batched greedy's valuation (machikoro.vector.valuation)",
     "policies": "the batched policies: greedy's arrays and strategies (machikoro.agents."
                 "batched)",
+    "compiled": "the compiled engine (machikoro.compiled)",
 }
 """The backends besides the reference (the scalar engine, which plays every concept)."""
 
@@ -509,6 +510,27 @@ def aliases_named() -> set[str]:
 
 
 CONCEPTS += tuple(Concept(**unit.CONCEPT) for unit in UNITS)
+
+COMPILED = frozenset({
+    "the players", "the setup", "the dice", "the colours", "the payment order",
+    "builds a turn", "the towns an income reads (income.towns)", "victory", "rule options",
+    "a card", "hook order", "a landmark that wins at once (victory.at_once)",
+    "the trigger 'before roll'", "the trigger 'after roll'", "the trigger 'after income'",
+    "the trigger 'before build'", "the trigger 'at end of turn'",
+    "gain", "pay to the bank", "pay each other player", "pay the roller",
+    "pay a chosen player", "take from the roller", "take from each other player",
+    "take from a chosen player", "swap establishments", "extra turn", "reroll",
+    "a choice of dice", "a boost", "a fixed amount", "N per card", "has a card",
+    "has landmarks", "has coins", "has cards", "doubles", "built nothing", "the roll is",
+    "rolled dice",
+})
+"""The concepts the compiled engine plays so far (issue 35's first stage: the base set's,
+and those that came with them); every other concept has the gap below."""
+
+CONCEPTS = tuple(concept if concept.name in COMPILED else replace(
+    concept, gaps={**concept.gaps, "compiled": "not compiled yet: the batched engine "
+                                               "(machikoro.vector) plays it"})
+                 for concept in CONCEPTS)
 
 _BY_CLASS = {cls: concept for concept in CONCEPTS for cls in concept.classes}
 _BY_NAME = {concept.name: concept for concept in CONCEPTS}

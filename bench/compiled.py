@@ -1,0 +1,76 @@
+"""Benchmark: the compiled engine against the scalar and the batched engines, as ratios of
+CPU time measured in one run.
+
+    python bench/compiled.py [--sizes 1 1000 20000] [--scalar-games 1000] [--players 2]
+
+Random agents on every side, the base set: the scalar engine plays ``--scalar-games`` games
+one by one (``Game`` and ``RandomAgent``), the batched engine (``VectorGames`` with
+``RandomPolicy``) and the compiled engine (``CompiledGames.play_random``) one batch of each
+size. For each: CPU seconds per game (``time.process_time``; the compiled engine's first
+compile is made before, and reported apart) and the ratio to the scalar engine's, and turns
+per CPU second. Games of the three engines are not the same games (the scalar engine draws
+from its own generator; the batched and the compiled engines play the same games, which the
+suite checks), so the ratios are per game and per turn.
+
+The machine may be shared and noisy: only the ratios, measured in the same run, are figures.
+Targets (issue 35): >= 50x the scalar engine per game at 1, 1,000 and 100,000 games.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from vector import scalar_turns, vector_turns  # noqa: E402
+
+from machikoro.rules.loader import load_ruleset  # noqa: E402
+
+
+def compiled_turns(rules, players: int, first: int, count: int) -> tuple[float, int]:
+    """``(CPU seconds, turns)`` of one compiled batch of ``count`` games, random agents
+    (set-up included)."""
+    from machikoro.compiled.games import CompiledGames
+
+    start = time.process_time()
+    games = CompiledGames(rules, players, range(first, first + count))
+    seeds = np.arange(first, first + count)[:, None] * 16 + np.arange(players)
+    games.play_random(seeds)
+    return time.process_time() - start, int(games.turns.sum())
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1, 1000, 20000])
+    parser.add_argument("--scalar-games", type=int, default=1000)
+    parser.add_argument("--players", type=int, default=2)
+    args = parser.parse_args(argv)
+    rules, players = load_ruleset(), args.players
+
+    start = time.process_time()
+    compiled_turns(rules, players, 10**9, 1)  # the first compile (or loading its cache)
+    print(f"first compile (or its cache): {time.process_time() - start:.1f} CPU s")
+    seconds, turns = scalar_turns(rules, players, 0, args.scalar_games)
+    scalar_game = seconds / args.scalar_games
+    print(f"scalar engine: {args.scalar_games} games, {turns / seconds:,.0f} turns/s, "
+          f"{scalar_game * 1e3:.3f} ms a game")
+    print("| games | engine | turns/s | ms a game | x scalar (per game) | x scalar (per turn) |")
+    print("| ---: | --- | ---: | ---: | ---: | ---: |")
+    for size in args.sizes:
+        for name, run in (("batched", lambda: vector_turns(rules, players, 0, size)[:2]),
+                          ("compiled", lambda: compiled_turns(rules, players, 0, size))):
+            seconds, played = run()
+            per_game = seconds / size
+            print(f"| {size:,} | {name} | {played / seconds:,.0f} | {per_game * 1e3:.4f} | "
+                  f"{scalar_game / per_game:.1f} | "
+                  f"{(played / seconds) / (turns / (scalar_game * args.scalar_games)):.1f} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

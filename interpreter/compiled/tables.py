@@ -1,0 +1,324 @@
+"""A rule set as the compiled engine's tables: plain integer arrays, read by the per-game
+code of :mod:`machikoro.compiled.kernels`.
+
+The tables say what the scalar engine's compiled rule set says, in numbers:
+
+- the cards: cost, limit, landmark or not, in the market or not, the build menu's order
+  (``by_cost``), the victory landmarks, the boosts;
+- the clauses: each activation or hook clause is a row (:data:`CLAUSE_FIELDS`): its
+  action as an *op* (a coin action by its payer's and payee's roles, as the effect
+  language's classes declare them: one transfer rule for all of them), its amount, its
+  conditions (rows of the condition table), the cards it names;
+- the plans: per roll total, the income step's items ``(offset, card, clause)`` in the
+  scalar engine's order (colour groups in order; owners in payment order from the roller,
+  ``offset`` seats along it; each owner's cards in group order); per trigger, its hooks
+  ``(card, clause)``.
+
+:func:`encode` refuses, with :class:`~machikoro.errors.CompiledUnsupported` naming the
+concept, what the compiled engine does not play yet: the registry's ``compiled`` gaps
+(:func:`~machikoro.language.concepts.first_gap`) for rules-file concepts, and any
+compiled class outside :data:`ACTIONS`, :data:`AMOUNTS` and :data:`CONDITIONS`. Nothing
+is played approximately.
+
+This module needs NumPy only; the compiler (Numba) is imported by the kernels.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from ..errors import CompiledUnsupported
+from ..language import actions as act
+from ..language import amounts as amt
+from ..language import conditions as cond
+from ..language.clauses import TRIGGERS
+from ..language.concepts import concept_of, first_gap
+from ..language.units import built_nothing, doubles, roll_is, rolled_dice
+from ..rules.ruleset import RuleSet
+
+# roles of a coin action's payer and payee (the language's act.BANK...), as numbers
+ROLES = {act.BANK: 0, act.OWNER: 1, act.ROLLER: 2, act.OTHERS: 3, act.CHOSEN: 5}
+
+# action ops
+COINS, SWAP, EXTRA_TURN, REROLL, STATIC = 0, 1, 2, 3, 4
+ACTIONS = {act.Gain: COINS, act.PayBank: COINS, act.PayEach: COINS, act.PayRoller: COINS,
+           act.TakeFromRoller: COINS, act.TakeFromEach: COINS, act.TakeFromChosen: COINS,
+           act.PayChosen: COINS, act.Swap: SWAP, act.ExtraTurn: EXTRA_TURN,
+           act.Reroll: REROLL, act.DiceChoice: STATIC, act.Boost: STATIC}
+"""The effect language's actions the compiled engine plays, by op."""
+
+# amount kinds
+FIXED, PER_CARD = 0, 1
+AMOUNTS = {amt.Fixed: FIXED, amt.PerCard: PER_CARD}
+SCOPES = {"owner": 0, "every_town": 1, "payer": 2}
+
+# condition ops
+(DOUBLES, HAS_CARD, HAS_COUNT, HAS_COINS, HAS_LANDMARKS, BUILT_NOTHING, ROLL_IS,
+ ROLLED_DICE) = range(8)
+CONDITIONS = {doubles.Doubles: DOUBLES, cond.HasCard: HAS_CARD, cond.HasCount: HAS_COUNT,
+              cond.HasCoins: HAS_COINS, cond.HasLandmarks: HAS_LANDMARKS,
+              built_nothing.BuiltNothing: BUILT_NOTHING, roll_is.RollIs: ROLL_IS,
+              rolled_dice.RolledDice: ROLLED_DICE}
+QUANTITY = {"==": 0, ">=": 1, "<=": 2, "<": 3, ">": 4}
+
+CLAUSE_FIELDS = ("op", "payer", "payee", "boosted", "amount", "n", "scope", "asks",
+                 "optional", "cond_start", "cond_count", "holding_op", "holding_n")
+"""The columns of :attr:`Tables.clauses` (one row per clause)."""
+CONDITION_FIELDS = ("op", "roller", "quantity_op", "n")
+"""The columns of :attr:`Tables.conditions`; the cards each names are
+:attr:`Tables.condition_cards`."""
+
+NO_TOTAL = -1
+
+
+class Tables(NamedTuple):
+    """The compiled engine's tables of one rule set at ``players`` seats (see the module
+    text). Every array is ``int64`` unless said; ``cards`` rows are card indices."""
+
+    players: int
+    cards: int
+    faces: int
+    dice_count: int          # the rule set's number of dice
+    dice_card: int           # the one card offering a choice of dice, or -1
+    dice_choice: np.ndarray  # its counts, ascending
+    max_dice: int
+    builds_per_turn: int
+    active_on_build_turn: bool
+    cost: np.ndarray
+    limit: np.ndarray
+    landmark: np.ndarray     # bool
+    in_market: np.ndarray    # bool: built from a market pile
+    by_cost: np.ndarray      # the build menu's order
+    victory: np.ndarray
+    victory_count: int
+    at_once: np.ndarray
+    boost_source: np.ndarray  # (cards, boosts): source card, ~card for anyone's, -1 none
+    boost_more: np.ndarray
+    order: np.ndarray        # (players, players): seats in payment order from each
+    coins: np.ndarray        # starting coins per seat
+    town: np.ndarray         # starting town
+    supply: np.ndarray       # the market's piles at the start
+    clauses: np.ndarray      # (clauses, CLAUSE_FIELDS)
+    clause_cards: np.ndarray  # (clauses, cards) bool: an amount's or a swap's cards
+    conditions: np.ndarray   # (conditions, CONDITION_FIELDS)
+    condition_cards: np.ndarray  # (conditions, cards) bool
+    plan_start: np.ndarray   # per roll total: first item (income), NO_TOTAL: none
+    plan_stop: np.ndarray
+    items: np.ndarray        # (items, 3): offset, card, clause
+    hook_start: np.ndarray   # per trigger (TRIGGERS order)
+    hook_stop: np.ndarray
+    hooks: np.ndarray        # (hooks, 2): card, clause
+    queue_size: int          # the most items a queue may hold
+
+
+def refusal(rules: RuleSet) -> str | None:
+    """What the compiled engine does not play in ``rules`` (a concept's name, with where
+    it is), or None when it plays all of it."""
+    try:
+        encode(rules, rules.min_players)
+    except CompiledUnsupported as error:
+        return str(error.concept)
+    return None
+
+
+def _refuse_rules(rules: RuleSet) -> None:
+    gap = first_gap(rules, "compiled")
+    if gap is not None:
+        raise CompiledUnsupported(gap.name)
+    if rules.order_groups:
+        raise CompiledUnsupported("the order of a player's cards of a colour whose owner "
+                                  "orders them (colours.owner_orders, when it matters)")
+    if len(rules.dice_options) > 1:
+        raise CompiledUnsupported("a choice of dice offered by more than one card")
+    if rules.towns_kept:
+        raise CompiledUnsupported("the towns as they stood at the roll, changed by the "
+                                  "income step (income.towns: at_roll)")
+    if rules.market_upkeep or any(row.kinds is not None for row in rules.market_rows):
+        raise CompiledUnsupported("the market")
+    if rules.markers:
+        raise CompiledUnsupported("markers")
+    if rules.discounts:
+        raise CompiledUnsupported("cost changes")
+    if not rules.options["reroll_same_dice"]:
+        raise CompiledUnsupported("rule options")
+
+
+class _Encoder:
+    """Builds the clause and condition rows (see :func:`encode`)."""
+
+    def __init__(self, rules: RuleSet):
+        self.rules = rules
+        self.cards = len(rules.cards)
+        self.clauses: list = []
+        self.clause_cards: list = []
+        self.conditions: list = []
+        self.condition_cards: list = []
+        self._index: dict = {}
+
+    def _mask(self, cards) -> np.ndarray:
+        mask = np.zeros(self.cards, dtype=bool)
+        mask[list(cards)] = True
+        return mask
+
+    def _unsupported(self, obj, card: int, clause) -> CompiledUnsupported:
+        concept = concept_of(type(obj))
+        name = concept.name if concept is not None else type(obj).__name__
+        return CompiledUnsupported(f"{name}, in the effect of {self.rules.ids[card]} "
+                                   f"('{clause.text}')")
+
+    def condition(self, test, card: int, clause) -> int:
+        op = CONDITIONS.get(type(test))
+        if op is None:
+            raise self._unsupported(test, card, clause)
+        quantity = getattr(test, "quantity", None)
+        row = (op, int(getattr(test, "roller", False)),
+               QUANTITY[quantity.op] if quantity is not None else 0,
+               quantity.n if quantity is not None else 0)
+        self.conditions.append(row)
+        cards = getattr(test, "cards", None) or getattr(test, "landmarks", None) or ()
+        self.condition_cards.append(self._mask(cards))
+        return len(self.conditions) - 1
+
+    def clause(self, clause, card: int) -> int:
+        """The row of ``clause`` (made once per clause object and card)."""
+        key = (id(clause), card)
+        found = self._index.get(key)
+        if found is not None:
+            return found
+        if clause.trigger == "when_built":
+            raise CompiledUnsupported("the trigger 'when built'")
+        if clause.rest is not None:
+            raise CompiledUnsupported(f"a clause with 'then', in the effect of "
+                                      f"{self.rules.ids[card]} ('{clause.text}')")
+        action = clause.action
+        op = ACTIONS.get(type(action))
+        if op is None:
+            raise self._unsupported(action, card, clause)
+        starts = len(self.conditions)
+        for test in clause.conditions:
+            self.condition(test, card, clause)
+        payer = payee = boosted = kind = n = scope = 0
+        holding_op, holding_n = -1, 0
+        cards: tuple = ()
+        if op == COINS:
+            payer, payee = ROLES[action.payer], ROLES[action.payee]
+            boosted = int(action.boosted)
+            amount = action.amount
+            kind = AMOUNTS.get(type(amount))
+            if kind is None:
+                raise self._unsupported(amount, card, clause)
+            n = amount.n
+            scope = SCOPES.get(getattr(amount, "scope", "owner"), 0)
+            cards = getattr(amount, "cards", ())
+            holding = getattr(action, "holding", None)
+            if holding is not None:
+                holding_op, holding_n = QUANTITY[holding.op], holding.n
+        elif op == SWAP:
+            cards = action.swappable
+        optional = int(bool(getattr(action, "optional", False)))
+        self.clauses.append((op, payer, payee, boosted, kind or 0, n, scope,
+                             int(bool(action.asks)), optional, starts,
+                             len(self.conditions) - starts, holding_op, holding_n))
+        self.clause_cards.append(self._mask(cards))
+        index = self._index[key] = len(self.clauses) - 1
+        return index
+
+
+def _array(rows: list, width: int) -> np.ndarray:
+    return np.array(rows, dtype=np.int64).reshape(len(rows), width)
+
+
+def encode(rules: RuleSet, players: int) -> Tables:
+    """The :class:`Tables` of ``rules`` at ``players`` seats. Raises
+    :class:`~machikoro.errors.CompiledUnsupported` naming the first concept the compiled
+    engine does not play."""
+    _refuse_rules(rules)
+    encoder = _Encoder(rules)
+    cards = len(rules.cards)
+    plans = _plans(rules, players, encoder)
+    boosts = rules.boosts
+    width = max((len(b) for b in boosts), default=0) or 1
+    boost_source = np.full((cards, width), -1 << 40, dtype=np.int64)
+    boost_more = np.zeros((cards, width), dtype=np.int64)
+    for card, found in enumerate(boosts):
+        for k, (source, more) in enumerate(found):
+            boost_source[card, k], boost_more[card, k] = source, more
+    step = -1 if rules.payment_order == "counterclockwise" else 1
+    dice_card, dice_choice = -1, (rules.dice_count,)
+    if rules.dice_options:
+        dice_card, counts = rules.dice_options[0]
+        dice_choice = tuple(sorted(set(counts)))
+    starting = rules.starting_coins(players)
+    in_market = np.zeros(cards, dtype=bool)
+    for _, i, _, _, market in rules.by_cost:
+        in_market[i] = market
+    return Tables(
+        players=players, cards=cards, faces=rules.dice_faces, dice_count=rules.dice_count,
+        dice_card=dice_card, dice_choice=np.array(dice_choice, dtype=np.int64),
+        max_dice=max(dice_choice + (rules.dice_count,)),
+        builds_per_turn=rules.builds_per_turn,
+        active_on_build_turn=bool(rules.options["landmark_active_on_build_turn"]),
+        cost=np.array(rules.cost, dtype=np.int64),
+        limit=np.array(rules.limit, dtype=np.int64),
+        landmark=np.array([c.is_landmark for c in rules.cards], dtype=bool),
+        in_market=in_market,
+        by_cost=np.array([i for _, i, _, _, _ in rules.by_cost], dtype=np.int64),
+        victory=np.array(rules.victory, dtype=np.int64), victory_count=rules.victory_count,
+        at_once=np.array(rules.wins_at_once, dtype=np.int64),
+        boost_source=boost_source, boost_more=boost_more,
+        order=np.array([[(r + step * k) % players for k in range(players)]
+                        for r in range(players)], dtype=np.int64),
+        coins=np.array(list(starting) if isinstance(starting, (list, tuple))
+                       else [starting] * players, dtype=np.int64),
+        town=np.array(rules.start_town, dtype=np.int64),
+        supply=np.array(rules.supply_for(players), dtype=np.int64),
+        clauses=_array(encoder.clauses, len(CLAUSE_FIELDS)),
+        clause_cards=np.array(encoder.clause_cards, dtype=bool).reshape(-1, cards),
+        conditions=_array(encoder.conditions, len(CONDITION_FIELDS)),
+        condition_cards=np.array(encoder.condition_cards, dtype=bool).reshape(-1, cards),
+        **plans)
+
+
+def _plans(rules: RuleSet, players: int, encoder: _Encoder) -> dict:
+    """The income plans and the hooks (:class:`Tables`' ``plan_start`` ... ``queue_size``):
+    a plan's items in the scalar engine's order (colour groups in order; owners in payment
+    order from the roller, or the roller alone for a group only its roll activates; each
+    owner's cards in group order), a clause that asks counted once per copy in the queue's
+    size."""
+    items: list = []
+    plan_start = np.full(max(rules.by_roll, default=0) + 1, NO_TOTAL, dtype=np.int64)
+    plan_stop = plan_start.copy()
+    queue_size = 1
+    copies_most = max((s + t * players for s, t in zip(rules.supply_for(players),
+                                                       rules.start_town)), default=1)
+    for total, groups in rules.by_roll.items():
+        plan_start[total] = len(items)
+        size = 0
+        for group in groups:
+            theirs = any(mode != 1 for _, mode, _ in group)
+            for offset in (range(players) if theirs else (0,)):
+                rolled = offset == 0
+                for card, mode, clauses in group:
+                    if (mode == 1 and not rolled) or (mode == 2 and rolled):
+                        continue
+                    for clause in clauses:
+                        items.append((offset, card, encoder.clause(clause, card)))
+                        size += min(copies_most, rules.limit[card]) if clause.asks else 1
+        plan_stop[total] = len(items)
+        queue_size = max(queue_size, size)
+    hooks: list = []
+    hook_start = np.zeros(len(TRIGGERS), dtype=np.int64)
+    hook_stop = np.zeros(len(TRIGGERS), dtype=np.int64)
+    for t, trigger in enumerate(TRIGGERS):
+        hook_start[t] = len(hooks)
+        size = 0
+        for card, clause in rules.hooks[trigger]:
+            hooks.append((card, encoder.clause(clause, card)))
+            size += min(copies_most, rules.limit[card]) if clause.asks else 1
+        hook_stop[t] = len(hooks)
+        queue_size = max(queue_size, size)
+    return {"plan_start": plan_start, "plan_stop": plan_stop, "items": _array(items, 3),
+            "hook_start": hook_start, "hook_stop": hook_stop, "hooks": _array(hooks, 2),
+            "queue_size": queue_size}
