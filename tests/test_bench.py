@@ -86,6 +86,20 @@ def test_the_adapters_bench_refuses_a_run_without_games(options):
     assert done.returncode == 2 and "Traceback" not in done.stderr
 
 
+COMPILED = BENCH.with_name("compiled.py")
+
+
+def test_a_tiny_compiled_bench_run_reports_each_engine_and_size():
+    """bench/compiled.py (issue 35) still runs: the scalar engine's rate and a row per
+    engine and size."""
+    done = subprocess.run([sys.executable, str(COMPILED), "--sizes", "1", "4",
+                           "--scalar-games", "3"], capture_output=True, text=True,
+                          timeout=600, check=True)
+    rows = [line for line in done.stdout.splitlines() if line.startswith("| 1 |")
+            or line.startswith("| 4 |")]
+    assert len(rows) == 4 and "scalar engine: 3 games" in done.stdout
+
+
 LOCKSTEP = BENCH.with_name("lockstep.py")
 
 
