@@ -10,11 +10,25 @@ same games as :class:`~machikoro.vector.engine.VectorGames` (a test plays both).
 
 from __future__ import annotations
 
+from weakref import WeakKeyDictionary
+
 import numpy as np
 
 from ..errors import MachikoroError
 from ..rules.ruleset import RuleSet
 from . import tables as tb
+
+_TABLES: WeakKeyDictionary = WeakKeyDictionary()
+
+
+def tables_for(rules: RuleSet, players: int) -> tb.Tables:
+    """:func:`~machikoro.compiled.tables.encode` of ``rules`` at ``players`` seats, made
+    once and kept while ``rules`` lives."""
+    held = _TABLES.setdefault(rules, {})
+    found = held.get(players)
+    if found is None:
+        found = held[players] = tb.encode(rules, players)
+    return found
 
 
 def _seeds(values, what: str) -> list:
@@ -50,29 +64,27 @@ class CompiledGames:
                 max_turns, (int, np.integer)) or max_turns < 1):
             raise MachikoroError(f"max_turns must be a whole number >= 1 or None, not "
                                  f"{max_turns!r:.60}")
-        self.encoded = t = tb.encode(rules, players) if tables is None else tables
+        self.tables = t = tables_for(rules, players) if tables is None else tables
         n, p, c = len(seeds), players, t.cards
-        ints = np.zeros((n, k.INTS), dtype=np.int64)
-        ints[:, k.WINNER] = -1
-        ints[:, k.PENDING] = k.NONE
-        ints[:, k.MAX_TURNS] = 0 if max_turns is None else max_turns
+        ints = np.empty((n, k.INTS), dtype=np.int64)
+        k.start(ints, max_turns)
         arrays = {
             "ints": ints,
             "coins": np.tile(t.coins, (n, 1)),
             "towns": np.tile(t.town, (n, p, 1)),
             "supply": np.tile(t.supply, (n, 1)),
             "dice": np.zeros((n, max(t.max_dice, 2)), dtype=np.int64),
-            "rerolled": np.zeros((n, c), dtype=np.bool_),
-            "built": np.zeros((n, c), dtype=np.bool_),
+            "rerolled": np.zeros((n, c), dtype=np.int64),
+            "built": np.zeros((n, c), dtype=np.int64),
             "queue": np.zeros((n, t.queue_size, 4), dtype=np.int64),
             "dice_keys": k.stream_keys(seeds),
             "dice_counters": np.zeros(n, dtype=np.uint64),
             "agent_keys": np.zeros(n * p, dtype=np.uint64),
             "agent_counters": np.zeros(n * p, dtype=np.uint64)}
         self.arrays = arrays
-        self.state = k.state_of(arrays)
-        self.tables = k.tables_of(t)
-        k.begin(self.tables, self.state, np.arange(n, dtype=np.int64))
+        self.state = k.State(**arrays)
+        self._games = np.arange(n, dtype=np.int64)
+        k.run(t, self.state, self._games, self._games, False)  # each to its first decision
 
     def play_random(self, agent_seeds) -> CompiledGames:
         """Play every game to its end with random agents: ``agent_seeds`` an ``(N, P)``
@@ -88,7 +100,7 @@ class CompiledGames:
         arrays["agent_keys"][:] = k.stream_keys(_seeds(seeds.reshape(-1).tolist(),
                                                        "agent seeds"))
         arrays["agent_counters"][:] = 0
-        k.play_random(self.tables, self.state, np.arange(self.n, dtype=np.int64))
+        k.run(self.tables, self.state, self._games, self._games, True)
         return self
 
     @property

@@ -22,10 +22,11 @@ seat's; a seed gives the same games here and there.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, types
 from numba.core import cgutils
-from numba.experimental import structref
 from numba.extending import intrinsic
 
 from . import tables as tb
@@ -39,8 +40,8 @@ _UNIT = 2.0 ** -53
 
 # State.ints columns
 (CUR, TURN, PHASE, NDICE, TOTAL, DICE_COUNT, EXTRA, EXTRAS, BUILDS_LEFT, WINNER, QLEN,
- QPOS, PENDING, PLAYER, COUNT, ITEM, MAX_TURNS) = range(17)
-INTS = 17
+ QPOS, PENDING, PLAYER, COUNT, ITEM, MAX_TURNS, ENTERING, ANSWER) = range(19)
+INTS = 19
 
 # phases (PHASE); the queue phases walk State.queue
 (START, BEFORE_ROLL, DICE, AFTER_ROLL, INCOME, AFTER_INCOME, BEFORE_BUILD, BUILD, END,
@@ -58,56 +59,41 @@ NONE, BUILD_DECISION, DICE_DECISION, CLAUSE_DECISION = -1, 0, 1, 2
 BANK, OWNER, ROLLER, OTHERS, CHOSEN = 0, 1, 2, 3, 5
 
 
-STATE_FIELDS = ("ints", "coins", "towns", "supply", "dice", "rerolled", "built", "queue",
-                "dice_keys", "dice_counters", "agent_keys", "agent_counters")
-"""The arrays of :class:`State`."""
-
-
-class _Record(types.StructRef):
-    """The Numba types of :class:`Tables` and :class:`State`: records passed by reference
-    (a named tuple of this many arrays would be copied at every call)."""
-
-    def preprocess_fields(self, fields):
-        return tuple((name, types.unliteral(typ)) for name, typ in fields)
-
-
-@structref.register
-class _TablesType(_Record):
-    pass
-
-
-@structref.register
-class _StateType(_Record):
-    pass
-
-
-class Tables(structref.StructRefProxy):
-    """The compiled engine's view of :class:`machikoro.compiled.tables.Tables` (the same
-    fields), made by :func:`tables_of`."""
-
-
-class State(structref.StructRefProxy):
+class State(NamedTuple):
     """N games' state: ``ints`` (N, :data:`INTS`) the per-game numbers (current seat,
     turn, phase...), ``coins`` (N, P), ``towns`` (N, P, cards) copies owned, ``supply``
     (N, cards) the market's piles, ``dice`` (N, most dice) the faces, ``rerolled`` and
-    ``built`` (N, cards) a card's reroll used and built this turn, ``queue`` (N, size, 4)
+    ``built`` (N, cards) the turn (counted from 1) a card's reroll was last used and it was
+    last built, ``queue`` (N, size, 4)
     the walk under way, the generator's ``keys`` and ``counters`` of each game's dice
     (N) and each seat's agent (N * P)."""
 
-
-structref.define_proxy(Tables, _TablesType, list(tb.Tables._fields))
-structref.define_proxy(State, _StateType, list(STATE_FIELDS))
+    ints: np.ndarray
+    coins: np.ndarray
+    towns: np.ndarray
+    supply: np.ndarray
+    dice: np.ndarray
+    rerolled: np.ndarray
+    built: np.ndarray
+    queue: np.ndarray
+    dice_keys: np.ndarray
+    dice_counters: np.ndarray
+    agent_keys: np.ndarray
+    agent_counters: np.ndarray
 
 
 @intrinsic
-def _borrowed(typingctx, fields):
-    """``fields`` (a tuple) with its arrays holding no reference to their memory: the
-    records' arrays are read at every step of a game, and counting references to them
-    there was most of the time. The caller keeps the arrays alive while the record is in
-    use (:class:`~machikoro.compiled.games.CompiledGames` holds them)."""
+def _borrowed(typingctx, record):
+    """``record`` (a named tuple: :class:`State` or :class:`~machikoro.compiled.tables.
+    Tables`) with arrays that hold no reference to their memory, made once by an entry
+    point, whose caller keeps the arrays alive. The per-game code is inlined into its
+    entry points, and reads the records' arrays from registers: no reference is counted
+    and nothing is copied from call to call (both measured: a record passed by reference
+    is read again from memory after every write, three times slower; arrays counted at
+    each call, ten times)."""
     def codegen(context, builder, signature, args):
         value = args[0]
-        for i, member in enumerate(fields.types):
+        for i, member in enumerate(record.types):
             if isinstance(member, types.Array):
                 array = context.make_array(member)(context, builder,
                                                    value=builder.extract_value(value, i))
@@ -115,29 +101,7 @@ def _borrowed(typingctx, fields):
                 array.parent = cgutils.get_null_value(array.parent.type)
                 value = builder.insert_value(value, array._getvalue(), i)
         return value
-    return fields(fields), codegen
-
-
-@njit(cache=True)
-def _tables(fields):
-    return Tables(*_borrowed(fields))
-
-
-@njit(cache=True)
-def _state(fields):
-    return State(*_borrowed(fields))
-
-
-def tables_of(tables: tb.Tables) -> Tables:
-    """The compiled engine's :class:`Tables` of encoded ``tables`` (whose arrays the
-    caller keeps)."""
-    return _tables(tuple(tables))
-
-
-def state_of(arrays: dict) -> State:
-    """The compiled engine's :class:`State` of ``arrays`` (:data:`STATE_FIELDS`, which the
-    caller keeps)."""
-    return _state(tuple(arrays[name] for name in STATE_FIELDS))
+    return record(record), codegen
 
 
 # ---------------------------------------------------------------------------- randomness
@@ -229,7 +193,7 @@ def _holds(t, s, g, clause, owner):
         elif op == tb.BUILT_NOTHING:
             ok = True
             for card in range(t.cards):
-                if s.built[g, card]:
+                if s.built[g, card] == s.ints[g, TURN] + 1:
                     ok = False
         elif op == tb.ROLL_IS:
             ok = _quantity(qop, n, s.ints[g, TOTAL])
@@ -291,7 +255,7 @@ def _boost(t, s, g, card, owner):
 
 
 @njit(cache=True, inline="always")
-def move_coins(t, s, g, clause, card, owner, copies, payer, payee, boost):
+def move_coins(t, s, g, clause, owner, copies, payer, payee, boost):
     """The transfer rule of every coin action (:func:`machikoro.language.actions.
     move_coins`): ``payer`` pays ``payee`` (seats; -1 the bank) one copy's amount, read
     for the seat on the other side from the owner, plus ``boost``, times ``copies``;
@@ -304,64 +268,45 @@ def move_coins(t, s, g, clause, card, owner, copies, payer, payee, boost):
     if payer < 0:
         s.coins[g, payee] += owed
         return
-    have = s.coins[g, payer]
-    paid = min(have, owed)
-    s.coins[g, payer] = have - paid
+    paid = min(s.coins[g, payer], owed)
+    s.coins[g, payer] -= paid
     if payee >= 0:
         s.coins[g, payee] += paid
 
 
 @njit(cache=True, inline="always")
-def _coin_action(t, s, g, clause, card, owner, copies, chosen):
-    """A coin action by its roles (``chosen``: the seat a CHOSEN role answered). False
-    when it did not happen."""
-    payer_role, payee_role = t.clauses[clause, C_PAYER], t.clauses[clause, C_PAYEE]
-    boost = _boost(t, s, g, card, owner) if t.clauses[clause, C_BOOSTED] else 0
-    roller = s.ints[g, CUR]
-    if payer_role == OTHERS or payee_role == OTHERS:
-        hop, hn = t.clauses[clause, C_HOLDING_OP], t.clauses[clause, C_HOLDING_N]
-        for k in range(1, t.players):
-            other = t.order[owner, k]
-            if payer_role == OTHERS:
-                if hop < 0 or _quantity(hop, hn, s.coins[g, other]):
-                    move_coins(t, s, g, clause, card, owner, copies, other, owner, boost)
-            else:
-                move_coins(t, s, g, clause, card, owner, copies, owner, other, boost)
-        return True
-    payer = _seat(payer_role, owner, roller, chosen)
-    payee = _seat(payee_role, owner, roller, chosen)
-    if (payer_role == ROLLER or payee_role == ROLLER) and roller == owner:
-        return False
-    move_coins(t, s, g, clause, card, owner, copies, payer, payee, boost)
-    return True
-
-
-@njit(cache=True, inline="always")
-def _seat(role, owner, roller, chosen):
+def _seat(role, owner, roller, chosen, other):
+    """The seat a role stands for (-1: the bank)."""
     if role == OWNER:
         return owner
     if role == ROLLER:
         return roller
     if role == CHOSEN:
         return chosen
+    if role == OTHERS:
+        return other
     return -1
 
 
 @njit(cache=True, inline="always")
-def _run(t, s, g, clause, card, owner, copies):
-    """Run a plain clause's action; False when it did not happen."""
-    op = t.clauses[clause, C_OP]
-    if op == tb.COINS:
-        return _coin_action(t, s, g, clause, card, owner, copies, -1)
-    if op == tb.EXTRA_TURN:
-        if owner != s.ints[g, CUR]:
-            return False
-        s.ints[g, EXTRA] = 1
-        return True
-    return True
-
-
-# ---------------------------------------------------------------------------- choices
+def _coins(t, s, g, clause, card, owner, copies, chosen):
+    """A coin action, by its payer's and payee's roles (``chosen``: the seat a CHOSEN
+    role answered); each other player in payment order for OTHERS."""
+    payer_role, payee_role = t.clauses[clause, C_PAYER], t.clauses[clause, C_PAYEE]
+    roller = s.ints[g, CUR]
+    if (payer_role == ROLLER or payee_role == ROLLER) and roller == owner:
+        return  # the roller never pays itself
+    boost = _boost(t, s, g, card, owner) if t.clauses[clause, C_BOOSTED] else 0
+    each = payer_role == OTHERS or payee_role == OTHERS
+    holding, least = t.clauses[clause, C_HOLDING_OP], t.clauses[clause, C_HOLDING_N]
+    for j in range(t.players - 1 if each else 1):
+        other = t.order[owner, 1 + j]
+        payer = _seat(payer_role, owner, roller, chosen, other)
+        if payer_role == OTHERS and holding >= 0 and \
+                not _quantity(holding, least, s.coins[g, payer]):
+            continue
+        move_coins(t, s, g, clause, owner, copies, payer,
+                   _seat(payee_role, owner, roller, chosen, other), boost)
 
 
 @njit(cache=True, inline="always")
@@ -372,10 +317,10 @@ def _swap_fits(t, s, g, owner, give, other, take):
 
 
 @njit(cache=True)
-def _swap_option(t, s, g, clause, owner, k, apply):
-    """The swaps of ``owner`` in the scalar engine's order (None first with ``may``; per
-    other player in payment order, per card given, per card taken): their number, or
-    with ``apply`` make the ``k``-th (0: the first after None)."""
+def _swaps(t, s, g, clause, owner, k):
+    """The swaps of ``owner`` in the scalar engine's order (per other player in payment
+    order, per card given, per card taken, within the limits): with ``k`` < 0 their
+    number, else make the ``k``-th."""
     count = 0
     for j in range(1, t.players):
         other = t.order[owner, j]
@@ -388,7 +333,7 @@ def _swap_option(t, s, g, clause, owner, k, apply):
                 if (t.limit[take] < (1 << 30) or t.limit[give] < (1 << 30)) and \
                         not _swap_fits(t, s, g, owner, give, other, take):
                     continue
-                if apply and count == k:
+                if count == k:
                     s.towns[g, owner, give] -= 1
                     s.towns[g, other, give] += 1
                     s.towns[g, other, take] -= 1
@@ -398,124 +343,94 @@ def _swap_option(t, s, g, clause, owner, k, apply):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _options(t, s, g, clause, card, owner):
-    """How many options the clause's decision offers ``owner`` now (0: it cannot be
-    asked)."""
+    """How many options the clause's decision offers ``owner`` now (0: it is not
+    asked): ``may`` adds "no" first."""
     op = t.clauses[clause, C_OP]
-    optional = t.clauses[clause, C_OPTIONAL]
     if op == tb.REROLL:
-        return 0 if s.rerolled[g, card] else 2
+        return 0 if s.rerolled[g, card] == s.ints[g, TURN] + 1 else 2
+    optional = t.clauses[clause, C_OPTIONAL]
     if op == tb.SWAP:
-        count = _swap_option(t, s, g, clause, owner, 0, False)
-        return count + optional if count else optional
+        return _swaps(t, s, g, clause, owner, -1) + optional
     return t.players - 1 + optional  # a chosen player
 
 
-@njit(cache=True)
-def _resolve(t, s, g, clause, card, owner, k):
-    """Apply option ``k`` of the clause's decision."""
+@njit(cache=True, inline="always")
+def _act(t, s, g, clause, card, owner, copies, answer):
+    """Run the clause's action (``answer``: the option chosen when it asks, else -1)."""
     op = t.clauses[clause, C_OP]
-    optional = t.clauses[clause, C_OPTIONAL]
     if op == tb.REROLL:
-        if k == 1:
-            s.rerolled[g, card] = True
+        if answer == 1:  # roll again; the after roll hooks run again on the new roll
+            s.rerolled[g, card] = s.ints[g, TURN] + 1
             _roll(t, s, g, s.ints[g, DICE_COUNT])
-            _queue_hooks(t, s, g, 1)
+            _go(s, g, AFTER_ROLL)
         return
-    if optional:
-        if k == 0:
-            return
-        k -= 1
-    if op == tb.SWAP:
-        _swap_option(t, s, g, clause, owner, k, True)
-        return
-    _coin_action(t, s, g, clause, card, owner, 1, t.order[owner, 1 + k])
+    if answer >= 0 and t.clauses[clause, C_OPTIONAL]:
+        if answer == 0:
+            return  # declined
+        answer -= 1
+    if op == tb.COINS:
+        _coins(t, s, g, clause, card, owner, copies,
+               t.order[owner, 1 + answer] if answer >= 0 else -1)
+    elif op == tb.SWAP:
+        _swaps(t, s, g, clause, owner, answer)
+    elif op == tb.EXTRA_TURN and owner == s.ints[g, CUR]:
+        s.ints[g, EXTRA] = 1
 
 
 # ---------------------------------------------------------------------------- the turn
 
 
 @njit(cache=True, inline="always")
-def _queue_hooks(t, s, g, trigger):
-    """Queue the current player's hooks of ``trigger``: one per copy for a hook that
-    asks, one for all copies otherwise; a card built this turn only when the rules say
-    it works on its build turn."""
-    p = s.ints[g, CUR]
-    n = 0
-    for h in range(t.hook_start[trigger], t.hook_stop[trigger]):
-        card, clause = t.hooks[h, 0], t.hooks[h, 1]
-        copies = s.towns[g, p, card]
-        if copies <= 0 or (s.built[g, card] and not t.active_on_build_turn):
-            continue
-        n = _push(t, s, g, n, card, p, copies, clause)
-    s.ints[g, QLEN] = n
-    s.ints[g, QPOS] = 0
-
-
-@njit(cache=True, inline="always")
-def _put(s, g, n, card, owner, copies, clause):
-    s.queue[g, n, 0] = card
-    s.queue[g, n, 1] = owner
-    s.queue[g, n, 2] = copies
-    s.queue[g, n, 3] = clause
+def _go(s, g, phase):
+    """Go to ``phase``: its entry (a queue filled, a decision asked...) is made next."""
+    s.ints[g, PHASE] = phase
+    s.ints[g, ENTERING] = 1
+    s.ints[g, QLEN] = 0
 
 
 @njit(cache=True, inline="always")
 def _push(t, s, g, n, card, owner, copies, clause):
-    if t.clauses[clause, C_ASKS]:
-        for _ in range(copies):
-            _put(s, g, n, card, owner, 1, clause)
-            n += 1
-    else:
-        _put(s, g, n, card, owner, copies, clause)
+    """Queue an item at ``n``: a clause that asks once per copy; returns the new end."""
+    for _ in range(copies if t.clauses[clause, C_ASKS] else 1):
+        s.queue[g, n, 0] = card
+        s.queue[g, n, 1] = owner
+        s.queue[g, n, 2] = 1 if t.clauses[clause, C_ASKS] else copies
+        s.queue[g, n, 3] = clause
         n += 1
     return n
 
 
 @njit(cache=True, inline="always")
-def _queue_income(t, s, g):
-    """Queue the roll's income: its plan's items for their owners, copies as they stand
-    at the roll."""
-    total = s.ints[g, TOTAL]
+def _fill(t, s, g, phase):
+    """Fill the queue of a hook phase (the current player's hooks of its trigger; a card
+    built this turn only when the rules say it works on its build turn) or of the income
+    (the roll's plan, for the owners, copies as they stand at the roll)."""
+    p = s.ints[g, CUR]
     n = 0
-    if total < t.plan_start.shape[0] and t.plan_start[total] >= 0:
-        roller = s.ints[g, CUR]
-        for i in range(t.plan_start[total], t.plan_stop[total]):
-            owner = t.order[roller, t.items[i, 0]]
-            card, clause = t.items[i, 1], t.items[i, 2]
-            copies = s.towns[g, owner, card]
-            if copies > 0:
-                n = _push(t, s, g, n, card, owner, copies, clause)
+    if phase == INCOME:
+        total = s.ints[g, TOTAL]
+        if total < t.plan_start.shape[0] and t.plan_start[total] >= 0:
+            for i in range(t.plan_start[total], t.plan_stop[total]):
+                owner, card = t.order[p, t.items[i, 0]], t.items[i, 1]
+                copies = s.towns[g, owner, card]
+                if copies > 0:
+                    n = _push(t, s, g, n, card, owner, copies, t.items[i, 2])
+    else:
+        trigger = _HOOK_OF[phase]
+        for h in range(t.hook_start[trigger], t.hook_stop[trigger]):
+            card = t.hooks[h, 0]
+            copies = s.towns[g, p, card]
+            if copies > 0 and (t.active_on_build_turn or
+                               s.built[g, card] != s.ints[g, TURN] + 1):
+                n = _push(t, s, g, n, card, p, copies, t.hooks[h, 1])
     s.ints[g, QLEN] = n
     s.ints[g, QPOS] = 0
 
 
-@njit(cache=True)
-def _run_queue(t, s, g):
-    """Walk the queue from its position; True when a decision is now pending."""
-    while s.ints[g, QPOS] < s.ints[g, QLEN]:
-        i = s.ints[g, QPOS]
-        s.ints[g, QPOS] = i + 1
-        card, owner, copies, clause = (s.queue[g, i, 0], s.queue[g, i, 1],
-                                       s.queue[g, i, 2], s.queue[g, i, 3])
-        if t.clauses[clause, C_COND_COUNT] and not _holds(t, s, g, clause, owner):
-            continue
-        if t.clauses[clause, C_ASKS]:
-            count = _options(t, s, g, clause, card, owner)
-            if count <= 0:
-                continue
-            s.ints[g, PENDING] = CLAUSE_DECISION
-            s.ints[g, PLAYER] = owner
-            s.ints[g, COUNT] = count
-            s.ints[g, ITEM] = i
-            return True
-        _run(t, s, g, clause, card, owner, copies)
-    return False
-
-
 @njit(cache=True, inline="always")
-def _build_options(t, s, g, k):
+def _build_menu(t, s, g, k):
     """The current player's build menu (cards under their limit, with a pile left or
     without a pile, affordable, by cost): its size, or the card of option ``k`` >= 1."""
     p = s.ints[g, CUR]
@@ -534,6 +449,13 @@ def _build_options(t, s, g, k):
 
 
 @njit(cache=True, inline="always")
+def _ask(s, g, kind, player, count):
+    s.ints[g, PENDING] = kind
+    s.ints[g, PLAYER] = player
+    s.ints[g, COUNT] = count
+
+
+@njit(cache=True, inline="always")
 def _has_won(t, s, g, p):
     for v in t.at_once:
         if s.towns[g, p, v] > 0:
@@ -545,54 +467,119 @@ def _has_won(t, s, g, p):
     return built >= t.victory_count
 
 
-@njit(cache=True)
-def _enter(t, s, g, phase):
-    """Go to ``phase``: fill its queue (a hook or income phase), make its decision
-    pending, or play it (start of turn, end of turn)."""
-    while True:
-        s.ints[g, PHASE] = phase
-        if phase == START:
-            for c in range(t.cards):
-                s.rerolled[g, c] = False
-                s.built[g, c] = False
-            s.ints[g, EXTRA] = 0
-            phase = BEFORE_ROLL
-            continue
-        if phase == DICE:
-            p = s.ints[g, CUR]
-            if t.dice_card >= 0 and s.towns[g, p, t.dice_card] > 0 and \
-                    t.dice_choice.shape[0] > 1:
-                s.ints[g, PENDING] = DICE_DECISION
-                s.ints[g, PLAYER] = p
-                s.ints[g, COUNT] = t.dice_choice.shape[0]
-                return
-            count = t.dice_count
-            if t.dice_card >= 0 and s.towns[g, p, t.dice_card] > 0:
-                count = t.dice_choice[0]
-            s.ints[g, DICE_COUNT] = count
-            _roll(t, s, g, count)
-            phase = AFTER_ROLL
-            continue
-        if phase == INCOME:
-            _queue_income(t, s, g)
-            return
-        if phase == BUILD:
-            s.ints[g, BUILDS_LEFT] = t.builds_per_turn
-            if t.builds_per_turn <= 0:
-                phase = END
-                continue
-            _ask_build(t, s, g)
-            return
-        if _HOOK_OF[phase] >= 0:
-            _queue_hooks(t, s, g, _HOOK_OF[phase])
-        return
+@njit(cache=True, inline="always")
+def _answer(t, s, g, k):
+    """Apply option ``k`` of the pending decision: the dice (then the roll), a build (or
+    none), or a clause's (walked again with its answer)."""
+    kind = s.ints[g, PENDING]
+    s.ints[g, PENDING] = NONE
+    p = s.ints[g, CUR]
+    if kind == DICE_DECISION:
+        s.ints[g, DICE_COUNT] = t.dice_choice[k]
+        _roll(t, s, g, t.dice_choice[k])
+        _go(s, g, AFTER_ROLL)
+    elif kind == CLAUSE_DECISION:
+        s.ints[g, ANSWER] = k
+        s.ints[g, QPOS] = s.ints[g, ITEM]
+    elif k == 0:  # build nothing
+        _go(s, g, END)
+    else:
+        card = _build_menu(t, s, g, k)
+        s.coins[g, p] -= t.cost[card]
+        s.towns[g, p, card] += 1
+        if t.in_market[card]:
+            s.supply[g, card] -= 1
+        s.built[g, card] = s.ints[g, TURN] + 1
+        s.ints[g, BUILDS_LEFT] -= 1
+        if t.landmark[card] and _has_won(t, s, g, p):
+            s.ints[g, WINNER] = p
+            s.ints[g, TURN] += 1  # the winning turn ends here, and counts as played
+            s.ints[g, PHASE] = OVER
+        elif s.ints[g, BUILDS_LEFT] > 0:
+            _ask(s, g, BUILD_DECISION, p, 1 + _build_menu(t, s, g, 0))
+        else:
+            _go(s, g, END)
 
 
 @njit(cache=True, inline="always")
-def _ask_build(t, s, g):
-    s.ints[g, PENDING] = BUILD_DECISION
-    s.ints[g, PLAYER] = s.ints[g, CUR]
-    s.ints[g, COUNT] = 1 + _build_options(t, s, g, 0)
+def _enter(t, s, g, phase):
+    """The entry of ``phase``: the turn's start, the dice, the build decision, or a
+    queue filled. True when the game goes on to walk the queue."""
+    s.ints[g, ENTERING] = 0
+    p = s.ints[g, CUR]
+    if phase == START:  # (a card's reroll used and its build are stamped with the turn)
+        s.ints[g, EXTRA] = 0
+        _go(s, g, BEFORE_ROLL)
+        return False
+    if phase == DICE:
+        owns = t.dice_card >= 0 and s.towns[g, p, t.dice_card] > 0
+        if owns and t.dice_choice.shape[0] > 1:
+            _ask(s, g, DICE_DECISION, p, t.dice_choice.shape[0])
+            return False
+        count = t.dice_choice[0] if owns else t.dice_count
+        s.ints[g, DICE_COUNT] = count
+        _roll(t, s, g, count)
+        _go(s, g, AFTER_ROLL)
+        return False
+    if phase == BUILD:
+        s.ints[g, BUILDS_LEFT] = t.builds_per_turn
+        if t.builds_per_turn > 0:
+            _ask(s, g, BUILD_DECISION, p, 1 + _build_menu(t, s, g, 0))
+        else:
+            _go(s, g, END)
+        return False
+    _fill(t, s, g, phase)
+    return True
+
+
+@njit(cache=True, inline="always")
+def _walk(t, s, g):
+    """Walk the queue from its position, until it ends, a decision is asked, or an
+    action moves the game to another phase (a reroll)."""
+    while s.ints[g, QPOS] < s.ints[g, QLEN] and not s.ints[g, ENTERING]:
+        i = s.ints[g, QPOS]
+        s.ints[g, QPOS] = i + 1
+        card, owner, clause = s.queue[g, i, 0], s.queue[g, i, 1], s.queue[g, i, 3]
+        answer = s.ints[g, ANSWER]
+        if answer < 0:
+            if t.clauses[clause, C_COND_COUNT] and not _holds(t, s, g, clause, owner):
+                continue
+            if t.clauses[clause, C_ASKS]:
+                count = _options(t, s, g, clause, card, owner)
+                if count > 0:
+                    s.ints[g, ITEM] = i
+                    _ask(s, g, CLAUSE_DECISION, owner, count)
+                    return
+                continue
+        s.ints[g, ANSWER] = -1
+        _act(t, s, g, clause, card, owner, s.queue[g, i, 2], answer)
+
+
+@njit(cache=True, inline="always")
+def _step(t, s, g, k):
+    """Apply option ``k`` of game ``g``'s pending decision (none pending: ``k`` is not
+    read), then play on until a decision is pending or the game is over."""
+    if s.ints[g, PENDING] != NONE:
+        _answer(t, s, g, k)
+    while s.ints[g, PENDING] == NONE and s.ints[g, PHASE] != OVER:
+        phase = s.ints[g, PHASE]
+        if s.ints[g, ENTERING] and not _enter(t, s, g, phase):
+            continue
+        _walk(t, s, g)
+        if s.ints[g, PENDING] != NONE or s.ints[g, ENTERING]:
+            continue
+        if phase != END:  # the queue is done: the next phase
+            _go(s, g, _NEXT[phase])
+            continue
+        s.ints[g, TURN] += 1  # the turn ends
+        if s.ints[g, EXTRA]:
+            s.ints[g, EXTRAS] += 1
+        else:
+            s.ints[g, CUR] = (s.ints[g, CUR] + 1) % t.players
+        if 0 < s.ints[g, MAX_TURNS] <= s.ints[g, TURN]:
+            s.ints[g, PHASE] = OVER
+        else:
+            _go(s, g, START)
 
 
 _NEXT = (BEFORE_ROLL, DICE, AFTER_ROLL, INCOME, AFTER_INCOME, BEFORE_BUILD, BUILD, END,
@@ -600,95 +587,38 @@ _NEXT = (BEFORE_ROLL, DICE, AFTER_ROLL, INCOME, AFTER_INCOME, BEFORE_BUILD, BUIL
 """The phase after each queue phase's walk."""
 
 
-@njit(cache=True)
-def _end_turn(t, s, g):
-    s.ints[g, TURN] += 1
-    if s.ints[g, EXTRA]:
-        s.ints[g, EXTRAS] += 1
-    else:
-        s.ints[g, CUR] = (s.ints[g, CUR] + 1) % t.players
-    if s.ints[g, MAX_TURNS] > 0 and s.ints[g, TURN] >= s.ints[g, MAX_TURNS]:
-        s.ints[g, PHASE] = OVER
-    else:
-        _enter(t, s, g, START)
+def start(ints: np.ndarray, max_turns: int | None) -> None:
+    """Set new games' numbers (``ints``, a :class:`State`'s) to the start of the first
+    player's first turn, before its entry: :func:`run` plays them on from there."""
+    ints[:] = 0
+    ints[:, WINNER] = -1
+    ints[:, PENDING] = NONE
+    ints[:, ANSWER] = -1
+    ints[:, ENTERING] = 1
+    ints[:, PHASE] = START
+    ints[:, MAX_TURNS] = 0 if max_turns is None else max_turns
 
 
 @njit(cache=True)
-def advance(t, s, g):
-    """Play game ``g`` on until a decision is pending or the game is over."""
-    while s.ints[g, PENDING] == NONE:
-        phase = s.ints[g, PHASE]
-        if phase == OVER:
-            return
-        if _run_queue(t, s, g):
-            return
-        if phase == END:
-            _end_turn(t, s, g)
-        else:
-            _enter(t, s, g, _NEXT[phase])
-
-
-@njit(cache=True)
-def answer(t, s, g, k):
-    """Apply option ``k`` of game ``g``'s pending decision (then :func:`advance`)."""
-    kind = s.ints[g, PENDING]
-    s.ints[g, PENDING] = NONE
-    if kind == DICE_DECISION:
-        count = t.dice_choice[k]
-        s.ints[g, DICE_COUNT] = count
-        _roll(t, s, g, count)
-        _enter(t, s, g, AFTER_ROLL)
-    elif kind == CLAUSE_DECISION:
-        i = s.ints[g, ITEM]
-        _resolve(t, s, g, s.queue[g, i, 3], s.queue[g, i, 0], s.queue[g, i, 1], k)
-    elif kind == BUILD_DECISION:
-        _build(t, s, g, k)
-
-
-@njit(cache=True)
-def _build(t, s, g, k):
-    p = s.ints[g, CUR]
-    if k == 0:
-        s.ints[g, BUILDS_LEFT] = 0
-    else:
-        card = _build_options(t, s, g, k)
-        s.coins[g, p] -= t.cost[card]
-        s.towns[g, p, card] += 1
-        if t.in_market[card]:
-            s.supply[g, card] -= 1
-        s.built[g, card] = True
-        s.ints[g, BUILDS_LEFT] -= 1
-        if t.landmark[card] and _has_won(t, s, g, p):
-            s.ints[g, WINNER] = p
-            s.ints[g, TURN] += 1
-            s.ints[g, PHASE] = OVER
-            return
-    if s.ints[g, BUILDS_LEFT] > 0:
-        s.ints[g, PHASE] = BUILD
-        _ask_build(t, s, g)
-    else:
-        _enter(t, s, g, END)
-
-
-@njit(cache=True)
-def play_random(t, s, games):
-    """Play games ``games`` (an index array) to their end with random agents: each
-    decision's option ``floor(u * count)``, ``u`` from the deciding seat's stream."""
+def run(t, s, games, answers, random):
+    """The compiled engine's one entry point. For each game of ``games`` (an index
+    array): with ``random``, play it to its end with random agents (each decision's
+    option ``floor(u * count)``, ``u`` from the deciding seat's stream); else apply
+    ``answers[g]`` to its pending decision (none pending: nothing) and play on to its
+    next decision or its end."""
+    t, s = _borrowed(t), _borrowed(s)
     players = t.players
     for g in games:
-        advance(t, s, g)
-        while s.ints[g, PHASE] != OVER:
-            stream = g * players + s.ints[g, PLAYER]
-            bits = _bits(s.agent_keys, s.agent_counters, stream)
-            u = np.float64(bits >> np.uint64(11)) * _UNIT
-            answer(t, s, g, np.int64(u * s.ints[g, COUNT]))
-            advance(t, s, g)
-
-
-@njit(cache=True)
-def begin(t, s, games):
-    """Start games ``games``: the first player's turn, played on to its first
-    decision."""
-    for g in games:
-        _enter(t, s, g, START)
-        advance(t, s, g)
+        k = answers[g]
+        while True:
+            if random:
+                if s.ints[g, PHASE] == OVER:
+                    break
+                if s.ints[g, PENDING] != NONE:
+                    bits = _bits(s.agent_keys, s.agent_counters,
+                                 g * players + s.ints[g, PLAYER])
+                    k = np.int64(np.float64(bits >> np.uint64(11)) * _UNIT
+                                 * s.ints[g, COUNT])
+            _step(t, s, g, k)  # (the one place the turn's code is inlined)
+            if not random:
+                break
