@@ -98,3 +98,35 @@ def test_a_turn_cap_ends_games_without_a_winner():
     batch = VectorGames(rules, 2, seeds, max_turns=10)
     play_batch(batch, RandomPolicy(agents))
     assert differences(compiled, batch).size == 0
+
+
+def test_a_python_policy_handed_the_batch_plays_the_same_games():
+    # the batched engine's RandomPolicy answering the compiled engine's waiting games, a
+    # step at a time: the games of play_random (drawn inside the compiled code)
+    rules = load_ruleset(None)
+    seeds, agents = _seeds(120, 3)
+    inside = CompiledGames(rules, 3, seeds).play_random(agents)
+    handed = CompiledGames(rules, 3, seeds)
+    policy = RandomPolicy(agents)
+    steps = 0
+    while not handed.over.all():
+        options = np.zeros(handed.n, dtype=np.int64)
+        waiting = np.flatnonzero(handed.option_counts > 0)
+        options[waiting] = policy.streams.below(waiting * 3 + handed.pending_player[waiting],
+                                                handed.option_counts[waiting])
+        handed.step(options)
+        steps += 1
+    assert steps > 100
+    assert (handed.winner == inside.winner).all() and (handed.turns == inside.turns).all()
+    assert (handed.coins == inside.coins).all() and (handed.towns == inside.towns).all()
+
+
+def test_an_answer_outside_the_options_changes_nothing():
+    games = CompiledGames(load_ruleset(None), 2, [1, 2])
+    before = games.arrays["ints"].copy()
+    with pytest.raises(MachikoroError, match="is not one of game 0's"):
+        games.step(np.array([99, 0]))
+    with pytest.raises(MachikoroError, match=r"\(2,\) int array"):
+        games.step(np.array([0.5, 0]))
+    assert (games.arrays["ints"] == before).all()
+    assert set(games.pending.tolist()) <= {0, 1} and (games.option_counts >= 1).all()

@@ -103,6 +103,62 @@ class CompiledGames:
         k.run(self.tables, self.state, self._games, self._games, True)
         return self
 
+    DECISIONS = ("build", "dice", "clause")
+    """The kinds of :attr:`pending`, in order: 0 the build, 1 the number of dice, 2 a
+    card's clause that asks (a reroll, a chosen player, a swap)."""
+
+    def step(self, options) -> CompiledGames:
+        """Answer every waiting game's decision at once and play each on to its next
+        decision or its end: ``options`` one option index per game (an int array of
+        shape ``(N,)``: the position of the answer in the scalar engine's
+        ``Decision.options``; entries of games that wait at nothing are not read). A
+        policy written in Python is handed the whole batch this way. Raises
+        :class:`~machikoro.errors.MachikoroError`, changing nothing, for an array of
+        another shape or an option outside ``0 .. option_counts - 1``. Returns
+        ``self``."""
+        from . import kernels as k
+
+        options = np.asarray(options)
+        if options.shape != (self.n,) or not np.issubdtype(options.dtype, np.integer):
+            raise MachikoroError(f"options must be one whole number per game: an ({self.n},)"
+                                 f" int array, not {options.dtype} {options.shape}")
+        counts = self.option_counts
+        bad = np.flatnonzero((counts > 0) & ((options < 0) | (options >= counts)))
+        if bad.size:
+            g = int(bad[0])
+            raise MachikoroError(f"option {int(options[g])} is not one of game {g}'s "
+                                 f"{int(counts[g])} options (and {bad.size - 1} more)")
+        k.run(self.tables, self.state, self._games, options.astype(np.int64), False)
+        return self
+
+    @property
+    def over(self) -> np.ndarray:
+        """True for each game that has ended (a winner, or the turn cap)."""
+        from .kernels import OVER, PHASE
+
+        return self.arrays["ints"][:, PHASE] == OVER
+
+    @property
+    def pending(self) -> np.ndarray:
+        """Each game's waiting decision, an index of :data:`DECISIONS` (-1: none)."""
+        from .kernels import PENDING
+
+        return self.arrays["ints"][:, PENDING]
+
+    @property
+    def pending_player(self) -> np.ndarray:
+        """The seat that answers each game's waiting decision (read where one waits)."""
+        from .kernels import PLAYER
+
+        return self.arrays["ints"][:, PLAYER]
+
+    @property
+    def option_counts(self) -> np.ndarray:
+        """How many options each game's waiting decision has (0: none waits)."""
+        from .kernels import COUNT, NONE
+
+        return np.where(self.pending != NONE, self.arrays["ints"][:, COUNT], 0)
+
     @property
     def winner(self) -> np.ndarray:
         from .kernels import WINNER
