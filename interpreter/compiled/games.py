@@ -77,6 +77,8 @@ class CompiledGames:
             "rerolled": np.zeros((n, c), dtype=np.int64),
             "built": np.zeros((n, c), dtype=np.int64),
             "queue": np.zeros((n, t.queue_size, 4), dtype=np.int64),
+            "side": np.zeros((n, c), dtype=np.int64),
+            "side_turn": np.zeros((n, c), dtype=np.int64),
             "dice_keys": k.stream_keys(seeds),
             "dice_counters": np.zeros(n, dtype=np.uint64),
             "agent_keys": np.zeros(n * p, dtype=np.uint64),

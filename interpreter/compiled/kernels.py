@@ -55,7 +55,8 @@ NONE, BUILD_DECISION, DICE_DECISION, CLAUSE_DECISION = -1, 0, 1, 2
 
 # clause columns
 (C_OP, C_PAYER, C_PAYEE, C_BOOSTED, C_AMOUNT, C_N, C_SCOPE, C_ASKS, C_OPTIONAL,
- C_COND_START, C_COND_COUNT, C_HOLDING_OP, C_HOLDING_N) = range(len(tb.CLAUSE_FIELDS))
+ C_COND_START, C_COND_COUNT, C_HOLDING_OP, C_HOLDING_N, C_YES_NO,
+ C_ONE_BY_ONE) = range(len(tb.CLAUSE_FIELDS))
 BANK, OWNER, ROLLER, OTHERS, CHOSEN = 0, 1, 2, 3, 5
 
 
@@ -64,9 +65,9 @@ class State(NamedTuple):
     turn, phase...), ``coins`` (N, P), ``towns`` (N, P, cards) copies owned, ``supply``
     (N, cards) the market's piles, ``dice`` (N, most dice) the faces, ``rerolled`` and
     ``built`` (N, cards) the turn (counted from 1) a card's reroll was last used and it was
-    last built, ``queue`` (N, size, 4)
-    the walk under way, the generator's ``keys`` and ``counters`` of each game's dice
-    (N) and each seat's agent (N * P)."""
+    last built, ``queue`` (N, size, 4) the walk under way, ``side`` and ``side_turn`` (N,
+    cards) a card's last side roll and its turn, the generator's ``keys`` and
+    ``counters`` of each game's dice (N) and each seat's agent (N * P)."""
 
     ints: np.ndarray
     coins: np.ndarray
@@ -76,6 +77,8 @@ class State(NamedTuple):
     rerolled: np.ndarray
     built: np.ndarray
     queue: np.ndarray
+    side: np.ndarray
+    side_turn: np.ndarray
     dice_keys: np.ndarray
     dice_counters: np.ndarray
     agent_keys: np.ndarray
@@ -155,6 +158,20 @@ def _roll(t, s, g, count):
 
 
 @njit(cache=True, inline="always")
+def _throw(t, s, g, count):
+    """The total of ``count`` dice thrown apart from the turn's roll (a side roll), from
+    the game's stream as :func:`_roll` throws."""
+    sides = np.uint64(t.faces)
+    total = 0
+    for d in range(0, count, 2):
+        bits = _bits(s.dice_keys, s.dice_counters, g)
+        total += np.int64(((bits & _LOW32) * sides) >> np.uint64(32)) + 1
+        if d + 1 < count:
+            total += np.int64(((bits >> np.uint64(32)) * sides) >> np.uint64(32)) + 1
+    return total
+
+
+@njit(cache=True, inline="always")
 def _doubles(s, g):
     n = s.ints[g, NDICE]
     if n < 2:
@@ -218,20 +235,30 @@ def _holds(t, s, g, clause, owner):
 
 
 @njit(cache=True, inline="always")
-def _amount(t, s, g, clause, owner, payer):
+def _amount(t, s, g, clause, card, owner, payer):
     """One copy's coins of the clause's amount, read for ``payer``."""
     n = t.clauses[clause, C_N]
-    if t.clauses[clause, C_AMOUNT] == tb.FIXED:
+    kind = t.clauses[clause, C_AMOUNT]
+    if kind == tb.FIXED:
         return n
+    if kind == tb.HALF_COINS:
+        return s.coins[g, payer] // 2
+    if kind == tb.ALL_COINS:
+        return s.coins[g, payer]
+    if kind == tb.SIDE_ROLL:  # rolled the first time a copy needs it this turn
+        if s.side_turn[g, card] != s.ints[g, TURN] + 1:
+            s.side_turn[g, card] = s.ints[g, TURN] + 1
+            s.side[g, card] = _throw(t, s, g, n)
+        return s.side[g, card]
     scope = t.clauses[clause, C_SCOPE]
     count = 0
-    for card in range(t.cards):
-        if t.clause_cards[clause, card]:
+    for c in range(t.cards):
+        if t.clause_cards[clause, c]:
             if scope == 1:
                 for seat in range(t.players):
-                    count += s.towns[g, seat, card]
+                    count += s.towns[g, seat, c]
             else:
-                count += s.towns[g, payer if scope == 2 else owner, card]
+                count += s.towns[g, payer if scope == 2 else owner, c]
     return n * count
 
 
@@ -255,13 +282,14 @@ def _boost(t, s, g, card, owner):
 
 
 @njit(cache=True, inline="always")
-def move_coins(t, s, g, clause, owner, copies, payer, payee, boost):
+def move_coins(t, s, g, clause, card, owner, copies, payer, payee, boost):
     """The transfer rule of every coin action (:func:`machikoro.language.actions.
     move_coins`): ``payer`` pays ``payee`` (seats; -1 the bank) one copy's amount, read
     for the seat on the other side from the owner, plus ``boost``, times ``copies``;
     nothing moves unless a copy's coins are more than 0; a player pays what it has."""
     counterpart = payer if payee == owner else payee
-    per = _amount(t, s, g, clause, owner, owner if counterpart < 0 else counterpart) + boost
+    per = _amount(t, s, g, clause, card, owner,
+                  owner if counterpart < 0 else counterpart) + boost
     if per <= 0:
         return
     owed = per * copies
@@ -299,14 +327,18 @@ def _coins(t, s, g, clause, card, owner, copies, chosen):
     boost = _boost(t, s, g, card, owner) if t.clauses[clause, C_BOOSTED] else 0
     each = payer_role == OTHERS or payee_role == OTHERS
     holding, least = t.clauses[clause, C_HOLDING_OP], t.clauses[clause, C_HOLDING_N]
-    for j in range(t.players - 1 if each else 1):
-        other = t.order[owner, 1 + j]
-        payer = _seat(payer_role, owner, roller, chosen, other)
-        if payer_role == OTHERS and holding >= 0 and \
-                not _quantity(holding, least, s.coins[g, payer]):
-            continue
-        move_coins(t, s, g, clause, owner, copies, payer,
-                   _seat(payee_role, owner, roller, chosen, other), boost)
+    times, per_time = 1, copies
+    if each and copies > 1 and t.clauses[clause, C_ONE_BY_ONE]:
+        times, per_time = copies, 1  # each copy acts on the coins the one before left
+    for _ in range(times):
+        for j in range(t.players - 1 if each else 1):
+            other = t.order[owner, 1 + j]
+            payer = _seat(payer_role, owner, roller, chosen, other)
+            if payer_role == OTHERS and holding >= 0 and \
+                    not _quantity(holding, least, s.coins[g, payer]):
+                continue
+            move_coins(t, s, g, clause, card, owner, per_time, payer,
+                       _seat(payee_role, owner, roller, chosen, other), boost)
 
 
 @njit(cache=True, inline="always")
@@ -350,6 +382,8 @@ def _options(t, s, g, clause, card, owner):
     op = t.clauses[clause, C_OP]
     if op == tb.REROLL:
         return 0 if s.rerolled[g, card] == s.ints[g, TURN] + 1 else 2
+    if t.clauses[clause, C_YES_NO]:
+        return 2
     optional = t.clauses[clause, C_OPTIONAL]
     if op == tb.SWAP:
         return _swaps(t, s, g, clause, owner, -1) + optional
@@ -369,7 +403,7 @@ def _act(t, s, g, clause, card, owner, copies, answer):
     if answer >= 0 and t.clauses[clause, C_OPTIONAL]:
         if answer == 0:
             return  # declined
-        answer -= 1
+        answer = -1 if t.clauses[clause, C_YES_NO] else answer - 1
     if op == tb.COINS:
         _coins(t, s, g, clause, card, owner, copies,
                t.order[owner, 1 + answer] if answer >= 0 else -1)
@@ -377,6 +411,8 @@ def _act(t, s, g, clause, card, owner, copies, answer):
         _swaps(t, s, g, clause, owner, answer)
     elif op == tb.EXTRA_TURN and owner == s.ints[g, CUR]:
         s.ints[g, EXTRA] = 1
+    elif op == tb.ADD_TO_ROLL:
+        s.ints[g, TOTAL] += t.clauses[clause, C_N]
 
 
 # ---------------------------------------------------------------------------- the turn

@@ -42,16 +42,19 @@ from ..rules.ruleset import RuleSet
 ROLES = {act.BANK: 0, act.OWNER: 1, act.ROLLER: 2, act.OTHERS: 3, act.CHOSEN: 5}
 
 # action ops
-COINS, SWAP, EXTRA_TURN, REROLL, STATIC = 0, 1, 2, 3, 4
+COINS, SWAP, EXTRA_TURN, REROLL, STATIC, ADD_TO_ROLL = 0, 1, 2, 3, 4, 5
 ACTIONS = {act.Gain: COINS, act.PayBank: COINS, act.PayEach: COINS, act.PayRoller: COINS,
            act.TakeFromRoller: COINS, act.TakeFromEach: COINS, act.TakeFromChosen: COINS,
            act.PayChosen: COINS, act.Swap: SWAP, act.ExtraTurn: EXTRA_TURN,
-           act.Reroll: REROLL, act.DiceChoice: STATIC, act.Boost: STATIC}
+           act.Reroll: REROLL, act.DiceChoice: STATIC, act.Boost: STATIC,
+           act.AddToRoll: ADD_TO_ROLL}
 """The effect language's actions the compiled engine plays, by op."""
 
 # amount kinds
-FIXED, PER_CARD = 0, 1
-AMOUNTS = {amt.Fixed: FIXED, amt.PerCard: PER_CARD}
+FIXED, PER_CARD, HALF_COINS, ALL_COINS, SIDE_ROLL = 0, 1, 2, 3, 4
+AMOUNTS = {amt.Fixed: FIXED, amt.PerCard: PER_CARD, amt.HalfCoins: HALF_COINS,
+           amt.AllCoins: ALL_COINS, amt.SideRoll: SIDE_ROLL}
+"""The amounts the compiled engine plays, by kind (``n``: N, or a side roll's dice)."""
 SCOPES = {"owner": 0, "every_town": 1, "payer": 2}
 
 # condition ops
@@ -64,7 +67,8 @@ CONDITIONS = {doubles.Doubles: DOUBLES, cond.HasCard: HAS_CARD, cond.HasCount: H
 QUANTITY = {"==": 0, ">=": 1, "<=": 2, "<": 3, ">": 4}
 
 CLAUSE_FIELDS = ("op", "payer", "payee", "boosted", "amount", "n", "scope", "asks",
-                 "optional", "cond_start", "cond_count", "holding_op", "holding_n")
+                 "optional", "cond_start", "cond_count", "holding_op", "holding_n",
+                 "yes_no", "one_by_one")
 """The columns of :attr:`Tables.clauses` (one row per clause)."""
 CONDITION_FIELDS = ("op", "roller", "quantity_op", "n")
 """The columns of :attr:`Tables.conditions`; the cards each names are
@@ -193,6 +197,9 @@ class _Encoder:
             raise CompiledUnsupported(f"a clause with 'then', in the effect of "
                                       f"{self.rules.ids[card]} ('{clause.text}')")
         action = clause.action
+        yes_no = type(action) is act.Optional  # 'may' around a plain action: no or yes
+        if yes_no:
+            action = action.action
         op = ACTIONS.get(type(action))
         if op is None:
             raise self._unsupported(action, card, clause)
@@ -209,7 +216,7 @@ class _Encoder:
             kind = AMOUNTS.get(type(amount))
             if kind is None:
                 raise self._unsupported(amount, card, clause)
-            n = amount.n
+            n = amount.dice if kind == SIDE_ROLL else getattr(amount, "n", 0)
             scope = SCOPES.get(getattr(amount, "scope", "owner"), 0)
             cards = getattr(amount, "cards", ())
             holding = getattr(action, "holding", None)
@@ -217,10 +224,15 @@ class _Encoder:
                 holding_op, holding_n = QUANTITY[holding.op], holding.n
         elif op == SWAP:
             cards = action.swappable
+        elif op == ADD_TO_ROLL:
+            n = action.n
         optional = int(bool(getattr(action, "optional", False)))
+        # each copy acts on the coins the one before left (actions.one_by_one)
+        one_by_one = int(op == COINS and (holding_op >= 0 or kind in (HALF_COINS, ALL_COINS)))
         self.clauses.append((op, payer, payee, boosted, kind or 0, n, scope,
-                             int(bool(action.asks)), optional, starts,
-                             len(self.conditions) - starts, holding_op, holding_n))
+                             int(bool(action.asks) or yes_no), optional or int(yes_no), starts,
+                             len(self.conditions) - starts, holding_op, holding_n,
+                             int(yes_no), one_by_one))
         self.clause_cards.append(self._mask(cards))
         index = self._index[key] = len(self.clauses) - 1
         return index
