@@ -48,7 +48,8 @@ class CompiledGames:
     not play, :class:`~machikoro.errors.MachikoroError` for bad arguments.
 
     After :meth:`play_random`: ``winner`` (N,) the winning seat (-1: nobody, the turn cap),
-    ``turns`` (N,) turns played, ``coins`` (N, P) and ``towns`` (N, P, cards) at the end.
+    ``turns`` (N,) turns played, ``coins`` (N, P), ``towns`` (N, P, cards) and ``supply``
+    (N, cards) at the end.
     """
 
     def __init__(self, rules: RuleSet, players: int, seeds, max_turns: int | None = 1000,
@@ -77,6 +78,10 @@ class CompiledGames:
             "rerolled": np.zeros((n, c), dtype=np.int64),
             "built": np.zeros((n, c), dtype=np.int64),
             "queue": np.zeros((n, t.queue_size, 4), dtype=np.int64),
+            "decks": np.zeros((n, max(len(t.row_kinds), 1), t.row_deck.shape[1]),
+                              dtype=np.int64),
+            "deck_lo": np.zeros((n, max(len(t.row_kinds), 1)), dtype=np.int64),
+            "deck_hi": np.zeros((n, max(len(t.row_kinds), 1)), dtype=np.int64),
             "side": np.zeros((n, c), dtype=np.int64),
             "side_turn": np.zeros((n, c), dtype=np.int64),
             "dice_keys": k.stream_keys(seeds),
@@ -180,3 +185,8 @@ class CompiledGames:
     @property
     def towns(self) -> np.ndarray:
         return self.arrays["towns"]
+
+    @property
+    def supply(self) -> np.ndarray:
+        """(N, cards): the copies of each card face up in the market."""
+        return self.arrays["supply"]

@@ -45,8 +45,8 @@ INTS = 19
 
 # phases (PHASE); the queue phases walk State.queue
 (START, BEFORE_ROLL, DICE, AFTER_ROLL, INCOME, AFTER_INCOME, BEFORE_BUILD, BUILD, END,
- OVER) = range(10)
-_HOOK_OF = (-1, 0, -1, 1, -1, 4, 2, -1, 3, -1)
+ OVER, SETUP) = range(11)
+_HOOK_OF = (-1, 0, -1, 1, -1, 4, 2, -1, 3, -1, -1)
 """Per phase, its trigger's index in TRIGGERS (before_roll, after_roll, before_build,
 end_of_turn, after_income, when_built), -1: not a hook phase."""
 
@@ -65,7 +65,9 @@ class State(NamedTuple):
     turn, phase...), ``coins`` (N, P), ``towns`` (N, P, cards) copies owned, ``supply``
     (N, cards) the market's piles, ``dice`` (N, most dice) the faces, ``rerolled`` and
     ``built`` (N, cards) the turn (counted from 1) a card's reroll was last used and it was
-    last built, ``queue`` (N, size, 4) the walk under way, ``side`` and ``side_turn`` (N,
+    last built, ``queue`` (N, size, 4) the walk under way, ``decks`` (N, rows, most) each
+    market row's deck, a ring holding cards ``deck_lo`` .. ``deck_hi - 1`` (N, rows), the
+    top last, ``side`` and ``side_turn`` (N,
     cards) a card's last side roll and its turn, the generator's ``keys`` and
     ``counters`` of each game's dice (N) and each seat's agent (N * P)."""
 
@@ -77,6 +79,9 @@ class State(NamedTuple):
     rerolled: np.ndarray
     built: np.ndarray
     queue: np.ndarray
+    decks: np.ndarray
+    deck_lo: np.ndarray
+    deck_hi: np.ndarray
     side: np.ndarray
     side_turn: np.ndarray
     dice_keys: np.ndarray
@@ -504,6 +509,60 @@ def _has_won(t, s, g, p):
 
 
 @njit(cache=True, inline="always")
+def _buildable(t, s, g, card):
+    """Some player may still own one more ``card`` (its limit)."""
+    for p in range(t.players):
+        if s.towns[g, p, card] < t.limit[card]:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _market_changed(t, s, g):
+    """After a card left or joined the market: retire what nobody may build (when the
+    rules say so), then reveal from each row's deck until it shows its kinds
+    (:meth:`machikoro.engine.market.MarketState.market_changed`)."""
+    for r in range(t.row_kinds.shape[0]):
+        shown = 0
+        for c in range(t.cards):
+            if t.row_cards[r, c] and s.supply[g, c] > 0:
+                if t.retire and not _buildable(t, s, g, c):
+                    s.supply[g, c] = 0
+                else:
+                    shown += 1
+        size = max(t.row_size[r], 1)
+        while shown < t.row_kinds[r] and s.deck_hi[g, r] > s.deck_lo[g, r]:
+            s.deck_hi[g, r] -= 1
+            card = s.decks[g, r, s.deck_hi[g, r] % size]
+            if t.retire and not _buildable(t, s, g, card):
+                continue  # nobody may build it: it leaves the game
+            if s.supply[g, card] == 0:
+                shown += 1
+            s.supply[g, card] += 1
+
+
+@njit(cache=True, inline="always")
+def _setup_market(t, s, g):
+    """Shuffle each market row's deck with the game's stream (a random key per card,
+    sorted: :meth:`machikoro.vector.rng.Streams.permutation_keys`), take its cards off
+    the market, and reveal."""
+    for r in range(t.row_kinds.shape[0]):
+        size = t.row_size[r]
+        keys = np.empty(size, dtype=np.uint64)
+        for j in range(size):
+            keys[j] = _bits(s.dice_keys, s.dice_counters, g)
+        order = np.argsort(keys)
+        for j in range(size):
+            s.decks[g, r, j] = t.row_deck[r, order[j]]
+        s.deck_lo[g, r] = 0
+        s.deck_hi[g, r] = size
+        for c in range(t.cards):
+            if t.row_cards[r, c]:
+                s.supply[g, c] = 0
+    _market_changed(t, s, g)
+
+
+@njit(cache=True, inline="always")
 def _answer(t, s, g, k):
     """Apply option ``k`` of the pending decision: the dice (then the roll), a build (or
     none), or a clause's (walked again with its answer)."""
@@ -525,6 +584,8 @@ def _answer(t, s, g, k):
         s.towns[g, p, card] += 1
         if t.in_market[card]:
             s.supply[g, card] -= 1
+            if t.upkeep:
+                _market_changed(t, s, g)
         s.built[g, card] = s.ints[g, TURN] + 1
         s.ints[g, BUILDS_LEFT] -= 1
         if t.landmark[card] and _has_won(t, s, g, p):
@@ -543,6 +604,10 @@ def _enter(t, s, g, phase):
     queue filled. True when the game goes on to walk the queue."""
     s.ints[g, ENTERING] = 0
     p = s.ints[g, CUR]
+    if phase == SETUP:
+        _setup_market(t, s, g)
+        _go(s, g, START)
+        return False
     if phase == START:  # (a card's reroll used and its build are stamped with the turn)
         s.ints[g, EXTRA] = 0
         _go(s, g, BEFORE_ROLL)
@@ -619,7 +684,7 @@ def _step(t, s, g, k):
 
 
 _NEXT = (BEFORE_ROLL, DICE, AFTER_ROLL, INCOME, AFTER_INCOME, BEFORE_BUILD, BUILD, END,
-         START, OVER)
+         START, OVER, START)
 """The phase after each queue phase's walk."""
 
 
@@ -631,7 +696,7 @@ def start(ints: np.ndarray, max_turns: int | None) -> None:
     ints[:, PENDING] = NONE
     ints[:, ANSWER] = -1
     ints[:, ENTERING] = 1
-    ints[:, PHASE] = START
+    ints[:, PHASE] = SETUP
     ints[:, MAX_TURNS] = 0 if max_turns is None else max_turns
 
 

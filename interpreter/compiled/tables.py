@@ -115,6 +115,12 @@ class Tables(NamedTuple):
     hook_stop: np.ndarray
     hooks: np.ndarray        # (hooks, 2): card, clause
     queue_size: int          # the most items a queue may hold
+    row_kinds: np.ndarray    # per market row with a deck: the kinds it shows
+    row_cards: np.ndarray    # (rows, cards) bool: the row's cards
+    row_size: np.ndarray     # the cards of its deck in the box
+    row_deck: np.ndarray     # (rows, most): the deck before its shuffle
+    retire: bool             # market.retire_unbuildable
+    upkeep: bool             # the market changes after a build from it
 
 
 def refusal(rules: RuleSet) -> str | None:
@@ -139,8 +145,6 @@ def _refuse_rules(rules: RuleSet) -> None:
     if rules.towns_kept:
         raise CompiledUnsupported("the towns as they stood at the roll, changed by the "
                                   "income step (income.towns: at_roll)")
-    if rules.market_upkeep or any(row.kinds is not None for row in rules.market_rows):
-        raise CompiledUnsupported("the market")
     if rules.markers:
         raise CompiledUnsupported("markers")
     if rules.discounts:
@@ -290,7 +294,7 @@ def encode(rules: RuleSet, players: int) -> Tables:
         clause_cards=np.array(encoder.clause_cards, dtype=bool).reshape(-1, cards),
         conditions=_array(encoder.conditions, len(CONDITION_FIELDS)),
         condition_cards=np.array(encoder.condition_cards, dtype=bool).reshape(-1, cards),
-        **plans)
+        **plans, **_market(rules, players, cards))
 
 
 def _plans(rules: RuleSet, players: int, encoder: _Encoder) -> dict:
@@ -334,3 +338,23 @@ def _plans(rules: RuleSet, players: int, encoder: _Encoder) -> dict:
     return {"plan_start": plan_start, "plan_stop": plan_stop, "items": _array(items, 3),
             "hook_start": hook_start, "hook_stop": hook_stop, "hooks": _array(hooks, 2),
             "queue_size": queue_size}
+
+
+def _market(rules: RuleSet, players: int, cards: int) -> dict:
+    """The market rows that have a deck (:class:`Tables`' ``row_kinds`` ... ``upkeep``):
+    each row's cards, and its deck before the shuffle, every copy of the box in the row's
+    order (:meth:`~machikoro.engine.market.MarketState._setup_market`)."""
+    piles = rules.supply_for(players)
+    rows = [row for row in rules.market_rows if row.kinds is not None]
+    decks = [[i for i in row.cards for _ in range(piles[i])] for row in rows]
+    width = max((len(deck) for deck in decks), default=0) or 1
+    row_cards = np.zeros((len(rows), cards), dtype=bool)
+    row_deck = np.zeros((len(rows), width), dtype=np.int64)
+    for r, (row, deck) in enumerate(zip(rows, decks)):
+        row_cards[r, list(row.cards)] = True
+        row_deck[r, :len(deck)] = deck
+    return {"row_kinds": np.array([row.kinds for row in rows], dtype=np.int64),
+            "row_cards": row_cards,
+            "row_size": np.array([len(deck) for deck in decks], dtype=np.int64),
+            "row_deck": row_deck, "retire": bool(rules.retire_unbuildable),
+            "upkeep": bool(rules.market_upkeep)}

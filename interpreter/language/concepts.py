@@ -523,7 +523,7 @@ COMPILED = frozenset({
     "a choice of dice", "a boost", "a fixed amount", "N per card", "has a card",
     "has landmarks", "has coins", "has cards", "doubles", "built nothing", "the roll is",
     "rolled dice", "half of their coins", "all of their coins", "a side roll",
-    "add to the roll", "may",
+    "add to the roll", "may", "the market",
 })
 """The concepts the compiled engine plays so far (issue 35's first stage: the base set's,
 and those that came with them); every other concept has the gap below."""
