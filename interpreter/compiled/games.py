@@ -84,6 +84,7 @@ class CompiledGames:
             "deck_hi": np.zeros((n, max(len(t.row_kinds), 1)), dtype=np.int64),
             "side": np.zeros((n, c), dtype=np.int64),
             "side_turn": np.zeros((n, c), dtype=np.int64),
+            "received": np.zeros((n, p), dtype=np.int64),
             "dice_keys": k.stream_keys(seeds),
             "dice_counters": np.zeros(n, dtype=np.uint64),
             "agent_keys": np.zeros(n * p, dtype=np.uint64),

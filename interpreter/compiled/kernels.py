@@ -40,13 +40,13 @@ _UNIT = 2.0 ** -53
 
 # State.ints columns
 (CUR, TURN, PHASE, NDICE, TOTAL, DICE_COUNT, EXTRA, EXTRAS, BUILDS_LEFT, WINNER, QLEN,
- QPOS, PENDING, PLAYER, COUNT, ITEM, MAX_TURNS, ENTERING, ANSWER) = range(19)
-INTS = 19
+ QPOS, PENDING, PLAYER, COUNT, ITEM, MAX_TURNS, ENTERING, ANSWER, BUILT_CARD) = range(20)
+INTS = 20
 
 # phases (PHASE); the queue phases walk State.queue
 (START, BEFORE_ROLL, DICE, AFTER_ROLL, INCOME, AFTER_INCOME, BEFORE_BUILD, BUILD, END,
- OVER, SETUP) = range(11)
-_HOOK_OF = (-1, 0, -1, 1, -1, 4, 2, -1, 3, -1, -1)
+ OVER, SETUP, WHEN_BUILT, BUILD_AGAIN) = range(13)
+_HOOK_OF = (-1, 0, -1, 1, -1, 4, 2, -1, 3, -1, -1, 5, -1)
 """Per phase, its trigger's index in TRIGGERS (before_roll, after_roll, before_build,
 end_of_turn, after_income, when_built), -1: not a hook phase."""
 
@@ -68,7 +68,8 @@ class State(NamedTuple):
     last built, ``queue`` (N, size, 4) the walk under way, ``decks`` (N, rows, most) each
     market row's deck, a ring holding cards ``deck_lo`` .. ``deck_hi - 1`` (N, rows), the
     top last, ``side`` and ``side_turn`` (N,
-    cards) a card's last side roll and its turn, the generator's ``keys`` and
+    cards) a card's last side roll and its turn, ``received`` (N, P) the coins each seat
+    received this turn, the generator's ``keys`` and
     ``counters`` of each game's dice (N) and each seat's agent (N * P)."""
 
     ints: np.ndarray
@@ -84,6 +85,7 @@ class State(NamedTuple):
     deck_hi: np.ndarray
     side: np.ndarray
     side_turn: np.ndarray
+    received: np.ndarray
     dice_keys: np.ndarray
     dice_counters: np.ndarray
     agent_keys: np.ndarray
@@ -204,37 +206,49 @@ def _quantity(op, n, value):
 
 
 @njit(cache=True, inline="always")
-def _holds(t, s, g, clause, owner):
-    """The clause's conditions (all of them) hold for ``owner``."""
-    first = t.clauses[clause, C_COND_START]
-    for c in range(first, first + t.clauses[clause, C_COND_COUNT]):
-        op, roller, qop, n = (t.conditions[c, 0], t.conditions[c, 1], t.conditions[c, 2],
-                              t.conditions[c, 3])
-        if op == tb.DOUBLES:
-            ok = _doubles(s, g)
-        elif op == tb.BUILT_NOTHING:
-            ok = True
-            for card in range(t.cards):
-                if s.built[g, card] == s.ints[g, TURN] + 1:
-                    ok = False
-        elif op == tb.ROLL_IS:
-            ok = _quantity(qop, n, s.ints[g, TOTAL])
-        elif op == tb.ROLLED_DICE:
-            ok = _quantity(qop, n, s.ints[g, NDICE])
-        else:
-            seat = s.ints[g, CUR] if roller else owner
-            if op == tb.HAS_COINS:
-                ok = _quantity(qop, n, s.coins[g, seat])
+def _test(t, s, g, c, owner):
+    """Condition row ``c`` holds for ``owner`` (one about a player, or the roll)."""
+    op, qop, n = t.conditions[c, 0], t.conditions[c, 2], t.conditions[c, 3]
+    if op == tb.DOUBLES:
+        return _doubles(s, g)
+    if op == tb.BUILT_NOTHING:
+        for card in range(t.cards):
+            if s.built[g, card] == s.ints[g, TURN] + 1:
+                return False
+        return True
+    if op == tb.ROLL_IS:
+        return _quantity(qop, n, s.ints[g, TOTAL])
+    if op == tb.ROLLED_DICE:
+        return _quantity(qop, n, s.ints[g, NDICE])
+    seat = s.ints[g, CUR] if t.conditions[c, 1] else owner
+    if op == tb.HAS_COINS:
+        return _quantity(qop, n, s.coins[g, seat])
+    if op == tb.RECEIVED:
+        return _quantity(qop, n, s.received[g, seat])
+    count = 0
+    for card in range(t.cards):
+        if t.condition_cards[c, card]:
+            if op == tb.HAS_CARD or op == tb.HAS_LANDMARKS:
+                count += s.towns[g, seat, card] > 0
             else:
-                count = 0
-                for card in range(t.cards):
-                    if t.condition_cards[c, card]:
-                        if op == tb.HAS_CARD or op == tb.HAS_LANDMARKS:
-                            count += s.towns[g, seat, card] > 0
-                        else:
-                            count += s.towns[g, seat, card]
-                ok = count > 0 if op == tb.HAS_CARD else _quantity(qop, n, count)
-        if not ok:
+                count += s.towns[g, seat, card]
+    return count > 0 if op == tb.HAS_CARD else _quantity(qop, n, count)
+
+
+@njit(cache=True, inline="always")
+def _holds(t, s, g, first, count, owner):
+    """The conditions of ``condition_list[first:first + count]`` (all of them) hold for
+    ``owner``."""
+    for i in range(first, first + count):
+        c = t.condition_list[i]
+        others = t.conditions[c, 0] == tb.OTHER_PLAYERS  # a player's test, per other
+        row = t.conditions[c, 3] if others else c
+        found = 0
+        for j in range(t.players - 1 if others else 1):
+            found += _test(t, s, g, row, t.order[owner, 1 + j] if others else owner)
+        mode = t.conditions[c, 2] if others else 1
+        if not (found > 0 if mode == 0 else (found == t.players - 1 if others else found)
+                if mode == 1 else found == 0):
             return False
     return True
 
@@ -300,11 +314,13 @@ def move_coins(t, s, g, clause, card, owner, copies, payer, payee, boost):
     owed = per * copies
     if payer < 0:
         s.coins[g, payee] += owed
+        s.received[g, payee] += owed
         return
     paid = min(s.coins[g, payer], owed)
     s.coins[g, payer] -= paid
     if payee >= 0:
         s.coins[g, payee] += paid
+        s.received[g, payee] += paid
 
 
 @njit(cache=True, inline="always")
@@ -380,6 +396,28 @@ def _swaps(t, s, g, clause, owner, k):
     return count
 
 
+@njit(cache=True)
+def _gives(t, s, g, clause, owner, k):
+    """The gifts of ``owner`` in the scalar engine's order (per card given, per receiver:
+    the previous player, or each other player in payment order, who may own one more):
+    with ``k`` < 0 their number, else make the ``k``-th."""
+    count = 0
+    previous = t.clauses[clause, C_SCOPE] == 1
+    for give in range(t.cards):
+        if not t.clause_cards[clause, give] or s.towns[g, owner, give] <= 0:
+            continue
+        for j in range(1 if previous else t.players - 1):
+            other = (owner - 1) % t.players if previous else t.order[owner, 1 + j]
+            if other == owner or s.towns[g, other, give] + 1 > t.limit[give]:
+                continue
+            if count == k:
+                s.towns[g, owner, give] -= 1
+                s.towns[g, other, give] += 1
+                return count
+            count += 1
+    return count
+
+
 @njit(cache=True, inline="always")
 def _options(t, s, g, clause, card, owner):
     """How many options the clause's decision offers ``owner`` now (0: it is not
@@ -392,6 +430,8 @@ def _options(t, s, g, clause, card, owner):
     optional = t.clauses[clause, C_OPTIONAL]
     if op == tb.SWAP:
         return _swaps(t, s, g, clause, owner, -1) + optional
+    if op == tb.GIVE:
+        return _gives(t, s, g, clause, owner, -1) + optional
     return t.players - 1 + optional  # a chosen player
 
 
@@ -418,6 +458,16 @@ def _act(t, s, g, clause, card, owner, copies, answer):
         s.ints[g, EXTRA] = 1
     elif op == tb.ADD_TO_ROLL:
         s.ints[g, TOTAL] += t.clauses[clause, C_N]
+    elif op == tb.GIVE:
+        _gives(t, s, g, clause, owner, answer)
+    elif op == tb.SHARE:  # pooled and shared out evenly, rounded up; the bank adds the rest
+        total = 0
+        for p in range(t.players):
+            total += s.coins[g, p]
+        each = -(-total // t.players)
+        for p in range(t.players):
+            s.received[g, p] += max(0, each - s.coins[g, p])
+            s.coins[g, p] = each
 
 
 # ---------------------------------------------------------------------------- the turn
@@ -462,7 +512,13 @@ def _fill(t, s, g, phase):
         trigger = _HOOK_OF[phase]
         for h in range(t.hook_start[trigger], t.hook_stop[trigger]):
             card = t.hooks[h, 0]
+            if phase == WHEN_BUILT:  # the card just built, one copy
+                if card == s.ints[g, BUILT_CARD]:
+                    n = _push(t, s, g, n, card, p, 1, t.hooks[h, 1])
+                continue
             copies = s.towns[g, p, card]
+            if copies <= 0 and t.shared[card] and _anyone_has(t, s, g, card):
+                copies = 1  # in force for every player: one copy of the current player's
             if copies > 0 and (t.active_on_build_turn or
                                s.built[g, card] != s.ints[g, TURN] + 1):
                 n = _push(t, s, g, n, card, p, copies, t.hooks[h, 1])
@@ -471,9 +527,71 @@ def _fill(t, s, g, phase):
 
 
 @njit(cache=True, inline="always")
+def _anyone_has(t, s, g, card):
+    for p in range(t.players):
+        if s.towns[g, p, card] > 0:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
+def _cost_now(t, s, g, p, card):
+    """What ``card`` costs ``p`` now (:meth:`machikoro.engine.phases.TurnPhases.cost_to`):
+    its tier for the victory landmarks ``p`` has built, less the cost changes in force
+    for ``p`` (its own cards', or anyone's card in force for every player); a discount
+    never takes a cost below 0."""
+    built = 0
+    for v in t.victory:
+        if s.towns[g, p, v] > 0:
+            built += 1
+    cost = t.tiers[card, min(built, t.tiers.shape[1] - 1)]
+    less = 0
+    for d in range(t.discounts.shape[0]):
+        if t.discount_cards[d, card]:
+            source = t.discounts[d, 0]
+            if s.towns[g, p, source] > 0 or (t.discounts[d, 2] and
+                                             _anyone_has(t, s, g, source)):
+                less += t.discounts[d, 1]
+    return max(cost - less, min(cost, 0)) if less > 0 else cost - less
+
+
+@njit(cache=True)
+def _dynamic_menu(t, s, g, k):
+    """:func:`_build_menu` where costs and the menu depend on the builder and the game:
+    the cards it may build now (the conditions on building them hold) and afford, by
+    their cost now, then their index."""
+    p = s.ints[g, CUR]
+    coins = s.coins[g, p]
+    found = np.empty(t.cards, dtype=np.int64)
+    costs = np.empty(t.cards, dtype=np.int64)
+    count = 0
+    for card in range(t.cards):
+        if s.towns[g, p, card] >= t.limit[card] or (
+                s.supply[g, card] <= 0 and t.in_market[card]):
+            continue
+        if t.build_if[card, 1] and not _holds(t, s, g, t.build_if[card, 0],
+                                              t.build_if[card, 1], p):
+            continue
+        cost = _cost_now(t, s, g, p, card)
+        if cost > coins:
+            continue
+        at = count  # insertion by (cost, index): cards come in index order
+        while at > 0 and costs[at - 1] > cost:
+            found[at] = found[at - 1]
+            costs[at] = costs[at - 1]
+            at -= 1
+        found[at] = card
+        costs[at] = cost
+        count += 1
+    return found[k - 1] if k >= 1 else count
+
+
+@njit(cache=True, inline="always")
 def _build_menu(t, s, g, k):
     """The current player's build menu (cards under their limit, with a pile left or
     without a pile, affordable, by cost): its size, or the card of option ``k`` >= 1."""
+    if t.dynamic:
+        return _dynamic_menu(t, s, g, k)
     p = s.ints[g, CUR]
     coins = s.coins[g, p]
     count = 0
@@ -517,7 +635,7 @@ def _buildable(t, s, g, card):
     return False
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _market_changed(t, s, g):
     """After a card left or joined the market: retire what nobody may build (when the
     rules say so), then reveal from each row's deck until it shows its kinds
@@ -541,7 +659,7 @@ def _market_changed(t, s, g):
             s.supply[g, card] += 1
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _setup_market(t, s, g):
     """Shuffle each market row's deck with the game's stream (a random key per card,
     sorted: :meth:`machikoro.vector.rng.Streams.permutation_keys`), take its cards off
@@ -580,7 +698,7 @@ def _answer(t, s, g, k):
         _go(s, g, END)
     else:
         card = _build_menu(t, s, g, k)
-        s.coins[g, p] -= t.cost[card]
+        s.coins[g, p] -= _cost_now(t, s, g, p, card) if t.dynamic else t.cost[card]
         s.towns[g, p, card] += 1
         if t.in_market[card]:
             s.supply[g, card] -= 1
@@ -592,10 +710,11 @@ def _answer(t, s, g, k):
             s.ints[g, WINNER] = p
             s.ints[g, TURN] += 1  # the winning turn ends here, and counts as played
             s.ints[g, PHASE] = OVER
-        elif s.ints[g, BUILDS_LEFT] > 0:
-            _ask(s, g, BUILD_DECISION, p, 1 + _build_menu(t, s, g, 0))
+        elif t.hook_stop[5] > t.hook_start[5]:  # its 'when built' clauses, then on
+            s.ints[g, BUILT_CARD] = card
+            _go(s, g, WHEN_BUILT)
         else:
-            _go(s, g, END)
+            _go(s, g, BUILD_AGAIN)  # another build when the rules allow one, else the end
 
 
 @njit(cache=True, inline="always")
@@ -610,6 +729,13 @@ def _enter(t, s, g, phase):
         return False
     if phase == START:  # (a card's reroll used and its build are stamped with the turn)
         s.ints[g, EXTRA] = 0
+        for seat in range(t.players):
+            s.received[g, seat] = 0
+        if s.ints[g, TURN] - s.ints[g, EXTRAS] < t.build_only_rounds * t.players:
+            s.ints[g, NDICE] = 0  # an opening round's turn: no roll, no income
+            s.ints[g, TOTAL] = 0
+            _go(s, g, BEFORE_BUILD)
+            return False
         _go(s, g, BEFORE_ROLL)
         return False
     if phase == DICE:
@@ -622,9 +748,10 @@ def _enter(t, s, g, phase):
         _roll(t, s, g, count)
         _go(s, g, AFTER_ROLL)
         return False
-    if phase == BUILD:
-        s.ints[g, BUILDS_LEFT] = t.builds_per_turn
-        if t.builds_per_turn > 0:
+    if phase == BUILD or phase == BUILD_AGAIN:
+        if phase == BUILD:
+            s.ints[g, BUILDS_LEFT] = t.builds_per_turn
+        if s.ints[g, BUILDS_LEFT] > 0:
             _ask(s, g, BUILD_DECISION, p, 1 + _build_menu(t, s, g, 0))
         else:
             _go(s, g, END)
@@ -643,7 +770,9 @@ def _walk(t, s, g):
         card, owner, clause = s.queue[g, i, 0], s.queue[g, i, 1], s.queue[g, i, 3]
         answer = s.ints[g, ANSWER]
         if answer < 0:
-            if t.clauses[clause, C_COND_COUNT] and not _holds(t, s, g, clause, owner):
+            if t.clauses[clause, C_COND_COUNT] and not _holds(
+                    t, s, g, t.clauses[clause, C_COND_START], t.clauses[clause, C_COND_COUNT],
+                    owner):
                 continue
             if t.clauses[clause, C_ASKS]:
                 count = _options(t, s, g, clause, card, owner)
@@ -684,7 +813,7 @@ def _step(t, s, g, k):
 
 
 _NEXT = (BEFORE_ROLL, DICE, AFTER_ROLL, INCOME, AFTER_INCOME, BEFORE_BUILD, BUILD, END,
-         START, OVER, START)
+         START, OVER, START, BUILD_AGAIN, END)
 """The phase after each queue phase's walk."""
 
 

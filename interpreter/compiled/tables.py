@@ -42,12 +42,13 @@ from ..rules.ruleset import RuleSet
 ROLES = {act.BANK: 0, act.OWNER: 1, act.ROLLER: 2, act.OTHERS: 3, act.CHOSEN: 5}
 
 # action ops
-COINS, SWAP, EXTRA_TURN, REROLL, STATIC, ADD_TO_ROLL = 0, 1, 2, 3, 4, 5
+COINS, SWAP, EXTRA_TURN, REROLL, STATIC, ADD_TO_ROLL, GIVE, SHARE = range(8)
 ACTIONS = {act.Gain: COINS, act.PayBank: COINS, act.PayEach: COINS, act.PayRoller: COINS,
            act.TakeFromRoller: COINS, act.TakeFromEach: COINS, act.TakeFromChosen: COINS,
            act.PayChosen: COINS, act.Swap: SWAP, act.ExtraTurn: EXTRA_TURN,
            act.Reroll: REROLL, act.DiceChoice: STATIC, act.Boost: STATIC,
-           act.AddToRoll: ADD_TO_ROLL}
+           act.AddToRoll: ADD_TO_ROLL, act.Give: GIVE, act.ShareCoins: SHARE,
+           act.CostChange: STATIC}
 """The effect language's actions the compiled engine plays, by op."""
 
 # amount kinds
@@ -59,11 +60,15 @@ SCOPES = {"owner": 0, "every_town": 1, "payer": 2}
 
 # condition ops
 (DOUBLES, HAS_CARD, HAS_COUNT, HAS_COINS, HAS_LANDMARKS, BUILT_NOTHING, ROLL_IS,
- ROLLED_DICE) = range(8)
+ ROLLED_DICE, RECEIVED, OTHER_PLAYERS) = range(10)
 CONDITIONS = {doubles.Doubles: DOUBLES, cond.HasCard: HAS_CARD, cond.HasCount: HAS_COUNT,
               cond.HasCoins: HAS_COINS, cond.HasLandmarks: HAS_LANDMARKS,
               built_nothing.BuiltNothing: BUILT_NOTHING, roll_is.RollIs: ROLL_IS,
-              rolled_dice.RolledDice: ROLLED_DICE}
+              rolled_dice.RolledDice: ROLLED_DICE, cond.ReceivedCoins: RECEIVED,
+              cond.OtherPlayers: OTHER_PLAYERS}
+MODES = {"any": 0, "every": 1, "none": 2}
+"""``any|every|no other player has ...``: the test about a player (a condition row of its
+own, ``n``) read for each other player."""
 QUANTITY = {"==": 0, ">=": 1, "<=": 2, "<": 3, ">": 4}
 
 CLAUSE_FIELDS = ("op", "payer", "payee", "boosted", "amount", "n", "scope", "asks",
@@ -108,6 +113,7 @@ class Tables(NamedTuple):
     clause_cards: np.ndarray  # (clauses, cards) bool: an amount's or a swap's cards
     conditions: np.ndarray   # (conditions, CONDITION_FIELDS)
     condition_cards: np.ndarray  # (conditions, cards) bool
+    condition_list: np.ndarray   # the top-level conditions: a clause's are a run of it
     plan_start: np.ndarray   # per roll total: first item (income), NO_TOTAL: none
     plan_stop: np.ndarray
     items: np.ndarray        # (items, 3): offset, card, clause
@@ -121,6 +127,13 @@ class Tables(NamedTuple):
     row_deck: np.ndarray     # (rows, most): the deck before its shuffle
     retire: bool             # market.retire_unbuildable
     upkeep: bool             # the market changes after a build from it
+    dynamic: bool            # costs or the build menu depend on the builder and the game
+    tiers: np.ndarray        # (cards, most): a card's cost by landmarks built
+    discounts: np.ndarray    # (changes, 3): source card, coins less, for every player
+    discount_cards: np.ndarray  # (changes, cards) bool: the cards it changes
+    build_if: np.ndarray     # (cards, 2): first row and count of its conditions
+    shared: np.ndarray       # (cards,) bool: in force for every player (scope: everyone)
+    build_only_rounds: int
 
 
 def refusal(rules: RuleSet) -> str | None:
@@ -147,8 +160,6 @@ def _refuse_rules(rules: RuleSet) -> None:
                                   "income step (income.towns: at_roll)")
     if rules.markers:
         raise CompiledUnsupported("markers")
-    if rules.discounts:
-        raise CompiledUnsupported("cost changes")
     if not rules.options["reroll_same_dice"]:
         raise CompiledUnsupported("rule options")
 
@@ -163,6 +174,7 @@ class _Encoder:
         self.clause_cards: list = []
         self.conditions: list = []
         self.condition_cards: list = []
+        self.condition_list: list = []
         self._index: dict = {}
 
     def _mask(self, cards) -> np.ndarray:
@@ -173,20 +185,27 @@ class _Encoder:
     def _unsupported(self, obj, card: int, clause) -> CompiledUnsupported:
         concept = concept_of(type(obj))
         name = concept.name if concept is not None else type(obj).__name__
-        return CompiledUnsupported(f"{name}, in the effect of {self.rules.ids[card]} "
-                                   f"('{clause.text}')")
+        where = f"the effect of {self.rules.ids[card]} ('{clause.text}')" if clause \
+            else f"the build_if of {self.rules.ids[card]}"
+        return CompiledUnsupported(f"{name}, in {where}")
 
-    def condition(self, test, card: int, clause) -> int:
+    def condition(self, test, card: int, clause, inner: bool = False) -> int:
+        """The row of condition ``test``; a top-level one is also listed in
+        ``condition_list`` (a clause's conditions are a run of that list)."""
         op = CONDITIONS.get(type(test))
-        if op is None:
+        if op is None or (inner and op == OTHER_PLAYERS):
             raise self._unsupported(test, card, clause)
         quantity = getattr(test, "quantity", None)
-        row = (op, int(getattr(test, "roller", False)),
+        row = [op, int(getattr(test, "roller", False)),
                QUANTITY[quantity.op] if quantity is not None else 0,
-               quantity.n if quantity is not None else 0)
-        self.conditions.append(row)
+               quantity.n if quantity is not None else 0]
+        if op == OTHER_PLAYERS:
+            row[2], row[3] = MODES[test.mode], self.condition(test.inner, card, clause, True)
+        self.conditions.append(tuple(row))
         cards = getattr(test, "cards", None) or getattr(test, "landmarks", None) or ()
         self.condition_cards.append(self._mask(cards))
+        if not inner:
+            self.condition_list.append(len(self.conditions) - 1)
         return len(self.conditions) - 1
 
     def clause(self, clause, card: int) -> int:
@@ -195,8 +214,6 @@ class _Encoder:
         found = self._index.get(key)
         if found is not None:
             return found
-        if clause.trigger == "when_built":
-            raise CompiledUnsupported("the trigger 'when built'")
         if clause.rest is not None:
             raise CompiledUnsupported(f"a clause with 'then', in the effect of "
                                       f"{self.rules.ids[card]} ('{clause.text}')")
@@ -207,7 +224,7 @@ class _Encoder:
         op = ACTIONS.get(type(action))
         if op is None:
             raise self._unsupported(action, card, clause)
-        starts = len(self.conditions)
+        starts = len(self.condition_list)
         for test in clause.conditions:
             self.condition(test, card, clause)
         payer = payee = boosted = kind = n = scope = 0
@@ -228,6 +245,8 @@ class _Encoder:
                 holding_op, holding_n = QUANTITY[holding.op], holding.n
         elif op == SWAP:
             cards = action.swappable
+        elif op == GIVE:
+            cards, scope = action.giveable, int(action.previous)
         elif op == ADD_TO_ROLL:
             n = action.n
         optional = int(bool(getattr(action, "optional", False)))
@@ -235,7 +254,7 @@ class _Encoder:
         one_by_one = int(op == COINS and (holding_op >= 0 or kind in (HALF_COINS, ALL_COINS)))
         self.clauses.append((op, payer, payee, boosted, kind or 0, n, scope,
                              int(bool(action.asks) or yes_no), optional or int(yes_no), starts,
-                             len(self.conditions) - starts, holding_op, holding_n,
+                             len(self.condition_list) - starts, holding_op, holding_n,
                              int(yes_no), one_by_one))
         self.clause_cards.append(self._mask(cards))
         index = self._index[key] = len(self.clauses) - 1
@@ -254,6 +273,7 @@ def encode(rules: RuleSet, players: int) -> Tables:
     encoder = _Encoder(rules)
     cards = len(rules.cards)
     plans = _plans(rules, players, encoder)
+    costs = _costs(rules, encoder)
     boosts = rules.boosts
     width = max((len(b) for b in boosts), default=0) or 1
     boost_source = np.full((cards, width), -1 << 40, dtype=np.int64)
@@ -294,7 +314,8 @@ def encode(rules: RuleSet, players: int) -> Tables:
         clause_cards=np.array(encoder.clause_cards, dtype=bool).reshape(-1, cards),
         conditions=_array(encoder.conditions, len(CONDITION_FIELDS)),
         condition_cards=np.array(encoder.condition_cards, dtype=bool).reshape(-1, cards),
-        **plans, **_market(rules, players, cards))
+        condition_list=np.array(encoder.condition_list, dtype=np.int64),
+        **plans, **_market(rules, players, cards), **costs)
 
 
 def _plans(rules: RuleSet, players: int, encoder: _Encoder) -> dict:
@@ -358,3 +379,31 @@ def _market(rules: RuleSet, players: int, cards: int) -> dict:
             "row_size": np.array([len(deck) for deck in decks], dtype=np.int64),
             "row_deck": row_deck, "retire": bool(rules.retire_unbuildable),
             "upkeep": bool(rules.market_upkeep)}
+
+
+def _costs(rules: RuleSet, encoder: _Encoder) -> dict:
+    """What a card costs a builder now (:class:`Tables`' ``dynamic`` ... ``shared``,
+    :meth:`machikoro.engine.phases.TurnPhases.cost_to`): its tiers by landmarks built
+    (the last repeated), the cost changes, the conditions on building it."""
+    cards = len(rules.cards)
+    found = rules.cost_tiers or (None,) * cards
+    width = max((len(t) for t in found if t), default=1)
+    tiers = np.array([list(t) + [t[-1]] * (width - len(t)) if t else [cost] * width
+                      for t, cost in zip(found, rules.cost)], dtype=np.int64)
+    discount_cards = np.zeros((len(rules.discounts), cards), dtype=bool)
+    for k, (_, targets, _) in enumerate(rules.discounts):
+        discount_cards[k, list(targets)] = True
+    build_if = np.zeros((cards, 2), dtype=np.int64)
+    for card, conditions in enumerate(rules.build_if):
+        build_if[card, 0] = len(encoder.condition_list)
+        for test in conditions:
+            encoder.condition(test, card, None)
+        build_if[card, 1] = len(encoder.condition_list) - build_if[card, 0]
+    shared = np.zeros(cards, dtype=bool)
+    shared[sorted(rules.shared)] = True
+    return {"dynamic": bool(rules.dynamic_costs), "tiers": tiers.reshape(cards, width),
+            "discounts": np.array([(source, n, source in rules.shared)
+                                   for source, _, n in rules.discounts],
+                                  dtype=np.int64).reshape(-1, 3),
+            "discount_cards": discount_cards, "build_if": build_if, "shared": shared,
+            "build_only_rounds": rules.build_only_rounds}

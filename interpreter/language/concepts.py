@@ -523,7 +523,14 @@ COMPILED = frozenset({
     "a choice of dice", "a boost", "a fixed amount", "N per card", "has a card",
     "has landmarks", "has coins", "has cards", "doubles", "built nothing", "the roll is",
     "rolled dice", "half of their coins", "all of their coins", "a side roll",
-    "add to the roll", "may", "the market",
+    "add to the roll", "may", "the market", "tiered landmark costs (a cost by landmarks built)",
+    "a shared landmark pool (landmarks with a supply)",
+    "build-only opening rounds (turn.build_only_rounds)",
+    "a landmark in force for every player (scope: everyone)",
+    "a condition on building a card (build_if)", "the trigger 'when built'",
+    "a cost change while a card is built ('... cost N less')",
+    "the coins received this turn ('received ... coins')", "give an establishment",
+    "share all coins evenly", "cost changes of the rules file", "other players",
 })
 """The concepts the compiled engine plays so far (issue 35's first stage: the base set's,
 and those that came with them); every other concept has the gap below."""
