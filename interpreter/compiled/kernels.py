@@ -40,8 +40,11 @@ _UNIT = 2.0 ** -53
 
 # State.ints columns
 (CUR, TURN, PHASE, NDICE, TOTAL, DICE_COUNT, EXTRA, EXTRAS, BUILDS_LEFT, WINNER, QLEN,
- QPOS, PENDING, PLAYER, COUNT, ITEM, MAX_TURNS, ENTERING, ANSWER, BUILT_CARD) = range(20)
-INTS = 20
+ QPOS, PENDING, PLAYER, COUNT, ITEM, MAX_TURNS, ENTERING, ANSWER, BUILT_CARD, QINS, BOUND,
+ SEEN, MOVING, NMOVES) = range(25)
+INTS = 25
+MOVES = 256
+"""The most moves of cards one income step logs (far more than any game makes)."""
 
 # phases (PHASE); the queue phases walk State.queue
 (START, BEFORE_ROLL, DICE, AFTER_ROLL, INCOME, AFTER_INCOME, BEFORE_BUILD, BUILD, END,
@@ -56,7 +59,7 @@ NONE, BUILD_DECISION, DICE_DECISION, CLAUSE_DECISION = -1, 0, 1, 2
 # clause columns
 (C_OP, C_PAYER, C_PAYEE, C_BOOSTED, C_AMOUNT, C_N, C_SCOPE, C_ASKS, C_OPTIONAL,
  C_COND_START, C_COND_COUNT, C_HOLDING_OP, C_HOLDING_N, C_YES_NO,
- C_ONE_BY_ONE) = range(len(tb.CLAUSE_FIELDS))
+ C_ONE_BY_ONE, C_MARKER, C_REST) = range(len(tb.CLAUSE_FIELDS))
 BANK, OWNER, ROLLER, OTHERS, CHOSEN = 0, 1, 2, 3, 5
 
 
@@ -69,7 +72,10 @@ class State(NamedTuple):
     market row's deck, a ring holding cards ``deck_lo`` .. ``deck_hi - 1`` (N, rows), the
     top last, ``side`` and ``side_turn`` (N,
     cards) a card's last side roll and its turn, ``received`` (N, P) the coins each seat
-    received this turn, the generator's ``keys`` and
+    received this turn, ``marks`` (N, markers, P, cards) the markers on the copies (or the
+    coins on them), ``seen`` (N, P, cards) the towns as they stood at the roll (while
+    ``ints[SEEN]``), ``moves`` (N, :data:`MOVES`, 3) the income step's moves of cards
+    (kind, from, to; -1 the market), the generator's ``keys`` and
     ``counters`` of each game's dice (N) and each seat's agent (N * P)."""
 
     ints: np.ndarray
@@ -86,6 +92,9 @@ class State(NamedTuple):
     side: np.ndarray
     side_turn: np.ndarray
     received: np.ndarray
+    marks: np.ndarray
+    seen: np.ndarray
+    moves: np.ndarray
     dice_keys: np.ndarray
     dice_counters: np.ndarray
     agent_keys: np.ndarray
@@ -206,6 +215,13 @@ def _quantity(op, n, value):
 
 
 @njit(cache=True, inline="always")
+def _town(s, g, seat, card):
+    """Copies of ``card`` in ``seat``'s town as amounts and conditions read them: as they
+    stood at the roll while the income step keeps them (``income.towns: at_roll``)."""
+    return s.seen[g, seat, card] if s.ints[g, SEEN] else s.towns[g, seat, card]
+
+
+@njit(cache=True, inline="always")
 def _test(t, s, g, c, owner):
     """Condition row ``c`` holds for ``owner`` (one about a player, or the roll)."""
     op, qop, n = t.conditions[c, 0], t.conditions[c, 2], t.conditions[c, 3]
@@ -229,9 +245,9 @@ def _test(t, s, g, c, owner):
     for card in range(t.cards):
         if t.condition_cards[c, card]:
             if op == tb.HAS_CARD or op == tb.HAS_LANDMARKS:
-                count += s.towns[g, seat, card] > 0
+                count += _town(s, g, seat, card) > 0
             else:
-                count += s.towns[g, seat, card]
+                count += _town(s, g, seat, card)
     return count > 0 if op == tb.HAS_CARD else _quantity(qop, n, count)
 
 
@@ -269,15 +285,24 @@ def _amount(t, s, g, clause, card, owner, payer):
             s.side_turn[g, card] = s.ints[g, TURN] + 1
             s.side[g, card] = _throw(t, s, g, n)
         return s.side[g, card]
+    if kind == tb.CARD_COINS:  # where the activated copy is now
+        m = t.clauses[clause, C_MARKER]
+        if not s.ints[g, MOVING]:
+            return s.marks[g, m, owner, card]
+        where = _activated_copies(t, s, g, owner, card, 1)
+        for seat in range(t.players):
+            if where[seat] > 0:
+                return s.marks[g, m, seat, card]
+        return 0
     scope = t.clauses[clause, C_SCOPE]
     count = 0
     for c in range(t.cards):
-        if t.clause_cards[clause, c]:
+        if t.clause_cards[clause, c] or (kind == tb.PER_CHOSEN and c == s.ints[g, BOUND]):
             if scope == 1:
                 for seat in range(t.players):
-                    count += s.towns[g, seat, c]
+                    count += _town(s, g, seat, c)
             else:
-                count += s.towns[g, payer if scope == 2 else owner, c]
+                count += _town(s, g, payer if scope == 2 else owner, c)
     return n * count
 
 
@@ -287,11 +312,11 @@ def _boost(t, s, g, card, owner):
     for k in range(t.boost_source.shape[1]):
         source = t.boost_source[card, k]
         if source >= 0:
-            if s.towns[g, owner, source] > 0:
+            if _town(s, g, owner, source) > 0:
                 more += t.boost_more[card, k]
         elif source > -(1 << 39):
             for seat in range(t.players):
-                if s.towns[g, seat, ~source] > 0:
+                if _town(s, g, seat, ~source) > 0:
                     more += t.boost_more[card, k]
                     break
     return more
@@ -344,7 +369,7 @@ def _coins(t, s, g, clause, card, owner, copies, chosen):
     payer_role, payee_role = t.clauses[clause, C_PAYER], t.clauses[clause, C_PAYEE]
     roller = s.ints[g, CUR]
     if (payer_role == ROLLER or payee_role == ROLLER) and roller == owner:
-        return  # the roller never pays itself
+        return False  # the roller never pays itself
     boost = _boost(t, s, g, card, owner) if t.clauses[clause, C_BOOSTED] else 0
     each = payer_role == OTHERS or payee_role == OTHERS
     holding, least = t.clauses[clause, C_HOLDING_OP], t.clauses[clause, C_HOLDING_N]
@@ -360,6 +385,218 @@ def _coins(t, s, g, clause, card, owner, copies, chosen):
                 continue
             move_coins(t, s, g, clause, card, owner, per_time, payer,
                        _seat(payee_role, owner, roller, chosen, other), boost)
+    return True
+
+
+# ---------------------------------------------------------------------------- cards moving
+
+
+@njit(cache=True)
+def _towns_changing(t, s, g, kind, seat, other):
+    """A copy of ``kind`` is about to leave ``seat``'s town for ``other``'s (-1: the
+    market, or nowhere): in the income step, the first change keeps the towns as they
+    stood at the roll (on a total whose income reads them) and the moves are logged
+    (:meth:`machikoro.engine.state_changes.StateChanges.towns_changing`)."""
+    if s.ints[g, PHASE] != INCOME:
+        return
+    if not s.ints[g, MOVING]:
+        total = s.ints[g, TOTAL]
+        keep = total < t.towns_kept.shape[0] and t.towns_kept[total]
+        if not keep and not t.follows_copies:
+            return
+        s.ints[g, MOVING] = 1
+        s.ints[g, NMOVES] = 0
+        if keep:
+            s.seen[g] = s.towns[g]
+            s.ints[g, SEEN] = 1
+    n = s.ints[g, NMOVES]
+    s.moves[g, n, 0] = kind
+    s.moves[g, n, 1] = seat
+    s.moves[g, n, 2] = other
+    s.ints[g, NMOVES] = n + 1
+
+
+@njit(cache=True)
+def _activated_copies(t, s, g, owner, kind, copies):
+    """Where ``copies`` copies of ``owner``'s ``kind`` that activated in this income step
+    are now: copies per seat (:meth:`machikoro.engine.state_changes.StateChanges.
+    activated_copies`: the moves followed from the roll, an open copy leaving before an
+    activated one)."""
+    tracked = np.zeros(t.players, dtype=np.int64)
+    moved = False
+    for i in range(s.ints[g, NMOVES] if s.ints[g, MOVING] else 0):
+        moved = moved or s.moves[g, i, 0] == kind
+    if not moved:
+        tracked[owner] = copies
+        return tracked
+    count = np.empty(t.players, dtype=np.int64)
+    for seat in range(t.players):
+        count[seat] = s.towns[g, seat, kind]
+    for i in range(s.ints[g, NMOVES]):  # back to the copies each town held at the roll
+        if s.moves[g, i, 0] == kind:
+            count[s.moves[g, i, 1]] += 1
+            if s.moves[g, i, 2] >= 0:
+                count[s.moves[g, i, 2]] -= 1
+    tracked[owner] = min(copies, max(count[owner], 0))
+    later = copies - tracked[owner]  # activated after they arrived (an Exhibit Hall)
+    for i in range(s.ints[g, NMOVES]):
+        if s.moves[g, i, 0] != kind:
+            continue
+        seat, other = s.moves[g, i, 1], s.moves[g, i, 2]
+        if count[seat] <= tracked[seat]:  # only activated copies left there: one goes
+            tracked[seat] -= 1
+            if other >= 0:
+                tracked[other] += 1
+        count[seat] -= 1
+        if other >= 0:
+            count[other] += 1
+    tracked[owner] += later
+    return tracked
+
+
+@njit(cache=True)
+def _move_copy(t, s, g, seat, kind, other):
+    """One copy of ``kind`` goes from ``seat``'s town to ``other``'s with its state: an
+    unmarked copy when there is one (a closed card stays closed with its new owner), and
+    its share of the coins on the kind."""
+    _towns_changing(t, s, g, kind, seat, other)
+    for m in t.blocking:
+        if s.marks[g, m, seat, kind] >= s.towns[g, seat, kind]:
+            s.marks[g, m, seat, kind] -= 1
+            s.marks[g, m, other, kind] += 1
+    for m in t.coin_markers:
+        held = s.towns[g, seat, kind]
+        share = s.marks[g, m, seat, kind] // held if held > 0 else 0
+        s.marks[g, m, seat, kind] -= share
+        s.marks[g, m, other, kind] += share
+    s.towns[g, seat, kind] -= 1
+    s.towns[g, other, kind] += 1
+
+
+@njit(cache=True)
+def _mark(t, s, g, m, seat, kind, copies):
+    """Marker ``m`` on ``copies`` more of ``seat``'s ``kind`` (at most all its copies)."""
+    s.marks[g, m, seat, kind] = min(s.towns[g, seat, kind], s.marks[g, m, seat, kind] + copies)
+
+
+@njit(cache=True)
+def _reopen(t, s, g, seat, kind, copies):
+    """The copies of ``seat``'s ``kind`` that activate now: the closed ones lose their
+    marker instead and give nothing."""
+    for m in t.blocking:
+        closed = s.marks[g, m, seat, kind]
+        if closed:
+            s.marks[g, m, seat, kind] = 0
+            copies -= closed
+    return max(copies, 0)
+
+
+@njit(cache=True)
+def _return_to_market(t, s, g, seat, kind, copies):
+    """``copies`` of ``seat``'s ``kind`` go back to the market: onto its face-up pile, or
+    under its row's deck when the kind is not face up; their markers go, and the coins on
+    them to the bank (:meth:`machikoro.engine.market.MarketState.return_to_market`)."""
+    before = s.towns[g, seat, kind]
+    copies = min(copies, before)
+    if copies <= 0:
+        return
+    for _ in range(copies):
+        _towns_changing(t, s, g, kind, seat, -1)
+    s.towns[g, seat, kind] -= copies
+    left = s.towns[g, seat, kind]
+    for m in t.blocking:
+        s.marks[g, m, seat, kind] = min(s.marks[g, m, seat, kind], left)
+    for m in t.coin_markers:
+        coins = s.marks[g, m, seat, kind]
+        if coins and before > left:
+            s.marks[g, m, seat, kind] = coins - coins // before * (before - left) if left \
+                else 0
+    r = t.deck_row[kind]
+    if r < 0 or s.supply[g, kind] > 0:
+        s.supply[g, kind] += copies
+    else:
+        size = max(t.row_size[r], 1)
+        for _ in range(copies):
+            s.deck_lo[g, r] -= 1
+            s.decks[g, r, s.deck_lo[g, r] % size] = kind
+    if t.upkeep:
+        _market_changed(t, s, g)
+
+
+@njit(cache=True, inline="always")
+def _insert(s, g, card, owner, copies, clause, extra):
+    """Queue an item to run next, after those inserted before it by the same step (an
+    activated card's clauses, then the ``then`` steps)."""
+    at, n = s.ints[g, QINS], s.ints[g, QLEN]
+    for i in range(n, at, -1):
+        for k in range(5):
+            s.queue[g, i, k] = s.queue[g, i - 1, k]
+    s.queue[g, at, 0] = card
+    s.queue[g, at, 1] = owner
+    s.queue[g, at, 2] = copies
+    s.queue[g, at, 3] = clause
+    s.queue[g, at, 4] = extra
+    s.ints[g, QINS] = at + 1
+    s.ints[g, QLEN] = n + 1
+
+
+@njit(cache=True)
+def _card_choice(t, s, g, clause, card, owner, k):
+    """A choice of one card (the owner's, or any for ``choose an establishment``): with
+    ``k`` < 0 the number of cards, else act on the ``k``-th: unbuild it, name it (``it``
+    of the next steps), or activate it (its clauses run next, for its owner)."""
+    act = t.clauses[clause, C_SCOPE]
+    count = 0
+    for c in range(t.cards):
+        if not t.clause_cards[clause, c] or (act != tb.CHOOSE_KIND and
+                                             s.towns[g, owner, c] <= 0):
+            continue
+        if count == k:
+            if act == tb.UNBUILD:
+                _towns_changing(t, s, g, c, owner, -1)
+                s.towns[g, owner, c] = 0
+            elif act == tb.CHOOSE_KIND:
+                s.ints[g, BOUND] = c
+            else:
+                copies = s.towns[g, owner, c]
+                if t.blocking.shape[0]:
+                    copies = _reopen(t, s, g, owner, c, copies)
+                for j in range(t.card_clauses.shape[1] if copies else 0):
+                    row = t.card_clauses[c, j]
+                    if row < 0:
+                        break
+                    for _ in range(copies if t.clauses[row, C_ASKS] else 1):
+                        _insert(s, g, c, owner, 1 if t.clauses[row, C_ASKS] else copies,
+                                row, 0)
+            return count
+        count += 1
+    return count
+
+
+@njit(cache=True)
+def _mark_activated(t, s, g, m, owner, card, copies):
+    """Marker ``m`` on the copies of ``owner``'s ``card`` that activated, wherever each is
+    now (one back in the market is not marked)."""
+    if not s.ints[g, MOVING]:
+        _mark(t, s, g, m, owner, card, copies)
+        return
+    where = _activated_copies(t, s, g, owner, card, copies)
+    for seat in range(t.players):
+        if where[seat] > 0:
+            _mark(t, s, g, m, seat, card, where[seat])
+
+
+@njit(cache=True)
+def _return_activated(t, s, g, owner, card, copies):
+    """The activated copies of ``owner``'s ``card`` go back to the market, from the town
+    where each is now."""
+    if not s.ints[g, MOVING]:
+        _return_to_market(t, s, g, owner, card, copies)
+        return
+    where = _activated_copies(t, s, g, owner, card, copies)
+    for seat in range(t.players):
+        if where[seat] > 0:
+            _return_to_market(t, s, g, seat, card, where[seat])
 
 
 @njit(cache=True, inline="always")
@@ -387,10 +624,8 @@ def _swaps(t, s, g, clause, owner, k):
                         not _swap_fits(t, s, g, owner, give, other, take):
                     continue
                 if count == k:
-                    s.towns[g, owner, give] -= 1
-                    s.towns[g, other, give] += 1
-                    s.towns[g, other, take] -= 1
-                    s.towns[g, owner, take] += 1
+                    _move_copy(t, s, g, owner, give, other)
+                    _move_copy(t, s, g, other, take, owner)
                     return count
                 count += 1
     return count
@@ -411,8 +646,7 @@ def _gives(t, s, g, clause, owner, k):
             if other == owner or s.towns[g, other, give] + 1 > t.limit[give]:
                 continue
             if count == k:
-                s.towns[g, owner, give] -= 1
-                s.towns[g, other, give] += 1
+                _move_copy(t, s, g, owner, give, other)
                 return count
             count += 1
     return count
@@ -425,41 +659,66 @@ def _options(t, s, g, clause, card, owner):
     op = t.clauses[clause, C_OP]
     if op == tb.REROLL:
         return 0 if s.rerolled[g, card] == s.ints[g, TURN] + 1 else 2
-    if t.clauses[clause, C_YES_NO]:
-        return 2
+    if t.clauses[clause, C_YES_NO]:  # "yes" only when the action can happen now
+        return 1 if op == tb.PUT_COINS and s.coins[g, owner] < t.clauses[clause, C_N] \
+            else 2
     optional = t.clauses[clause, C_OPTIONAL]
     if op == tb.SWAP:
         return _swaps(t, s, g, clause, owner, -1) + optional
     if op == tb.GIVE:
         return _gives(t, s, g, clause, owner, -1) + optional
+    if op == tb.CARD_CHOICE:
+        return _card_choice(t, s, g, clause, card, owner, -1) + optional
     return t.players - 1 + optional  # a chosen player
 
 
 @njit(cache=True, inline="always")
 def _act(t, s, g, clause, card, owner, copies, answer):
-    """Run the clause's action (``answer``: the option chosen when it asks, else -1)."""
+    """Run the clause's action (``answer``: the option chosen when it asks, else -1);
+    False when it did not happen (its ``then`` steps do not run)."""
     op = t.clauses[clause, C_OP]
     if op == tb.REROLL:
         if answer == 1:  # roll again; the after roll hooks run again on the new roll
             s.rerolled[g, card] = s.ints[g, TURN] + 1
             _roll(t, s, g, s.ints[g, DICE_COUNT])
             _go(s, g, AFTER_ROLL)
-        return
+        return answer == 1
     if answer >= 0 and t.clauses[clause, C_OPTIONAL]:
         if answer == 0:
-            return  # declined
+            return False  # declined
         answer = -1 if t.clauses[clause, C_YES_NO] else answer - 1
     if op == tb.COINS:
-        _coins(t, s, g, clause, card, owner, copies,
-               t.order[owner, 1 + answer] if answer >= 0 else -1)
-    elif op == tb.SWAP:
+        return _coins(t, s, g, clause, card, owner, copies,
+                      t.order[owner, 1 + answer] if answer >= 0 else -1)
+    if op == tb.SWAP:
         _swaps(t, s, g, clause, owner, answer)
-    elif op == tb.EXTRA_TURN and owner == s.ints[g, CUR]:
+    elif op == tb.EXTRA_TURN:
+        if owner != s.ints[g, CUR]:
+            return False
         s.ints[g, EXTRA] = 1
     elif op == tb.ADD_TO_ROLL:
         s.ints[g, TOTAL] += t.clauses[clause, C_N]
     elif op == tb.GIVE:
         _gives(t, s, g, clause, owner, answer)
+    elif op == tb.CARD_CHOICE:
+        _card_choice(t, s, g, clause, card, owner, answer)
+    elif op == tb.MARK:
+        m = t.clauses[clause, C_MARKER]
+        if not t.clauses[clause, C_SCOPE]:  # this card: the activated copies
+            _mark_activated(t, s, g, m, owner, card, copies)
+        elif s.ints[g, BOUND] < 0:
+            return False
+        else:  # every copy of the kind chosen, in every town
+            for seat in range(t.players):
+                _mark(t, s, g, m, seat, s.ints[g, BOUND], s.towns[g, seat, s.ints[g, BOUND]])
+    elif op == tb.PUT_COINS:
+        coins = t.clauses[clause, C_N] * copies
+        if s.coins[g, owner] < coins:
+            return False
+        s.coins[g, owner] -= coins
+        s.marks[g, t.clauses[clause, C_MARKER], owner, card] += coins
+    elif op == tb.RETURN:
+        _return_activated(t, s, g, owner, card, copies)
     elif op == tb.SHARE:  # pooled and shared out evenly, rounded up; the bank adds the rest
         total = 0
         for p in range(t.players):
@@ -468,6 +727,51 @@ def _act(t, s, g, clause, card, owner, copies, answer):
         for p in range(t.players):
             s.received[g, p] += max(0, each - s.coins[g, p])
             s.coins[g, p] = each
+    return True
+
+
+@njit(cache=True, inline="always")
+def _factorial(n):
+    out = 1
+    for k in range(2, n + 1):
+        out *= k
+    return out
+
+
+@njit(cache=True)
+def _order(t, s, g, i, k):
+    """The ``order`` decision of queue item ``i`` (its clause: its block; its extra: the
+    kinds to order, as bits of the block's candidates): with ``k`` < 0 its number of
+    options (the orders of the kinds, as :func:`itertools.permutations` lists them), else
+    sort the items after it (its copies) by the ``k``-th order, stably
+    (:class:`machikoro.engine.ordering.Reorder`)."""
+    block, bits = s.queue[g, i, 3], s.queue[g, i, 4]
+    kinds = np.empty(t.block_cards.shape[1], dtype=np.int64)
+    left = 0
+    for j in range(t.block_cards.shape[1]):
+        if bits >> j & 1:
+            kinds[left] = t.block_cards[block, j]
+            left += 1
+    if k < 0:
+        return _factorial(left)
+    rank = np.full(t.cards, -1, dtype=np.int64)
+    for position in range(left):  # the k-th order: its digits in factorial base
+        f = _factorial(left - 1 - position)
+        pick = k // f
+        k %= f
+        rank[kinds[pick]] = position
+        for j in range(pick, left - 1 - position):
+            kinds[j] = kinds[j + 1]
+    start, stop = i + 1, i + 1 + s.queue[g, i, 2]
+    item = np.empty(5, dtype=np.int64)
+    for a in range(start + 1, stop):  # a stable insertion sort by rank
+        item[:] = s.queue[g, a]
+        b = a
+        while b > start and rank[s.queue[g, b - 1, 0]] > rank[item[0]]:
+            s.queue[g, b] = s.queue[g, b - 1]
+            b -= 1
+        s.queue[g, b] = item
+    return 0
 
 
 # ---------------------------------------------------------------------------- the turn
@@ -489,8 +793,29 @@ def _push(t, s, g, n, card, owner, copies, clause):
         s.queue[g, n, 1] = owner
         s.queue[g, n, 2] = 1 if t.clauses[clause, C_ASKS] else copies
         s.queue[g, n, 3] = clause
+        s.queue[g, n, 4] = 0
         n += 1
     return n
+
+
+@njit(cache=True)
+def _to_order(t, s, g, block, owner):
+    """The kinds of an order block that ``owner`` orders now (bits of its candidates):
+    those it has whose order can change the result with another it has; 0 when fewer
+    than two (:meth:`machikoro.engine.phases.TurnPhases._ask_order`)."""
+    width = t.block_cards.shape[1]
+    bits, count = 0, 0
+    for j in range(width):
+        c = t.block_cards[block, j]
+        if c < 0 or s.towns[g, owner, c] <= 0:
+            continue
+        for k in range(width):
+            o = t.block_cards[block, k]
+            if k != j and o >= 0 and s.towns[g, owner, o] > 0 and t.conflicts[c, o]:
+                bits |= 1 << j
+                count += 1
+                break
+    return bits if count >= 2 else 0
 
 
 @njit(cache=True, inline="always")
@@ -503,11 +828,28 @@ def _fill(t, s, g, phase):
     if phase == INCOME:
         total = s.ints[g, TOTAL]
         if total < t.plan_start.shape[0] and t.plan_start[total] >= 0:
+            copies, mark = 0, -1
             for i in range(t.plan_start[total], t.plan_stop[total]):
                 owner, card = t.order[p, t.items[i, 0]], t.items[i, 1]
-                copies = s.towns[g, owner, card]
+                block = t.items[i, 4]
+                if block >= 0 and i == t.blocks[block, 0]:
+                    bits = _to_order(t, s, g, block, owner)
+                    if bits:  # the owner orders its cards of this group first
+                        s.queue[g, n, 0] = -1
+                        s.queue[g, n, 1] = owner
+                        s.queue[g, n, 3] = block
+                        s.queue[g, n, 4] = bits
+                        mark = n
+                        n += 1
+                if t.items[i, 3]:  # a card's first clause: its copies, closed ones reopen
+                    copies = s.towns[g, owner, card]
+                    if copies > 0 and t.blocking.shape[0]:
+                        copies = _reopen(t, s, g, owner, card, copies)
                 if copies > 0:
                     n = _push(t, s, g, n, card, owner, copies, t.items[i, 2])
+                if mark >= 0 and i == t.blocks[block, 1] - 1:
+                    s.queue[g, mark, 2] = n - mark - 1
+                    mark = -1
     else:
         trigger = _HOOK_OF[phase]
         for h in range(t.hook_start[trigger], t.hook_stop[trigger]):
@@ -729,6 +1071,7 @@ def _enter(t, s, g, phase):
         return False
     if phase == START:  # (a card's reroll used and its build are stamped with the turn)
         s.ints[g, EXTRA] = 0
+        s.ints[g, BOUND] = -1
         for seat in range(t.players):
             s.received[g, seat] = 0
         if s.ints[g, TURN] - s.ints[g, EXTRAS] < t.build_only_rounds * t.players:
@@ -756,6 +1099,9 @@ def _enter(t, s, g, phase):
         else:
             _go(s, g, END)
         return False
+    if phase == AFTER_INCOME:  # the income step is over: the towns are read as they are
+        s.ints[g, SEEN] = 0
+        s.ints[g, MOVING] = 0
     _fill(t, s, g, phase)
     return True
 
@@ -763,12 +1109,21 @@ def _enter(t, s, g, phase):
 @njit(cache=True, inline="always")
 def _walk(t, s, g):
     """Walk the queue from its position, until it ends, a decision is asked, or an
-    action moves the game to another phase (a reroll)."""
+    action moves the game to another phase (a reroll). An item that happened inserts its
+    ``then`` steps to run next."""
     while s.ints[g, QPOS] < s.ints[g, QLEN] and not s.ints[g, ENTERING]:
         i = s.ints[g, QPOS]
         s.ints[g, QPOS] = i + 1
         card, owner, clause = s.queue[g, i, 0], s.queue[g, i, 1], s.queue[g, i, 3]
         answer = s.ints[g, ANSWER]
+        s.ints[g, ANSWER] = -1
+        if card < 0:  # an order decision
+            if answer < 0:
+                s.ints[g, ITEM] = i
+                _ask(s, g, CLAUSE_DECISION, owner, _order(t, s, g, i, -1))
+                return
+            _order(t, s, g, i, answer)
+            continue
         if answer < 0:
             if t.clauses[clause, C_COND_COUNT] and not _holds(
                     t, s, g, t.clauses[clause, C_COND_START], t.clauses[clause, C_COND_COUNT],
@@ -781,8 +1136,11 @@ def _walk(t, s, g):
                     _ask(s, g, CLAUSE_DECISION, owner, count)
                     return
                 continue
-        s.ints[g, ANSWER] = -1
-        _act(t, s, g, clause, card, owner, s.queue[g, i, 2], answer)
+        s.ints[g, QINS] = i + 1
+        copies = s.queue[g, i, 2]
+        if _act(t, s, g, clause, card, owner, copies, answer) and \
+                t.clauses[clause, C_REST] >= 0:
+            _insert(s, g, card, owner, copies, t.clauses[clause, C_REST], 0)
 
 
 @njit(cache=True, inline="always")

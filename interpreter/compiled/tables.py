@@ -42,19 +42,26 @@ from ..rules.ruleset import RuleSet
 ROLES = {act.BANK: 0, act.OWNER: 1, act.ROLLER: 2, act.OTHERS: 3, act.CHOSEN: 5}
 
 # action ops
-COINS, SWAP, EXTRA_TURN, REROLL, STATIC, ADD_TO_ROLL, GIVE, SHARE = range(8)
+(COINS, SWAP, EXTRA_TURN, REROLL, STATIC, ADD_TO_ROLL, GIVE, SHARE, CARD_CHOICE, MARK,
+ PUT_COINS, RETURN) = range(12)
 ACTIONS = {act.Gain: COINS, act.PayBank: COINS, act.PayEach: COINS, act.PayRoller: COINS,
            act.TakeFromRoller: COINS, act.TakeFromEach: COINS, act.TakeFromChosen: COINS,
            act.PayChosen: COINS, act.Swap: SWAP, act.ExtraTurn: EXTRA_TURN,
            act.Reroll: REROLL, act.DiceChoice: STATIC, act.Boost: STATIC,
            act.AddToRoll: ADD_TO_ROLL, act.Give: GIVE, act.ShareCoins: SHARE,
-           act.CostChange: STATIC}
+           act.CostChange: STATIC, act.Unbuild: CARD_CHOICE, act.ChooseKind: CARD_CHOICE,
+           act.Activate: CARD_CHOICE, act.Mark: MARK, act.PutCoins: PUT_COINS,
+           act.ReturnCard: RETURN}
+UNBUILD, CHOOSE_KIND, ACTIVATE = 0, 1, 2
+"""A card choice's act (its ``scope``)."""
+CARD_CHOICES = {act.Unbuild: UNBUILD, act.ChooseKind: CHOOSE_KIND, act.Activate: ACTIVATE}
 """The effect language's actions the compiled engine plays, by op."""
 
 # amount kinds
-FIXED, PER_CARD, HALF_COINS, ALL_COINS, SIDE_ROLL = 0, 1, 2, 3, 4
+FIXED, PER_CARD, HALF_COINS, ALL_COINS, SIDE_ROLL, PER_CHOSEN, CARD_COINS = range(7)
 AMOUNTS = {amt.Fixed: FIXED, amt.PerCard: PER_CARD, amt.HalfCoins: HALF_COINS,
-           amt.AllCoins: ALL_COINS, amt.SideRoll: SIDE_ROLL}
+           amt.AllCoins: ALL_COINS, amt.SideRoll: SIDE_ROLL, amt.PerChosen: PER_CHOSEN,
+           amt.CardCoins: CARD_COINS}
 """The amounts the compiled engine plays, by kind (``n``: N, or a side roll's dice)."""
 SCOPES = {"owner": 0, "every_town": 1, "payer": 2}
 
@@ -73,7 +80,7 @@ QUANTITY = {"==": 0, ">=": 1, "<=": 2, "<": 3, ">": 4}
 
 CLAUSE_FIELDS = ("op", "payer", "payee", "boosted", "amount", "n", "scope", "asks",
                  "optional", "cond_start", "cond_count", "holding_op", "holding_n",
-                 "yes_no", "one_by_one")
+                 "yes_no", "one_by_one", "marker", "rest")
 """The columns of :attr:`Tables.clauses` (one row per clause)."""
 CONDITION_FIELDS = ("op", "roller", "quantity_op", "n")
 """The columns of :attr:`Tables.conditions`; the cards each names are
@@ -116,7 +123,7 @@ class Tables(NamedTuple):
     condition_list: np.ndarray   # the top-level conditions: a clause's are a run of it
     plan_start: np.ndarray   # per roll total: first item (income), NO_TOTAL: none
     plan_stop: np.ndarray
-    items: np.ndarray        # (items, 3): offset, card, clause
+    items: np.ndarray        # (items, 5): offset, card, clause, first of its card, block
     hook_start: np.ndarray   # per trigger (TRIGGERS order)
     hook_stop: np.ndarray
     hooks: np.ndarray        # (hooks, 2): card, clause
@@ -125,6 +132,7 @@ class Tables(NamedTuple):
     row_cards: np.ndarray    # (rows, cards) bool: the row's cards
     row_size: np.ndarray     # the cards of its deck in the box
     row_deck: np.ndarray     # (rows, most): the deck before its shuffle
+    deck_row: np.ndarray     # per card, the row with a deck it belongs to, or -1
     retire: bool             # market.retire_unbuildable
     upkeep: bool             # the market changes after a build from it
     dynamic: bool            # costs or the build menu depend on the builder and the game
@@ -134,6 +142,15 @@ class Tables(NamedTuple):
     build_if: np.ndarray     # (cards, 2): first row and count of its conditions
     shared: np.ndarray       # (cards,) bool: in force for every player (scope: everyone)
     build_only_rounds: int
+    blocks: np.ndarray       # (blocks, 2): an order block's first and last + 1 item
+    block_cards: np.ndarray  # (blocks, most): its candidates, in order (-1 pads)
+    card_clauses: np.ndarray  # (cards, most): a card's activation clause rows (-1 pads)
+    conflicts: np.ndarray    # (cards, cards) bool: their order can change the result
+    blocking: np.ndarray     # the markers that block the next activation
+    coin_markers: np.ndarray  # the markers that hold coins
+    markers: int             # the rule set's markers (at least 1, for the arrays)
+    towns_kept: np.ndarray   # per roll total: its income reads the towns at the roll
+    follows_copies: bool     # the income step logs its moves of cards
 
 
 def refusal(rules: RuleSet) -> str | None:
@@ -150,16 +167,8 @@ def _refuse_rules(rules: RuleSet) -> None:
     gap = first_gap(rules, "compiled")
     if gap is not None:
         raise CompiledUnsupported(gap.name)
-    if rules.order_groups:
-        raise CompiledUnsupported("the order of a player's cards of a colour whose owner "
-                                  "orders them (colours.owner_orders, when it matters)")
     if len(rules.dice_options) > 1:
         raise CompiledUnsupported("a choice of dice offered by more than one card")
-    if rules.towns_kept:
-        raise CompiledUnsupported("the towns as they stood at the roll, changed by the "
-                                  "income step (income.towns: at_roll)")
-    if rules.markers:
-        raise CompiledUnsupported("markers")
     if not rules.options["reroll_same_dice"]:
         raise CompiledUnsupported("rule options")
 
@@ -214,9 +223,7 @@ class _Encoder:
         found = self._index.get(key)
         if found is not None:
             return found
-        if clause.rest is not None:
-            raise CompiledUnsupported(f"a clause with 'then', in the effect of "
-                                      f"{self.rules.ids[card]} ('{clause.text}')")
+        rest = -1 if clause.rest is None else self.clause(clause.rest, card)
         action = clause.action
         yes_no = type(action) is act.Optional  # 'may' around a plain action: no or yes
         if yes_no:
@@ -227,7 +234,7 @@ class _Encoder:
         starts = len(self.condition_list)
         for test in clause.conditions:
             self.condition(test, card, clause)
-        payer = payee = boosted = kind = n = scope = 0
+        payer = payee = boosted = kind = n = scope = marker = 0
         holding_op, holding_n = -1, 0
         cards: tuple = ()
         if op == COINS:
@@ -240,6 +247,7 @@ class _Encoder:
             n = amount.dice if kind == SIDE_ROLL else getattr(amount, "n", 0)
             scope = SCOPES.get(getattr(amount, "scope", "owner"), 0)
             cards = getattr(amount, "cards", ())
+            marker = getattr(amount, "marker", 0)
             holding = getattr(action, "holding", None)
             if holding is not None:
                 holding_op, holding_n = QUANTITY[holding.op], holding.n
@@ -249,13 +257,19 @@ class _Encoder:
             cards, scope = action.giveable, int(action.previous)
         elif op == ADD_TO_ROLL:
             n = action.n
+        elif op == CARD_CHOICE:
+            cards, scope = action.cards, CARD_CHOICES[type(action)]
+        elif op == MARK:
+            marker, scope = action.marker, int(action.chosen_kind)
+        elif op == PUT_COINS:
+            marker, n = action.marker, action.n
         optional = int(bool(getattr(action, "optional", False)))
         # each copy acts on the coins the one before left (actions.one_by_one)
         one_by_one = int(op == COINS and (holding_op >= 0 or kind in (HALF_COINS, ALL_COINS)))
         self.clauses.append((op, payer, payee, boosted, kind or 0, n, scope,
                              int(bool(action.asks) or yes_no), optional or int(yes_no), starts,
                              len(self.condition_list) - starts, holding_op, holding_n,
-                             int(yes_no), one_by_one))
+                             int(yes_no), one_by_one, marker, rest))
         self.clause_cards.append(self._mask(cards))
         index = self._index[key] = len(self.clauses) - 1
         return index
@@ -274,6 +288,7 @@ def encode(rules: RuleSet, players: int) -> Tables:
     cards = len(rules.cards)
     plans = _plans(rules, players, encoder)
     costs = _costs(rules, encoder)
+    card_info = _cards(rules, encoder)
     boosts = rules.boosts
     width = max((len(b) for b in boosts), default=0) or 1
     boost_source = np.full((cards, width), -1 << 40, dtype=np.int64)
@@ -315,34 +330,50 @@ def encode(rules: RuleSet, players: int) -> Tables:
         conditions=_array(encoder.conditions, len(CONDITION_FIELDS)),
         condition_cards=np.array(encoder.condition_cards, dtype=bool).reshape(-1, cards),
         condition_list=np.array(encoder.condition_list, dtype=np.int64),
-        **plans, **_market(rules, players, cards), **costs)
+        **plans, **_market(rules, players, cards), **costs, **card_info)
 
 
 def _plans(rules: RuleSet, players: int, encoder: _Encoder) -> dict:
     """The income plans and the hooks (:class:`Tables`' ``plan_start`` ... ``queue_size``):
-    a plan's items in the scalar engine's order (colour groups in order; owners in payment
-    order from the roller, or the roller alone for a group only its roll activates; each
-    owner's cards in group order), a clause that asks counted once per copy in the queue's
-    size."""
+    a plan's items ``(offset, card, clause, first clause of its card, order block)`` in
+    the scalar engine's order (colour groups in order; owners in payment order from the
+    roller, or the roller alone for a group only its roll activates; each owner's cards in
+    group order); an order block (one owner's cards of a group whose owner may order them,
+    :mod:`machikoro.engine.ordering`) with its candidates in order. The queue's size
+    counts a clause that asks once per copy, and room for the items inserted as it runs
+    (``then`` steps, an activated card's clauses)."""
     items: list = []
+    blocks: list = []
+    candidates: list = []
     plan_start = np.full(max(rules.by_roll, default=0) + 1, NO_TOTAL, dtype=np.int64)
     plan_stop = plan_start.copy()
-    queue_size = 1
     copies_most = max((s + t * players for s, t in zip(rules.supply_for(players),
                                                        rules.start_town)), default=1)
+    inserted = 4 * copies_most * max((len(c) for c in rules.activation), default=1) + 16
+    queue_size = 1
     for total, groups in rules.by_roll.items():
         plan_start[total] = len(items)
         size = 0
-        for group in groups:
+        for group, involved in zip(groups, rules.order_groups.get(total,
+                                                                  ((),) * len(groups))):
             theirs = any(mode != 1 for _, mode, _ in group)
-            for offset in (range(players) if theirs else (0,)):
+            for offset in (range(players) if theirs or involved else (0,)):
                 rolled = offset == 0
+                block = len(blocks) if involved else -1
+                start = len(items)
                 for card, mode, clauses in group:
                     if (mode == 1 and not rolled) or (mode == 2 and rolled):
                         continue
-                    for clause in clauses:
-                        items.append((offset, card, encoder.clause(clause, card)))
+                    for n, clause in enumerate(clauses):
+                        items.append((offset, card, encoder.clause(clause, card), int(n == 0),
+                                      block))
                         size += min(copies_most, rules.limit[card]) if clause.asks else 1
+                if involved:
+                    blocks.append((start, len(items)))
+                    candidates.append([card for card, mode in involved
+                                       if not ((mode == 1 and not rolled) or
+                                               (mode == 2 and rolled))])
+                    size += 1
         plan_stop[total] = len(items)
         queue_size = max(queue_size, size)
     hooks: list = []
@@ -356,9 +387,37 @@ def _plans(rules: RuleSet, players: int, encoder: _Encoder) -> dict:
             size += min(copies_most, rules.limit[card]) if clause.asks else 1
         hook_stop[t] = len(hooks)
         queue_size = max(queue_size, size)
-    return {"plan_start": plan_start, "plan_stop": plan_stop, "items": _array(items, 3),
+    width = max((len(c) for c in candidates), default=0) or 1
+    block_cards = np.full((len(blocks), width), -1, dtype=np.int64)
+    for b, found in enumerate(candidates):
+        block_cards[b, :len(found)] = found
+    return {"plan_start": plan_start, "plan_stop": plan_stop, "items": _array(items, 5),
             "hook_start": hook_start, "hook_stop": hook_stop, "hooks": _array(hooks, 2),
-            "queue_size": queue_size}
+            "queue_size": queue_size + inserted, "blocks": _array(blocks, 2),
+            "block_cards": block_cards}
+
+
+def _cards(rules: RuleSet, encoder: _Encoder) -> dict:
+    """Per card, its activation's clause rows (:class:`Tables`' ``card_clauses``, for a
+    card activated by another), the markers' kinds, the pairs of cards whose order can
+    change the result, the roll totals whose income keeps the towns as they stood."""
+    cards = len(rules.cards)
+    width = max((len(c) for c in rules.activation), default=0) or 1
+    card_clauses = np.full((cards, width), -1, dtype=np.int64)
+    for card, clauses in enumerate(rules.activation):
+        for k, clause in enumerate(clauses):
+            card_clauses[card, k] = encoder.clause(clause, card)
+    conflicts = np.zeros((cards, cards), dtype=bool)
+    for pair in rules.conflicts:
+        a, b = tuple(pair)
+        conflicts[a, b] = conflicts[b, a] = True
+    kept = np.zeros(max(rules.by_roll, default=0) + 1, dtype=bool)
+    kept[[t for t in rules.towns_kept if t < len(kept)]] = True
+    return {"card_clauses": card_clauses, "conflicts": conflicts,
+            "blocking": np.array(rules.blocking_markers, dtype=np.int64),
+            "coin_markers": np.array(rules.coin_markers, dtype=np.int64),
+            "markers": max(len(rules.markers), 1), "towns_kept": kept,
+            "follows_copies": bool(rules.follows_copies or rules.towns_kept)}
 
 
 def _market(rules: RuleSet, players: int, cards: int) -> dict:
@@ -374,7 +433,11 @@ def _market(rules: RuleSet, players: int, cards: int) -> dict:
     for r, (row, deck) in enumerate(zip(rows, decks)):
         row_cards[r, list(row.cards)] = True
         row_deck[r, :len(deck)] = deck
+    deck_row = np.full(cards, -1, dtype=np.int64)
+    for r, row in enumerate(rows):
+        deck_row[list(row.cards)] = r
     return {"row_kinds": np.array([row.kinds for row in rows], dtype=np.int64),
+            "deck_row": deck_row,
             "row_cards": row_cards,
             "row_size": np.array([len(deck) for deck in decks], dtype=np.int64),
             "row_deck": row_deck, "retire": bool(rules.retire_unbuildable),

@@ -531,6 +531,9 @@ COMPILED = frozenset({
     "a cost change while a card is built ('... cost N less')",
     "the coins received this turn ('received ... coins')", "give an establishment",
     "share all coins evenly", "cost changes of the rules file", "other players",
+    "markers", "unbuild a landmark", "choose an establishment", "activate an establishment",
+    "return this card to the market", "mark", "put coins on this card",
+    "N per copy of the chosen kind", "the coins on this card",
 })
 """The concepts the compiled engine plays so far (issue 35's first stage: the base set's,
 and those that came with them); every other concept has the gap below."""
