@@ -53,6 +53,13 @@ _HOOK_OF = (-1, 0, -1, 1, -1, 4, 2, -1, 3, -1, -1, 5, -1)
 """Per phase, its trigger's index in TRIGGERS (before_roll, after_roll, before_build,
 end_of_turn, after_income, when_built), -1: not a hook phase."""
 
+# arguments that would be literal constants, as int64 values: Numba compiles a function
+# called with a literal once more for that literal (the big ones twice)
+_NOBODY = np.int64(-1)  # (a move's destination: the market, or nowhere)
+_COUNT = np.int64(-1)  # (a choice's k: count the options)
+_COUNT_MENU = np.int64(0)  # (the build menu's k: count it)
+_ONE_COPY = np.int64(1)
+
 # pending decision kinds (PENDING)
 NONE, BUILD_DECISION, DICE_DECISION, CLAUSE_DECISION = -1, 0, 1, 2
 
@@ -289,7 +296,7 @@ def _amount(t, s, g, clause, card, owner, payer):
         m = t.clauses[clause, C_MARKER]
         if not s.ints[g, MOVING]:
             return s.marks[g, m, owner, card]
-        where = _activated_copies(t, s, g, owner, card, 1)
+        where = _activated_copies(t, s, g, owner, card, _ONE_COPY)
         for seat in range(t.players):
             if where[seat] > 0:
                 return s.marks[g, m, seat, card]
@@ -501,7 +508,7 @@ def _return_to_market(t, s, g, seat, kind, copies):
     if copies <= 0:
         return
     for _ in range(copies):
-        _towns_changing(t, s, g, kind, seat, -1)
+        _towns_changing(t, s, g, kind, seat, _NOBODY)
     s.towns[g, seat, kind] -= copies
     left = s.towns[g, seat, kind]
     for m in t.blocking:
@@ -553,7 +560,7 @@ def _card_choice(t, s, g, clause, card, owner, k):
             continue
         if count == k:
             if act == tb.UNBUILD:
-                _towns_changing(t, s, g, c, owner, -1)
+                _towns_changing(t, s, g, c, owner, _NOBODY)
                 s.towns[g, owner, c] = 0
             elif act == tb.CHOOSE_KIND:
                 s.ints[g, BOUND] = c
@@ -664,11 +671,11 @@ def _options(t, s, g, clause, card, owner):
             else 2
     optional = t.clauses[clause, C_OPTIONAL]
     if op == tb.SWAP:
-        return _swaps(t, s, g, clause, owner, -1) + optional
+        return _swaps(t, s, g, clause, owner, _COUNT) + optional
     if op == tb.GIVE:
-        return _gives(t, s, g, clause, owner, -1) + optional
+        return _gives(t, s, g, clause, owner, _COUNT) + optional
     if op == tb.CARD_CHOICE:
-        return _card_choice(t, s, g, clause, card, owner, -1) + optional
+        return _card_choice(t, s, g, clause, card, owner, _COUNT) + optional
     return t.players - 1 + optional  # a chosen player
 
 
@@ -1095,7 +1102,7 @@ def _enter(t, s, g, phase):
         if phase == BUILD:
             s.ints[g, BUILDS_LEFT] = t.builds_per_turn
         if s.ints[g, BUILDS_LEFT] > 0:
-            _ask(s, g, BUILD_DECISION, p, 1 + _build_menu(t, s, g, 0))
+            _ask(s, g, BUILD_DECISION, p, 1 + _build_menu(t, s, g, _COUNT_MENU))
         else:
             _go(s, g, END)
         return False
@@ -1120,7 +1127,7 @@ def _walk(t, s, g):
         if card < 0:  # an order decision
             if answer < 0:
                 s.ints[g, ITEM] = i
-                _ask(s, g, CLAUSE_DECISION, owner, _order(t, s, g, i, -1))
+                _ask(s, g, CLAUSE_DECISION, owner, _order(t, s, g, i, _COUNT))
                 return
             _order(t, s, g, i, answer)
             continue
