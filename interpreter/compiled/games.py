@@ -85,9 +85,12 @@ class CompiledGames:
             "side": np.zeros((n, c), dtype=np.int64),
             "side_turn": np.zeros((n, c), dtype=np.int64),
             "received": np.zeros((n, p), dtype=np.int64),
-            "marks": np.zeros((n, t.markers, p, c), dtype=np.int64),
-            "seen": np.zeros((n, p, c), dtype=np.int64),
-            "moves": np.zeros((n, k.MOVES, 3), dtype=np.int64),
+            # (what only some rule sets use is allocated at its full size only there)
+            "marks": np.zeros((n, t.markers, p, c) if t.blocking.size or t.coin_markers.size
+                              else (n, 1, 1, 1), dtype=np.int64),
+            "seen": np.zeros((n, p, c) if t.towns_kept.any() else (n, 1, 1),
+                             dtype=np.int64),
+            "moves": np.zeros((n, k.MOVES if t.follows_copies else 1, 3), dtype=np.int64),
             "dice_keys": k.stream_keys(seeds),
             "dice_counters": np.zeros(n, dtype=np.uint64),
             "agent_keys": np.zeros(n * p, dtype=np.uint64),

@@ -417,6 +417,8 @@ def _towns_changing(t, s, g, kind, seat, other):
             s.seen[g] = s.towns[g]
             s.ints[g, SEEN] = 1
     n = s.ints[g, NMOVES]
+    if n >= s.moves.shape[1]:
+        raise RuntimeError("the compiled engine's log of an income step's moves is full")
     s.moves[g, n, 0] = kind
     s.moves[g, n, 1] = seat
     s.moves[g, n, 2] = other
@@ -535,6 +537,8 @@ def _insert(s, g, card, owner, copies, clause, extra):
     """Queue an item to run next, after those inserted before it by the same step (an
     activated card's clauses, then the ``then`` steps)."""
     at, n = s.ints[g, QINS], s.ints[g, QLEN]
+    if n >= s.queue.shape[1]:
+        raise RuntimeError("the compiled engine's queue is full")
     for i in range(n, at, -1):
         for k in range(5):
             s.queue[g, i, k] = s.queue[g, i - 1, k]
