@@ -2,11 +2,15 @@
 same games as the batched engine (itself in lock-step with the scalar engine), what it
 does not play is refused by name, and a changed rule is caught."""
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from machikoro.compiled.cache import FirstCompile
 from machikoro.compiled.games import CompiledGames
 from machikoro.compiled.tables import encode, refusal
 from machikoro.errors import CompiledUnsupported, MachikoroError
@@ -184,3 +188,44 @@ def test_an_answer_outside_the_options_changes_nothing():
         games.step(np.array([0.5, 0]))
     assert (games.arrays["ints"] == before).all()
     assert set(games.pending.tolist()) <= {0, 1} and (games.option_counts >= 1).all()
+
+
+def _cache_probe(env: dict) -> subprocess.CompletedProcess:
+    probe = ("import numba, machikoro.compiled.kernels as k; "
+             "print(k.CACHE); print(numba.config.CACHE_DIR)")
+    return subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=env, timeout=120, check=True)
+
+
+def test_the_compiled_code_is_kept_in_the_rule_set_caches_folder(tmp_path):
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["MACHIKORO_CACHE_DIR"] = str(tmp_path / "mine")
+    done = _cache_probe(env)
+    folder = str(tmp_path / "mine" / "compiled")
+    assert done.stdout.split() == [folder, folder]
+    assert os.stat(folder).st_mode & 0o077 == 0  # made 0700
+    # a folder others may write is not used, and one line says why
+    shared = tmp_path / "shared"
+    (shared / "compiled").mkdir(parents=True)
+    (shared / "compiled").chmod(0o777)
+    env["MACHIKORO_CACHE_DIR"] = str(shared)
+    done = _cache_probe(env)
+    assert done.stdout.split()[0] == "None" and "can be written by other users" in done.stderr
+
+
+def test_the_first_compile_says_what_it_does(tmp_path, capsys):
+    class Cache:
+        _cache_path, _index_name = str(tmp_path), "run.nbi"
+
+    class Dispatcher:
+        signatures, _cache = [], Cache()
+
+    with FirstCompile(Dispatcher(), "FOLDER"):
+        pass
+    err = capsys.readouterr().err.splitlines()
+    assert err[0].startswith("machikoro: compiling the compiled engine") and \
+        err[1].startswith("machikoro: compiled in") and err[1].endswith("kept in FOLDER")
+    (tmp_path / "run.nbi").write_text("")  # compiled before: nothing said
+    with FirstCompile(Dispatcher(), "FOLDER"):
+        pass
+    assert capsys.readouterr().err == ""

@@ -17,6 +17,7 @@ import numpy as np
 from ..errors import MachikoroError
 from ..rules.ruleset import RuleSet
 from . import tables as tb
+from .cache import FirstCompile
 
 _TABLES: WeakKeyDictionary = WeakKeyDictionary()
 
@@ -98,7 +99,8 @@ class CompiledGames:
         self.arrays = arrays
         self.state = k.State(**arrays)
         self._games = np.arange(n, dtype=np.int64)
-        k.run(t, self.state, self._games, self._games, False)  # each to its first decision
+        with FirstCompile(k.run, k.CACHE):
+            k.run(t, self.state, self._games, self._games, False)  # each to its first decision
 
     def play_random(self, agent_seeds) -> CompiledGames:
         """Play every game to its end with random agents: ``agent_seeds`` an ``(N, P)``

@@ -30,6 +30,10 @@ from numba.core import cgutils
 from numba.extending import intrinsic
 
 from . import tables as tb
+from .cache import use_folder
+
+CACHE = use_folder()
+"""Where the compiled code is kept (None: Numba's own choice; :mod:`.cache`)."""
 
 _GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 _M1 = np.uint64(0xBF58476D1CE4E5B9)
