@@ -29,6 +29,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ..language.units import poorest, round_is
 from . import tables as tb
 from .cache import use_folder
 
@@ -71,7 +72,11 @@ NONE, BUILD_DECISION, DICE_DECISION, CLAUSE_DECISION = -1, 0, 1, 2
 (C_OP, C_PAYER, C_PAYEE, C_BOOSTED, C_AMOUNT, C_N, C_SCOPE, C_ASKS, C_OPTIONAL,
  C_COND_START, C_COND_COUNT, C_HOLDING_OP, C_HOLDING_N, C_YES_NO,
  C_ONE_BY_ONE, C_MARKER, C_REST) = range(len(tb.CLAUSE_FIELDS))
-BANK, OWNER, ROLLER, OTHERS, CHOSEN = 0, 1, 2, 3, 5
+BANK, OWNER, ROLLER, OTHERS, CHOSEN, POOREST = 0, 1, 2, 3, 5, 6
+
+# the concept units' own compiled forms, beside their reference rules
+_round = njit(cache=True)(round_is.compiled_round)
+_poorest = njit(cache=True)(poorest.PayPoorest.compiled)
 
 
 class State(NamedTuple):
@@ -247,6 +252,8 @@ def _test(t, s, g, c, owner):
         return _quantity(qop, n, s.ints[g, TOTAL])
     if op == tb.ROLLED_DICE:
         return _quantity(qop, n, s.ints[g, NDICE])
+    if op == tb.ROUND_IS:
+        return _quantity(qop, n, _round(s.ints[g, TURN], s.ints[g, EXTRAS], t.players))
     seat = s.ints[g, CUR] if t.conditions[c, 1] else owner
     if op == tb.HAS_COINS:
         return _quantity(qop, n, s.coins[g, seat])
@@ -287,6 +294,8 @@ def _amount(t, s, g, clause, card, owner, payer):
     kind = t.clauses[clause, C_AMOUNT]
     if kind == tb.FIXED:
         return n
+    if kind == tb.PER_ROUND:
+        return n * _round(s.ints[g, TURN], s.ints[g, EXTRAS], t.players)
     if kind == tb.HALF_COINS:
         return s.coins[g, payer] // 2
     if kind == tb.ALL_COINS:
@@ -366,7 +375,7 @@ def _seat(role, owner, roller, chosen, other):
         return owner
     if role == ROLLER:
         return roller
-    if role == CHOSEN:
+    if role == CHOSEN or role == POOREST:
         return chosen
     if role == OTHERS:
         return other
@@ -379,6 +388,10 @@ def _coins(t, s, g, clause, card, owner, copies, chosen):
     role answered); each other player in payment order for OTHERS."""
     payer_role, payee_role = t.clauses[clause, C_PAYER], t.clauses[clause, C_PAYEE]
     roller = s.ints[g, CUR]
+    if payer_role == POOREST or payee_role == POOREST:
+        chosen = _poorest(s.coins[g], t.order[owner], t.players)
+        if chosen < 0:
+            return False
     if (payer_role == ROLLER or payee_role == ROLLER) and roller == owner:
         return False  # the roller never pays itself
     boost = _boost(t, s, g, card, owner) if t.clauses[clause, C_BOOSTED] else 0

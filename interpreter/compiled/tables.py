@@ -35,11 +35,20 @@ from ..language import amounts as amt
 from ..language import conditions as cond
 from ..language.clauses import TRIGGERS
 from ..language.concepts import concept_of, first_gap
-from ..language.units import built_nothing, doubles, roll_is, rolled_dice
+from ..language.units import (
+    built_nothing,
+    doubles,
+    per_round,
+    poorest,
+    roll_is,
+    rolled_dice,
+    round_is,
+)
 from ..rules.ruleset import RuleSet
 
 # roles of a coin action's payer and payee (the language's act.BANK...), as numbers
-ROLES = {act.BANK: 0, act.OWNER: 1, act.ROLLER: 2, act.OTHERS: 3, act.CHOSEN: 5}
+ROLES = {act.BANK: 0, act.OWNER: 1, act.ROLLER: 2, act.OTHERS: 3, act.CHOSEN: 5,
+         poorest.ROLE: 6}
 
 # action ops
 (COINS, SWAP, EXTRA_TURN, REROLL, STATIC, ADD_TO_ROLL, GIVE, SHARE, CARD_CHOICE, MARK,
@@ -51,28 +60,28 @@ ACTIONS = {act.Gain: COINS, act.PayBank: COINS, act.PayEach: COINS, act.PayRolle
            act.AddToRoll: ADD_TO_ROLL, act.Give: GIVE, act.ShareCoins: SHARE,
            act.CostChange: STATIC, act.Unbuild: CARD_CHOICE, act.ChooseKind: CARD_CHOICE,
            act.Activate: CARD_CHOICE, act.Mark: MARK, act.PutCoins: PUT_COINS,
-           act.ReturnCard: RETURN}
+           act.ReturnCard: RETURN, poorest.PayPoorest: COINS}
 UNBUILD, CHOOSE_KIND, ACTIVATE = 0, 1, 2
 """A card choice's act (its ``scope``)."""
 CARD_CHOICES = {act.Unbuild: UNBUILD, act.ChooseKind: CHOOSE_KIND, act.Activate: ACTIVATE}
 """The effect language's actions the compiled engine plays, by op."""
 
 # amount kinds
-FIXED, PER_CARD, HALF_COINS, ALL_COINS, SIDE_ROLL, PER_CHOSEN, CARD_COINS = range(7)
+FIXED, PER_CARD, HALF_COINS, ALL_COINS, SIDE_ROLL, PER_CHOSEN, CARD_COINS, PER_ROUND = range(8)
 AMOUNTS = {amt.Fixed: FIXED, amt.PerCard: PER_CARD, amt.HalfCoins: HALF_COINS,
            amt.AllCoins: ALL_COINS, amt.SideRoll: SIDE_ROLL, amt.PerChosen: PER_CHOSEN,
-           amt.CardCoins: CARD_COINS}
+           amt.CardCoins: CARD_COINS, per_round.PerRound: PER_ROUND}
 """The amounts the compiled engine plays, by kind (``n``: N, or a side roll's dice)."""
 SCOPES = {"owner": 0, "every_town": 1, "payer": 2}
 
 # condition ops
 (DOUBLES, HAS_CARD, HAS_COUNT, HAS_COINS, HAS_LANDMARKS, BUILT_NOTHING, ROLL_IS,
- ROLLED_DICE, RECEIVED, OTHER_PLAYERS) = range(10)
+ ROLLED_DICE, RECEIVED, OTHER_PLAYERS, ROUND_IS) = range(11)
 CONDITIONS = {doubles.Doubles: DOUBLES, cond.HasCard: HAS_CARD, cond.HasCount: HAS_COUNT,
               cond.HasCoins: HAS_COINS, cond.HasLandmarks: HAS_LANDMARKS,
               built_nothing.BuiltNothing: BUILT_NOTHING, roll_is.RollIs: ROLL_IS,
               rolled_dice.RolledDice: ROLLED_DICE, cond.ReceivedCoins: RECEIVED,
-              cond.OtherPlayers: OTHER_PLAYERS}
+              cond.OtherPlayers: OTHER_PLAYERS, round_is.RoundIs: ROUND_IS}
 MODES = {"any": 0, "every": 1, "none": 2}
 """``any|every|no other player has ...``: the test about a player (a condition row of its
 own, ``n``) read for each other player."""

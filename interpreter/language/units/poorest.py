@@ -48,6 +48,17 @@ class PayPoorest(Plain, Record):
         return min(others, key=coins.__getitem__)  # min keeps the first on a tie
 
     @staticmethod
+    def compiled(coins, order, players):
+        """The compiled engine's form of the role (Numba compiles it where the engine is
+        made): ``coins`` the game's coins per seat, ``order`` every seat in payment order
+        from the owner; the seat, -1 for none."""
+        found = -1
+        for k in range(1, players):
+            if found < 0 or coins[order[k]] < coins[found]:
+                found = order[k]
+        return found
+
+    @staticmethod
     def counterparts(b, g, owner):
         """The batched engine's form of the role: the seat per game (-1: none)."""
         import numpy as np

@@ -28,6 +28,12 @@ def round_of(game) -> int:
     return (game.turn - game.extra_turns) // game.n + 1
 
 
+def compiled_round(turn, extra_turns, players):
+    """The compiled engine's form of :func:`round_of` (plain numbers; Numba compiles it
+    where the engine is made)."""
+    return (turn - extra_turns) // players + 1
+
+
 def rounds_of(b, g):
     """:func:`round_of` over a batch: the round of each game of ``g`` (an int64 array)."""
     return (b.turn[g] - b.extra_turns[g]) // b.players + 1
