@@ -105,6 +105,22 @@ def test_the_test_rule_sets_it_plays_give_the_batched_engines_games(name):
     assert differences(compiled, batch).size == 0
 
 
+def test_combined_conditions_and_the_richest_give_the_batched_engines_games(tmp_path):
+    # 'and', 'or', 'not' (conditions read in postfix with a stack of bits), 'market has',
+    # taking half of the richest other player's coins (each copy on what the one before
+    # left)
+    variant = tmp_path / "combined.yaml"
+    variant.write_text(
+        "kind: variant\nname: Combined\nextends: base\nchange:\n"
+        "  ranch: {effect: 'gain 1; if doubles or not owner has 2 or more landmarks, "
+        "gain 1'}\n"
+        "  bakery: {effect: 'gain 1; if market has 3 or more cafe and not roll is 3, "
+        "gain 2'}\n"
+        "  stadium: {effect: 'take half of their coins from the richest other player'}\n")
+    compiled, batch = play_both(load_ruleset(str(variant)), 4, 200)
+    assert differences(compiled, batch).size == 0
+
+
 @pytest.mark.parametrize("players", [2, 5])
 def test_harbor_gives_the_batched_engines_games(players):
     # the Tax Office (half of their coins, each copy on what the one before left), the

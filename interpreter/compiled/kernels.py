@@ -29,6 +29,7 @@ from numba import njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
 
+from ..language.actions import TakeFromRichest
 from ..language.units import poorest, round_is
 from . import tables as tb
 from .cache import use_folder
@@ -72,11 +73,12 @@ NONE, BUILD_DECISION, DICE_DECISION, CLAUSE_DECISION = -1, 0, 1, 2
 (C_OP, C_PAYER, C_PAYEE, C_BOOSTED, C_AMOUNT, C_N, C_SCOPE, C_ASKS, C_OPTIONAL,
  C_COND_START, C_COND_COUNT, C_HOLDING_OP, C_HOLDING_N, C_YES_NO,
  C_ONE_BY_ONE, C_MARKER, C_REST) = range(len(tb.CLAUSE_FIELDS))
-BANK, OWNER, ROLLER, OTHERS, CHOSEN, POOREST = 0, 1, 2, 3, 5, 6
+BANK, OWNER, ROLLER, OTHERS, RICHEST, CHOSEN, POOREST = 0, 1, 2, 3, 4, 5, 6
 
 # the concept units' own compiled forms, beside their reference rules
 _round = njit(cache=True)(round_is.compiled_round)
 _poorest = njit(cache=True)(poorest.PayPoorest.compiled)
+_richest = njit(cache=True)(TakeFromRichest.compiled)
 
 
 class State(NamedTuple):
@@ -254,6 +256,12 @@ def _test(t, s, g, c, owner):
         return _quantity(qop, n, s.ints[g, NDICE])
     if op == tb.ROUND_IS:
         return _quantity(qop, n, _round(s.ints[g, TURN], s.ints[g, EXTRAS], t.players))
+    if op == tb.MARKET_HAS:
+        count = 0
+        for card in range(t.cards):
+            if t.condition_cards[c, card]:
+                count += s.supply[g, card]
+        return _quantity(qop, n, count)
     seat = s.ints[g, CUR] if t.conditions[c, 1] else owner
     if op == tb.HAS_COINS:
         return _quantity(qop, n, s.coins[g, seat])
@@ -271,18 +279,35 @@ def _test(t, s, g, c, owner):
 
 @njit(cache=True, inline="always")
 def _holds(t, s, g, first, count, owner):
-    """The conditions of ``condition_list[first:first + count]`` (all of them) hold for
-    ``owner``."""
+    """The top-level conditions ``condition_list[first:first + count]`` (all of them) hold
+    for ``owner``: each a run of rows in postfix order, read with a stack of bits (the
+    tables' :data:`~machikoro.compiled.tables.CONDITIONS`)."""
     for i in range(first, first + count):
-        c = t.condition_list[i]
-        others = t.conditions[c, 0] == tb.OTHER_PLAYERS  # a player's test, per other
-        row = t.conditions[c, 3] if others else c
-        found = 0
-        for j in range(t.players - 1 if others else 1):
-            found += _test(t, s, g, row, t.order[owner, 1 + j] if others else owner)
-        mode = t.conditions[c, 2] if others else 1
-        if not (found > 0 if mode == 0 else (found == t.players - 1 if others else found)
-                if mode == 1 else found == 0):
+        stack = 0
+        for c in range(t.condition_list[i, 0], t.condition_list[i, 1]):
+            op = t.conditions[c, 0]
+            if t.conditions[c, 4]:  # a row another reads (other players')
+                continue
+            if op == tb.ALL_OF or op == tb.ANY_OF or op == tb.NOT:
+                parts = t.conditions[c, 3]
+                true = 0
+                for _ in range(parts):
+                    true += stack & 1
+                    stack >>= 1
+                value = (true == parts if op == tb.ALL_OF else
+                         true > 0 if op == tb.ANY_OF else true == 0)
+            else:
+                others = op == tb.OTHER_PLAYERS  # a player's test, per other
+                row = t.conditions[c, 3] if others else c
+                found = 0
+                for j in range(t.players - 1 if others else 1):
+                    found += _test(t, s, g, row, t.order[owner, 1 + j] if others else owner)
+                mode = t.conditions[c, 2] if others else 1
+                value = (found > 0 if mode == 0 else
+                         (found == t.players - 1 if others else found > 0) if mode == 1
+                         else found == 0)
+            stack = (stack << 1) | (1 if value else 0)
+        if not stack & 1:
             return False
     return True
 
@@ -375,7 +400,7 @@ def _seat(role, owner, roller, chosen, other):
         return owner
     if role == ROLLER:
         return roller
-    if role == CHOSEN or role == POOREST:
+    if role == CHOSEN or role == POOREST or role == RICHEST:
         return chosen
     if role == OTHERS:
         return other
@@ -394,13 +419,17 @@ def _coins(t, s, g, clause, card, owner, copies, chosen):
             return False
     if (payer_role == ROLLER or payee_role == ROLLER) and roller == owner:
         return False  # the roller never pays itself
+    if payer_role == RICHEST and t.players < 2:
+        return False
     boost = _boost(t, s, g, card, owner) if t.clauses[clause, C_BOOSTED] else 0
     each = payer_role == OTHERS or payee_role == OTHERS
     holding, least = t.clauses[clause, C_HOLDING_OP], t.clauses[clause, C_HOLDING_N]
     times, per_time = 1, copies
-    if each and copies > 1 and t.clauses[clause, C_ONE_BY_ONE]:
+    if (each or payer_role == RICHEST) and copies > 1 and t.clauses[clause, C_ONE_BY_ONE]:
         times, per_time = copies, 1  # each copy acts on the coins the one before left
     for _ in range(times):
+        if payer_role == RICHEST:
+            chosen = _richest(s.coins[g], t.order[owner], t.players)
         for j in range(t.players - 1 if each else 1):
             other = t.order[owner, 1 + j]
             payer = _seat(payer_role, owner, roller, chosen, other)

@@ -47,8 +47,8 @@ from ..language.units import (
 from ..rules.ruleset import RuleSet
 
 # roles of a coin action's payer and payee (the language's act.BANK...), as numbers
-ROLES = {act.BANK: 0, act.OWNER: 1, act.ROLLER: 2, act.OTHERS: 3, act.CHOSEN: 5,
-         poorest.ROLE: 6}
+ROLES = {act.BANK: 0, act.OWNER: 1, act.ROLLER: 2, act.OTHERS: 3, act.RICHEST: 4,
+         act.CHOSEN: 5, poorest.ROLE: 6}
 
 # action ops
 (COINS, SWAP, EXTRA_TURN, REROLL, STATIC, ADD_TO_ROLL, GIVE, SHARE, CARD_CHOICE, MARK,
@@ -60,7 +60,7 @@ ACTIONS = {act.Gain: COINS, act.PayBank: COINS, act.PayEach: COINS, act.PayRolle
            act.AddToRoll: ADD_TO_ROLL, act.Give: GIVE, act.ShareCoins: SHARE,
            act.CostChange: STATIC, act.Unbuild: CARD_CHOICE, act.ChooseKind: CARD_CHOICE,
            act.Activate: CARD_CHOICE, act.Mark: MARK, act.PutCoins: PUT_COINS,
-           act.ReturnCard: RETURN, poorest.PayPoorest: COINS}
+           act.ReturnCard: RETURN, poorest.PayPoorest: COINS, act.TakeFromRichest: COINS}
 UNBUILD, CHOOSE_KIND, ACTIVATE = 0, 1, 2
 """A card choice's act (its ``scope``)."""
 CARD_CHOICES = {act.Unbuild: UNBUILD, act.ChooseKind: CHOOSE_KIND, act.Activate: ACTIVATE}
@@ -76,12 +76,18 @@ SCOPES = {"owner": 0, "every_town": 1, "payer": 2}
 
 # condition ops
 (DOUBLES, HAS_CARD, HAS_COUNT, HAS_COINS, HAS_LANDMARKS, BUILT_NOTHING, ROLL_IS,
- ROLLED_DICE, RECEIVED, OTHER_PLAYERS, ROUND_IS) = range(11)
+ ROLLED_DICE, RECEIVED, OTHER_PLAYERS, ROUND_IS, MARKET_HAS, ALL_OF, ANY_OF, NOT) = range(15)
 CONDITIONS = {doubles.Doubles: DOUBLES, cond.HasCard: HAS_CARD, cond.HasCount: HAS_COUNT,
               cond.HasCoins: HAS_COINS, cond.HasLandmarks: HAS_LANDMARKS,
               built_nothing.BuiltNothing: BUILT_NOTHING, roll_is.RollIs: ROLL_IS,
               rolled_dice.RolledDice: ROLLED_DICE, cond.ReceivedCoins: RECEIVED,
-              cond.OtherPlayers: OTHER_PLAYERS, round_is.RoundIs: ROUND_IS}
+              cond.OtherPlayers: OTHER_PLAYERS, round_is.RoundIs: ROUND_IS,
+              cond.MarketHas: MARKET_HAS, cond.AllOf: ALL_OF, cond.AnyOf: ANY_OF,
+              cond.Not: NOT}
+"""The conditions the compiled engine plays. A top-level condition is a run of rows in
+postfix order: ``A and B`` is A's rows, B's rows, then an ``ALL_OF`` row of ``n`` = 2 (as
+``any``, ``not``); an ``other players`` row reads the row ``n``, an inner one (its
+``inner`` column 1, skipped by the run)."""
 MODES = {"any": 0, "every": 1, "none": 2}
 """``any|every|no other player has ...``: the test about a player (a condition row of its
 own, ``n``) read for each other player."""
@@ -91,7 +97,7 @@ CLAUSE_FIELDS = ("op", "payer", "payee", "boosted", "amount", "n", "scope", "ask
                  "optional", "cond_start", "cond_count", "holding_op", "holding_n",
                  "yes_no", "one_by_one", "marker", "rest")
 """The columns of :attr:`Tables.clauses` (one row per clause)."""
-CONDITION_FIELDS = ("op", "roller", "quantity_op", "n")
+CONDITION_FIELDS = ("op", "roller", "quantity_op", "n", "inner")
 """The columns of :attr:`Tables.conditions`; the cards each names are
 :attr:`Tables.condition_cards`."""
 
@@ -129,7 +135,7 @@ class Tables(NamedTuple):
     clause_cards: np.ndarray  # (clauses, cards) bool: an amount's or a swap's cards
     conditions: np.ndarray   # (conditions, CONDITION_FIELDS)
     condition_cards: np.ndarray  # (conditions, cards) bool
-    condition_list: np.ndarray   # the top-level conditions: a clause's are a run of it
+    condition_list: np.ndarray   # (top-level conditions, 2): each one's run of rows
     plan_start: np.ndarray   # per roll total: first item (income), NO_TOTAL: none
     plan_stop: np.ndarray
     items: np.ndarray        # (items, 5): offset, card, clause, first of its card, block
@@ -207,23 +213,32 @@ class _Encoder:
             else f"the build_if of {self.rules.ids[card]}"
         return CompiledUnsupported(f"{name}, in {where}")
 
-    def condition(self, test, card: int, clause, inner: bool = False) -> int:
-        """The row of condition ``test``; a top-level one is also listed in
-        ``condition_list`` (a clause's conditions are a run of that list)."""
+    def condition(self, test, card: int, clause, inner: bool = False,
+                  top: bool = True) -> int:
+        """The rows of condition ``test`` (see :data:`CONDITIONS`); a top-level one's run
+        ``[first, last + 1)`` is also listed in ``condition_list`` (a clause's conditions
+        are a run of that list). Returns its last row."""
         op = CONDITIONS.get(type(test))
-        if op is None or (inner and op == OTHER_PLAYERS):
+        if op is None or (inner and op in (OTHER_PLAYERS, ALL_OF, ANY_OF, NOT)):
             raise self._unsupported(test, card, clause)
+        first = len(self.conditions)
         quantity = getattr(test, "quantity", None)
         row = [op, int(getattr(test, "roller", False)),
                QUANTITY[quantity.op] if quantity is not None else 0,
-               quantity.n if quantity is not None else 0]
+               quantity.n if quantity is not None else 0, int(inner)]
         if op == OTHER_PLAYERS:
-            row[2], row[3] = MODES[test.mode], self.condition(test.inner, card, clause, True)
+            row[2], row[3] = MODES[test.mode], self.condition(test.inner, card, clause, True,
+                                                              False)
+        elif op in (ALL_OF, ANY_OF, NOT):
+            parts = (test.inner,) if op == NOT else test.tests
+            for part in parts:
+                self.condition(part, card, clause, top=False)
+            row[3] = len(parts)
         self.conditions.append(tuple(row))
         cards = getattr(test, "cards", None) or getattr(test, "landmarks", None) or ()
         self.condition_cards.append(self._mask(cards))
-        if not inner:
-            self.condition_list.append(len(self.conditions) - 1)
+        if top:
+            self.condition_list.append((first, len(self.conditions)))
         return len(self.conditions) - 1
 
     def clause(self, clause, card: int) -> int:
@@ -338,7 +353,7 @@ def encode(rules: RuleSet, players: int) -> Tables:
         clause_cards=np.array(encoder.clause_cards, dtype=bool).reshape(-1, cards),
         conditions=_array(encoder.conditions, len(CONDITION_FIELDS)),
         condition_cards=np.array(encoder.condition_cards, dtype=bool).reshape(-1, cards),
-        condition_list=np.array(encoder.condition_list, dtype=np.int64),
+        condition_list=np.array(encoder.condition_list, dtype=np.int64).reshape(-1, 2),
         **plans, **_market(rules, players, cards), **costs, **card_info)
 
 

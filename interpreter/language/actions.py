@@ -297,6 +297,17 @@ class TakeFromRichest(Plain, Record):
     def reads(self) -> frozenset:  # type: ignore[override]
         return _amount_reads(self.amount) | {"coins"}
 
+    @staticmethod
+    def compiled(coins, order, players):
+        """The compiled engine's form of the role (Numba compiles it where the engine is
+        made): ``coins`` the game's coins per seat, ``order`` every seat in payment order
+        from the owner; the seat, -1 for none."""
+        found = -1
+        for k in range(1, players):
+            if found < 0 or coins[order[k]] > coins[found]:
+                found = order[k]
+        return found
+
     def run(self, game, card: int, owner: int, copies: int):
         others = game.others(owner)
         if not others:

@@ -534,7 +534,8 @@ COMPILED = frozenset({
     "markers", "unbuild a landmark", "choose an establishment", "activate an establishment",
     "return this card to the market", "mark", "put coins on this card",
     "N per copy of the chosen kind", "the coins on this card", "the round is",
-    "N per round", "pay the poorest other player",
+    "N per round", "pay the poorest other player", "and", "or", "not",
+    "the market has", "take from the richest other player",
 })
 """The concepts the compiled engine plays so far (issue 35's first stage: the base set's,
 and those that came with them); every other concept has the gap below."""
