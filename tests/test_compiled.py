@@ -121,6 +121,17 @@ def test_combined_conditions_and_the_richest_give_the_batched_engines_games(tmp_
     assert differences(compiled, batch).size == 0
 
 
+def test_choices_of_dice_give_the_batched_engines_games(tmp_path):
+    # two cards offering numbers of dice (the roller chooses among all it owns: 1, 2 or 3
+    # dice), and a reroll that chooses its number of dice (reroll_same_dice: false)
+    variant = tmp_path / "dice.yaml"
+    variant.write_text("kind: variant\nname: Dice\nextends: base\nrules:\n  options:\n"
+                       "    reroll_same_dice: false\nchange:\n"
+                       "  amusement_park: {effect: 'roll 2 or 3 dice'}\n")
+    compiled, batch = play_both(load_ruleset(str(variant)), 3, 300)
+    assert differences(compiled, batch).size == 0
+
+
 @pytest.mark.parametrize("players", [2, 5])
 def test_harbor_gives_the_batched_engines_games(players):
     # the Tax Office (half of their coins, each copy on what the one before left), the

@@ -206,6 +206,30 @@ def _throw(t, s, g, count):
 
 
 @njit(cache=True, inline="always")
+def _dice_offers(t, s, g, p):
+    """The numbers of dice ``p`` may roll, as bits of ``dice_counts``: the choices its
+    built cards offer, else the rule set's."""
+    offers = 0
+    for d in range(t.dice_cards.shape[0]):
+        if s.towns[g, p, t.dice_cards[d]] > 0:
+            offers |= t.dice_offers[d]
+    return offers if offers else t.dice_default
+
+
+@njit(cache=True, inline="always")
+def _nth_count(t, offers, k):
+    """The ``k``-th number of dice among ``offers`` (ascending); with ``k`` < 0, how many
+    there are."""
+    found = 0
+    for j in range(t.dice_counts.shape[0]):
+        if offers >> j & 1:
+            if found == k:
+                return t.dice_counts[j]
+            found += 1
+    return found
+
+
+@njit(cache=True, inline="always")
 def _doubles(s, g):
     n = s.ints[g, NDICE]
     if n < 2:
@@ -714,8 +738,10 @@ def _options(t, s, g, clause, card, owner):
     """How many options the clause's decision offers ``owner`` now (0: it is not
     asked): ``may`` adds "no" first."""
     op = t.clauses[clause, C_OP]
-    if op == tb.REROLL:
-        return 0 if s.rerolled[g, card] == s.ints[g, TURN] + 1 else 2
+    if op == tb.REROLL:  # no, yes (or the numbers of dice the owner may roll)
+        if s.rerolled[g, card] == s.ints[g, TURN] + 1:
+            return 0
+        return 2 if t.reroll_same else 1 + _nth_count(t, _dice_offers(t, s, g, owner), -1)
     if t.clauses[clause, C_YES_NO]:  # "yes" only when the action can happen now
         return 1 if op == tb.PUT_COINS and s.coins[g, owner] < t.clauses[clause, C_N] \
             else 2
@@ -735,11 +761,14 @@ def _act(t, s, g, clause, card, owner, copies, answer):
     False when it did not happen (its ``then`` steps do not run)."""
     op = t.clauses[clause, C_OP]
     if op == tb.REROLL:
-        if answer == 1:  # roll again; the after roll hooks run again on the new roll
+        if answer >= 1:  # roll again; the after roll hooks run again on the new roll
+            if not t.reroll_same:
+                s.ints[g, DICE_COUNT] = _nth_count(t, _dice_offers(t, s, g, owner),
+                                                   answer - 1)
             s.rerolled[g, card] = s.ints[g, TURN] + 1
             _roll(t, s, g, s.ints[g, DICE_COUNT])
             _go(s, g, AFTER_ROLL)
-        return answer == 1
+        return answer >= 1
     if answer >= 0 and t.clauses[clause, C_OPTIONAL]:
         if answer == 0:
             return False  # declined
@@ -1087,8 +1116,9 @@ def _answer(t, s, g, k):
     s.ints[g, PENDING] = NONE
     p = s.ints[g, CUR]
     if kind == DICE_DECISION:
-        s.ints[g, DICE_COUNT] = t.dice_choice[k]
-        _roll(t, s, g, t.dice_choice[k])
+        count = _nth_count(t, _dice_offers(t, s, g, p), k)
+        s.ints[g, DICE_COUNT] = count
+        _roll(t, s, g, count)
         _go(s, g, AFTER_ROLL)
     elif kind == CLAUSE_DECISION:
         s.ints[g, ANSWER] = k
@@ -1139,11 +1169,11 @@ def _enter(t, s, g, phase):
         _go(s, g, BEFORE_ROLL)
         return False
     if phase == DICE:
-        owns = t.dice_card >= 0 and s.towns[g, p, t.dice_card] > 0
-        if owns and t.dice_choice.shape[0] > 1:
-            _ask(s, g, DICE_DECISION, p, t.dice_choice.shape[0])
+        offers = _dice_offers(t, s, g, p)
+        if offers & (offers - 1):  # two counts or more: the roller chooses
+            _ask(s, g, DICE_DECISION, p, _nth_count(t, offers, -1))
             return False
-        count = t.dice_choice[0] if owns else t.dice_count
+        count = _nth_count(t, offers, 0)
         s.ints[g, DICE_COUNT] = count
         _roll(t, s, g, count)
         _go(s, g, AFTER_ROLL)

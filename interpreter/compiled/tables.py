@@ -112,8 +112,11 @@ class Tables(NamedTuple):
     cards: int
     faces: int
     dice_count: int          # the rule set's number of dice
-    dice_card: int           # the one card offering a choice of dice, or -1
-    dice_choice: np.ndarray  # its counts, ascending
+    dice_counts: np.ndarray  # every number of dice a player may roll, ascending
+    dice_default: int        # the rule set's, as a bit of dice_counts
+    dice_cards: np.ndarray   # the cards offering a choice of dice
+    dice_offers: np.ndarray  # per such card, its counts as bits of dice_counts
+    reroll_same: bool        # a reroll rolls the same number of dice (else a choice)
     max_dice: int
     builds_per_turn: int
     active_on_build_turn: bool
@@ -182,10 +185,6 @@ def _refuse_rules(rules: RuleSet) -> None:
     gap = first_gap(rules, "compiled")
     if gap is not None:
         raise CompiledUnsupported(gap.name)
-    if len(rules.dice_options) > 1:
-        raise CompiledUnsupported("a choice of dice offered by more than one card")
-    if not rules.options["reroll_same_dice"]:
-        raise CompiledUnsupported("rule options")
 
 
 class _Encoder:
@@ -321,18 +320,20 @@ def encode(rules: RuleSet, players: int) -> Tables:
         for k, (source, more) in enumerate(found):
             boost_source[card, k], boost_more[card, k] = source, more
     step = -1 if rules.payment_order == "counterclockwise" else 1
-    dice_card, dice_choice = -1, (rules.dice_count,)
-    if rules.dice_options:
-        dice_card, counts = rules.dice_options[0]
-        dice_choice = tuple(sorted(set(counts)))
+    counts = sorted({rules.dice_count} | {k for _, offers in rules.dice_options
+                                           for k in offers})
     starting = rules.starting_coins(players)
     in_market = np.zeros(cards, dtype=bool)
     for _, i, _, _, market in rules.by_cost:
         in_market[i] = market
     return Tables(
         players=players, cards=cards, faces=rules.dice_faces, dice_count=rules.dice_count,
-        dice_card=dice_card, dice_choice=np.array(dice_choice, dtype=np.int64),
-        max_dice=max(dice_choice + (rules.dice_count,)),
+        dice_counts=np.array(counts, dtype=np.int64),
+        dice_default=1 << counts.index(rules.dice_count),
+        dice_cards=np.array([card for card, _ in rules.dice_options], dtype=np.int64),
+        dice_offers=np.array([sum(1 << counts.index(k) for k in set(offers))
+                              for _, offers in rules.dice_options], dtype=np.int64),
+        reroll_same=bool(rules.options["reroll_same_dice"]), max_dice=max(counts),
         builds_per_turn=rules.builds_per_turn,
         active_on_build_turn=bool(rules.options["landmark_active_on_build_turn"]),
         cost=np.array(rules.cost, dtype=np.int64),
