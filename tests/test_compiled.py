@@ -243,8 +243,11 @@ def test_the_compiled_code_is_kept_in_the_rule_set_caches_folder(tmp_path):
 
 
 def test_the_first_compile_says_what_it_does(tmp_path, capsys):
+    class File:
+        _index_path = str(tmp_path / "run.nbi")
+
     class Cache:
-        _cache_path, _index_name = str(tmp_path), "run.nbi"
+        _cache_file = File()
 
     class Dispatcher:
         signatures, _cache = [], Cache()
@@ -258,3 +261,16 @@ def test_the_first_compile_says_what_it_does(tmp_path, capsys):
     with FirstCompile(Dispatcher(), "FOLDER"):
         pass
     assert capsys.readouterr().err == ""
+
+
+def test_the_engines_own_function_is_read_by_the_first_compiles_check(tmp_path):
+    # with this Numba: the check reads where the engine's entry point is cached (a fresh
+    # folder: not compiled yet), so the message is shown on a real first compile
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["MACHIKORO_CACHE_DIR"] = str(tmp_path)
+    probe = ("import machikoro.compiled.kernels as k, machikoro.compiled.cache as c; "
+             "print(c.compiled_yet(k.run), k.run._cache._cache_file._index_path)")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          env=env, timeout=120, check=True)
+    said, where = done.stdout.split()
+    assert said == "False" and where.startswith(str(tmp_path))

@@ -49,9 +49,8 @@ def compiled_yet(dispatcher) -> bool:
     entry in its on-disk cache (True too where Numba's cache cannot be read this way)."""
     if dispatcher.signatures:
         return True
-    try:
-        cache = dispatcher._cache
-        return os.path.exists(os.path.join(cache._cache_path, cache._index_name))
+    try:  # (Numba's cache keeps one index file per function)
+        return os.path.exists(dispatcher._cache._cache_file._index_path)
     except AttributeError:  # (another Numba's cache): say nothing
         return True
 
