@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from machikoro.compiled.cache import FirstCompile
+from machikoro.compiled.cache import FirstCompile, fingerprint
 from machikoro.compiled.games import CompiledGames
 from machikoro.compiled.tables import encode, refusal
 from machikoro.errors import CompiledUnsupported, MachikoroError
@@ -230,7 +230,7 @@ def test_the_compiled_code_is_kept_in_the_rule_set_caches_folder(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
     env["MACHIKORO_CACHE_DIR"] = str(tmp_path / "mine")
     done = _cache_probe(env)
-    folder = str(tmp_path / "mine" / "compiled")
+    folder = str(tmp_path / "mine" / "compiled" / fingerprint())
     assert done.stdout.split() == [folder, folder]
     assert os.stat(folder).st_mode & 0o077 == 0  # made 0700
     # a folder others may write is not used, and one line says why
@@ -240,6 +240,34 @@ def test_the_compiled_code_is_kept_in_the_rule_set_caches_folder(tmp_path):
     env["MACHIKORO_CACHE_DIR"] = str(shared)
     done = _cache_probe(env)
     assert done.stdout.split()[0] == "None" and "can be written by other users" in done.stderr
+
+
+def test_a_change_to_a_file_the_compiled_code_comes_from_makes_a_new_folder(tmp_path,
+                                                                             monkeypatch):
+    # Numba checks a cached function against its own file only: a concept unit's compiled
+    # form changing must not reuse the code compiled before it
+    from machikoro.compiled import cache
+
+    root = tmp_path / "package"
+    (root / "compiled").mkdir(parents=True)
+    (root / "language" / "units").mkdir(parents=True)
+    (root / "compiled" / "kernels.py").write_text("kernels")
+    (root / "language" / "actions.py").write_text("actions")
+    unit = root / "language" / "units" / "poorest.py"
+    unit.write_text("def compiled(): return 1")
+    monkeypatch.setattr(cache, "__file__", str(root / "compiled" / "cache.py"))
+    before = cache.fingerprint()
+    unit.write_text("def compiled(): return 2")
+    assert cache.fingerprint() != before and len(before) == 16
+    # older fingerprints' folders are pruned, the newest few kept
+    parent = tmp_path / "cache"
+    for k in range(5):
+        (parent / f"{k:016x}").mkdir(parents=True)
+        os.utime(parent / f"{k:016x}", (k, k))
+    (parent / "notes").mkdir()
+    cache._prune(str(parent), f"{4:016x}")
+    assert sorted(p.name for p in parent.iterdir()) == [f"{2:016x}", f"{3:016x}",
+                                                        f"{4:016x}", "notes"]
 
 
 def test_the_first_compile_says_what_it_does(tmp_path, capsys):

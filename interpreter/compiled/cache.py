@@ -8,6 +8,11 @@ cache_dir`, under ``compiled/``), with that folder's safety rule: the cache hold
 so a folder that is not this user's alone is not used (one line on standard error says
 why, :func:`~machikoro.data.cache.trusted`), and Numba's default place, beside the
 package, is used instead. ``$NUMBA_CACHE_DIR``, when set, wins.
+
+Numba checks a cached function against its own source file only, not against the files of
+the functions it calls (the concept units' compiled forms, :data:`SOURCES`): the code is
+kept in a subfolder named by a fingerprint of all of them (:func:`fingerprint`), so a
+change to any makes a new compile; the three newest subfolders are kept.
 """
 
 from __future__ import annotations
@@ -15,6 +20,43 @@ from __future__ import annotations
 import os
 import sys
 import time
+
+SOURCES = ("compiled/kernels.py", "language/actions.py", "language/units")
+"""The package's files the compiled code is made from (a folder: its ``.py`` files)."""
+KEEP = 3
+"""How many fingerprints' compiled code a cache folder keeps."""
+
+
+def fingerprint() -> str:
+    """16 hexadecimal digits of the SHA-256 of :data:`SOURCES`' contents."""
+    import hashlib
+
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    digest = hashlib.sha256()
+    for source in SOURCES:
+        path = os.path.join(root, source)
+        files = sorted(os.path.join(path, name) for name in os.listdir(path)
+                       if name.endswith(".py")) if os.path.isdir(path) else [path]
+        for name in files:
+            digest.update(os.path.relpath(name, root).encode())
+            with open(name, "rb") as source_file:
+                digest.update(source_file.read())
+    return digest.hexdigest()[:16]
+
+
+def _prune(parent: str, keep: str) -> None:
+    """Remove all but the :data:`KEEP` newest fingerprint folders of ``parent`` (never
+    ``keep``, never anything not named as a fingerprint)."""
+    import shutil
+
+    try:
+        names = [name for name in os.listdir(parent) if len(name) == 16 and
+                 all(c in "0123456789abcdef" for c in name) and name != keep]
+        names.sort(key=lambda name: os.stat(os.path.join(parent, name)).st_mtime)
+        for name in names[:max(0, len(names) - (KEEP - 1))]:
+            shutil.rmtree(os.path.join(parent, name), ignore_errors=True)
+    except OSError:
+        return
 
 
 def folder() -> str | None:
@@ -25,12 +67,17 @@ def folder() -> str | None:
         return None
     from ..data.cache import cache_dir, trusted
 
-    path = os.path.join(cache_dir(), "compiled")
+    parent = os.path.join(cache_dir(), "compiled")
+    name = fingerprint()
+    path = os.path.join(parent, name)
     try:
         os.makedirs(path, mode=0o700, exist_ok=True)
     except OSError:
         return None
-    return path if trusted(path) else None
+    if not (trusted(parent) and trusted(path)):
+        return None
+    _prune(parent, name)
+    return path
 
 
 def use_folder() -> str | None:
