@@ -2,18 +2,20 @@
 (:mod:`machikoro.engine.phases`) writes it, over the plain arrays of a
 :class:`~machikoro.compiled.tables.Tables` and a :class:`State`, compiled by Numba.
 
-A game runs by itself until its player must choose (:func:`advance`), then waits with its
-decision's kind, player and number of options in ``State.ints``; :func:`answer` applies
-option ``k`` (the position of the answer in the scalar engine's ``Decision.options``).
-The turn, as the scalar engine's::
+:func:`run` is the one entry point: a game runs by itself (:func:`_step`) until its player
+must choose, then waits with its decision's kind, player and number of options in
+``State.ints``; the next step applies option ``k`` (the position of the answer in the
+scalar engine's ``Decision.options``). The turn, as the scalar engine's::
 
-    start -> before roll hooks -> dice (decision) -> roll -> after roll hooks (reroll) ->
-    income (the roll's plan) -> after income hooks -> before build hooks -> build
-    (decision) -> at end of turn hooks -> next player (or an extra turn)
+    set-up (the market's decks) -> start -> before roll hooks -> dice (decision) -> roll
+    -> after roll hooks (reroll) -> income (the roll's plan) -> after income hooks ->
+    before build hooks -> build (decision) -> when built -> at end of turn hooks -> next
+    player (or an extra turn)
 
-Hooks and the income step fill the game's queue (``State.queue``: card, owner, copies,
-clause), which :func:`run_queue` walks in order; a clause that asks stops it until the
-answer. A coin action is one transfer rule (:func:`move_coins`) for every pair of roles.
+Hooks, the income step, ``then`` steps and an activated card's clauses go through the
+game's queue (``State.queue``: card, owner, copies, clause, extra), which :func:`_walk`
+walks in order; a clause that asks stops it until the answer. A coin action is one
+transfer rule (:func:`move_coins`) for every pair of roles.
 
 Randomness is the batched engine's counter-based generator (:mod:`machikoro.vector.rng`),
 bit for bit: a game's rolls come from its own stream, a random agent's answers from its
