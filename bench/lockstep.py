@@ -1,16 +1,20 @@
-"""Lock-step agreement of the batched engine with the scalar engine over many games.
+"""Lock-step agreement of the batched or compiled engine with the scalar engine over many
+games.
 
-    python bench/lockstep.py [--games 100000] [--workers 2] [--batch 500] [--mutate]
-                             [--part K/M] [--json] [--combine FILE ...]
+    python bench/lockstep.py [--engine batched|compiled] [--games 100000] [--workers 2]
+                             [--batch 500] [--mutate] [--part K/M] [--json]
+                             [--combine FILE ...]
 
 Plays ``--games`` games, spread over every bundled rule set and player count below (each
 case's share of the games in proportion to its weight), in both engines in lock-step
-(:func:`machikoro.vector.lockstep.run_lockstep`: the same dice and the same random answers,
-the whole state compared after every step), in batches of ``--batch`` games on
-``--workers`` processes, and prints the games, turns and decisions checked per rule set and
-every difference found (exit 1 if any). ``--mutate`` plants a bug in the batched engine
-first (a payer pays one coin less than it owes) and must find differences: it checks that
-the check can fail (exit 0 when it does).
+(:func:`machikoro.vector.lockstep.run_lockstep` for ``--engine batched``, the default;
+:func:`machikoro.compiled.lockstep.run_lockstep` for ``--engine compiled``: the same dice
+and the same random answers, the whole state compared after every step), in batches of
+``--batch`` games on ``--workers`` processes, and prints the games, turns and decisions
+checked per rule set and every difference found (exit 1 if any). ``--mutate`` plants a bug
+in the engine checked first (batched: a payer pays one coin less than it owes; compiled:
+every coin action's amount is one more in its tables) and must find differences: it checks
+that the check can fail (exit 0 when it does).
 
 ``--part K/M`` plays only the K-th of M interleaved shares of the batches (K from 1), so
 that a run can be split over sessions or machines with the same seeds as the whole run;
@@ -56,7 +60,9 @@ def rule_set(name: str):
 
 def one_batch(args: tuple) -> dict:
     """Play one batch in lock-step: its counts and differences (as text)."""
-    name, players, first, count, mutate = args
+    name, players, first, count, mutate, engine = args
+    if engine == "compiled":
+        return compiled_batch(name, players, first, count, mutate)
     from machikoro.vector import batch as batch_module
     from machikoro.vector.lockstep import run_lockstep
 
@@ -76,8 +82,32 @@ def one_batch(args: tuple) -> dict:
             "asked": report.asked, "cpu_s": time.process_time() - start}
 
 
+def compiled_batch(name: str, players: int, first: int, count: int, mutate: bool) -> dict:
+    """One batch of the compiled engine in lock-step (see :func:`one_batch`)."""
+    from machikoro.compiled import tables as tb
+    from machikoro.compiled.games import tables_for
+    from machikoro.compiled.lockstep import run_lockstep
+
+    rules = rule_set(name)
+    tables = None
+    if mutate:  # every coin action's amount one more, in the compiled tables alone
+        tables = tables_for(rules, players)
+        clauses = tables.clauses.copy()
+        coins = clauses[:, tb.CLAUSE_FIELDS.index("op")] == tb.COINS
+        clauses[coins, tb.CLAUSE_FIELDS.index("n")] += 1
+        tables = tables._replace(clauses=clauses)
+    start = time.process_time()
+    report = run_lockstep(rules, players, range(first, first + count),
+                          answer_seed=first * 7919, tables=tables)
+    return {"rules": name, "players": players, "games": report.games,
+            "turns": report.turns, "decisions": report.decisions,
+            "differences": [str(d) for d in report.differences],
+            "asked": report.asked, "cpu_s": time.process_time() - start}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--engine", choices=("batched", "compiled"), default="batched")
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--batch", type=int, default=500)
@@ -103,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
         games = max(1, round(args.games * weight / total_weight))
         for first in range(0, games, args.batch):
             jobs.append((name, players, 10_000_000 * k + first,
-                         min(args.batch, games - first), args.mutate))
+                         min(args.batch, games - first), args.mutate, args.engine))
     jobs = jobs[part - 1::parts]
     totals: dict = {}
     start = time.perf_counter()
@@ -155,7 +185,8 @@ def report(totals: dict, wall: float, args) -> int:
         games = sum(r["games"] for r in totals.values())
         decisions = sum(r["decisions"] for r in totals.values())
         where = f"{len(args.combine)} parts" if args.combine else f"{args.workers} workers"
-        print(f"all: {games:,} games, {decisions:,} decisions compared: {differences} "
+        print(f"all ({args.engine} engine): {games:,} games, {decisions:,} decisions "
+              f"compared: {differences} "
               f"differences ({wall:,.0f} s on {where})")
     if args.mutate:
         return 0 if differences else 1

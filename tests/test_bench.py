@@ -95,8 +95,7 @@ def test_a_tiny_compiled_bench_run_reports_each_engine_and_size():
     done = subprocess.run([sys.executable, str(COMPILED), "--sizes", "1", "4",
                            "--scalar-games", "3"], capture_output=True, text=True,
                           timeout=600, check=True)
-    rows = [line for line in done.stdout.splitlines() if line.startswith("| 1 |")
-            or line.startswith("| 4 |")]
+    rows = [line for line in done.stdout.splitlines() if line.startswith(("| 1 |", "| 4 |"))]
     assert len(rows) == 4 and "scalar engine: 3 games" in done.stdout
 
 
@@ -140,6 +139,6 @@ def test_a_tiny_strength_table_run_prints_a_row_per_agent():
                            "--cpu-games", "1", "--ladder", "random,greedy"],
                           capture_output=True, text=True, timeout=600, check=False)
     assert done.returncode == 0, done.stderr
-    rows = [line for line in done.stdout.splitlines() if line.startswith("| greedy |")
-            or line.startswith("| random |")]
+    rows = [line for line in done.stdout.splitlines()
+            if line.startswith(("| greedy |", "| random |"))]
     assert len(rows) == 2 and "| +0 |" in rows[0] + rows[1]

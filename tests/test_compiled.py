@@ -12,6 +12,7 @@ import pytest
 
 from machikoro.compiled.cache import FirstCompile, fingerprint
 from machikoro.compiled.games import CompiledGames
+from machikoro.compiled.lockstep import run_lockstep
 from machikoro.compiled.tables import encode, refusal
 from machikoro.errors import CompiledUnsupported, MachikoroError
 from machikoro.language.concepts import first_gap
@@ -302,3 +303,61 @@ def test_the_engines_own_function_is_read_by_the_first_compiles_check(tmp_path):
                           env=env, timeout=120, check=True)
     said, where = done.stdout.split()
     assert said == "False" and where.startswith(str(tmp_path))
+
+
+LOCKSTEP = [(None, 2), (None, 4), (["harbor"], 5), (["millionaires-row"], 3),
+            (["harbor", "millionaires-row"], 4), (["market/hybrid"], 3),
+            (["market/variable"], 2), (["harbor", "millionaires-row", "market/variable"], 3),
+            (["machi-koro-2"], 2), (["machi-koro-2"], 5)]
+
+
+@pytest.mark.parametrize(("variant", "players"), LOCKSTEP)
+def test_it_is_in_lock_step_with_the_scalar_engine(variant, players):
+    # the same dice (the compiled engine's throws, logged) and answers: every decision
+    # alike (name, seat, number of options) and the whole state equal after every step
+    report = run_lockstep(load_ruleset(variant), players, range(40), answer_seed=3)
+    assert report.differences == ()
+    assert report.games == 40 and report.decisions > 40 * 20
+    assert {"build"} <= set(report.asked)
+
+
+@pytest.mark.parametrize("name", ["give-to-the-previous-player", "opening-round",
+                                  "bakery-helps-the-poorest", "wheat-grows-each-round",
+                                  "radio-tower-wins-at-once", "shared-landmarks-dealt"])
+def test_the_test_rule_sets_are_in_lock_step_with_the_scalar_engine(name):
+    report = run_lockstep(load_ruleset(str(RULES / f"{name}.yaml")), 3, range(30))
+    assert report.differences == () and report.decisions > 30 * 20
+
+
+def test_the_lock_step_asks_the_decisions_of_the_expansions():
+    # Harbor and Millionaire's Row at 4 seats: the dice, a reroll, and cards that ask
+    report = run_lockstep(load_ruleset(["harbor", "millionaires-row"]), 4, range(60, 100))
+    assert report.differences == ()
+    assert {"build", "dice", "reroll"} <= set(report.asked)
+    assert len(set(report.asked) - {"build", "dice", "reroll"}) >= 3  # cards that ask
+
+
+def test_the_lock_step_finds_a_changed_rule():
+    # the check can fail: the Ranch paying 2 in the compiled tables alone is found, at
+    # the step it happens, as the coins (or the decision that follows) differing
+    rules = load_ruleset(None)
+    tables = encode(rules, 2)
+    ranch = rules.index["ranch"]
+    clause = next(row for card, row in zip(tables.items[:, 1], tables.items[:, 2])
+                  if card == ranch)
+    clauses = tables.clauses.copy()
+    clauses[clause, 5] += 1
+    report = run_lockstep(rules, 2, range(60), tables=tables._replace(clauses=clauses))
+    assert len(report.differences) > 20
+    assert {d.field for d in report.differences} <= {"coins", "decision"}
+    assert all(d.step > 0 for d in report.differences)
+
+
+def test_the_roll_log_is_asked_of_games_that_keep_it():
+    games = CompiledGames(load_ruleset(None), 2, [1])
+    with pytest.raises(MachikoroError, match="without log_rolls"):
+        games.take_rolls()
+    logged = CompiledGames(load_ruleset(None), 2, [1], log_rolls=True)
+    throws = logged.take_rolls()[0]
+    assert len(throws) == 1 and len(throws[0]) == 1 and 1 <= throws[0][0] <= 6
+    assert logged.take_rolls() == [[]]  # read once

@@ -20,6 +20,9 @@ from . import tables as tb
 from .cache import FirstCompile
 
 _TABLES: WeakKeyDictionary = WeakKeyDictionary()
+ROLLS_LOGGED = 64
+"""The most throws of the dice a game logs between two reads of the log (one step plays
+a game to its next decision: a turn or less, a few throws)."""
 
 
 def tables_for(rules: RuleSet, players: int) -> tb.Tables:
@@ -46,7 +49,8 @@ class CompiledGames:
     :class:`~machikoro.vector.engine.VectorGames` takes them; ``tables``, the rule set's
     encoded tables (default: :func:`~machikoro.compiled.tables.encode`'s). Raises
     :class:`~machikoro.errors.CompiledUnsupported` naming what the compiled engine does
-    not play, :class:`~machikoro.errors.MachikoroError` for bad arguments.
+    not play, :class:`~machikoro.errors.MachikoroError` for bad arguments. With
+    ``log_rolls``, every throw of the dice is logged (:meth:`take_rolls`).
 
     After :meth:`play_random`: ``winner`` (N,) the winning seat (-1: nobody, the turn cap),
     ``turns`` (N,) turns played, ``coins`` (N, P), ``towns`` (N, P, cards) and ``supply``
@@ -54,7 +58,7 @@ class CompiledGames:
     """
 
     def __init__(self, rules: RuleSet, players: int, seeds, max_turns: int | None = 1000,
-                 tables: tb.Tables | None = None):
+                 tables: tb.Tables | None = None, log_rolls: bool = False):
         from . import kernels as k
 
         if not rules.min_players <= players <= rules.max_players:
@@ -62,6 +66,7 @@ class CompiledGames:
                                  f"{rules.max_players} players, not {players}")
         seeds = _seeds(seeds, "seeds")
         self.rules, self.players, self.n = rules, players, len(seeds)
+        self.seeds, self.max_turns = seeds, max_turns
         if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(
                 max_turns, (int, np.integer)) or max_turns < 1):
             raise MachikoroError(f"max_turns must be a whole number >= 1 or None, not "
@@ -95,7 +100,9 @@ class CompiledGames:
             "dice_keys": k.stream_keys(seeds),
             "dice_counters": np.zeros(n, dtype=np.uint64),
             "agent_keys": np.zeros(n * p, dtype=np.uint64),
-            "agent_counters": np.zeros(n * p, dtype=np.uint64)}
+            "agent_counters": np.zeros(n * p, dtype=np.uint64),
+            "rolls": np.zeros((n, ROLLS_LOGGED if log_rolls else 1, 1 + max(t.max_dice, 2)),
+                              dtype=np.int64)}
         self.arrays = arrays
         self.state = k.State(**arrays)
         self._games = np.arange(n, dtype=np.int64)
@@ -196,6 +203,92 @@ class CompiledGames:
         return self.arrays["towns"]
 
     @property
+    def received(self) -> np.ndarray:
+        """(N, P): the coins each seat has received this turn."""
+        return self.arrays["received"]
+
+    @property
     def supply(self) -> np.ndarray:
         """(N, cards): the copies of each card face up in the market."""
         return self.arrays["supply"]
+
+    def take_rolls(self) -> list:
+        """Per game, the throws of the dice since the last call (or the start), in order,
+        each a tuple of its faces (the turn's rolls and side rolls alike), and empties the
+        log (the games must be made with ``log_rolls``). Raises
+        :class:`~machikoro.errors.MachikoroError` if a game's log overflowed
+        (:data:`ROLLS_LOGGED` throws)."""
+        from .kernels import NROLLS
+
+        ints, log = self.arrays["ints"], self.arrays["rolls"]
+        if log.shape[1] == 1:
+            raise MachikoroError("these games were made without log_rolls")
+        counts = ints[:, NROLLS].tolist()
+        full = [g for g, count in enumerate(counts) if count >= log.shape[1]]
+        if full:
+            raise MachikoroError(f"game {full[0]} threw the dice {log.shape[1]} times or "
+                                 f"more since its log was last read")
+        ints[:, NROLLS] = 0
+        return [[tuple(row[1:1 + row[0]]) for row in log[g, :count].tolist()]
+                for g, count in enumerate(counts)]
+
+    def decision_name(self, g: int) -> str | None:
+        """The scalar engine's name of game ``g``'s waiting decision (``build``, ``dice``,
+        ``reroll``, ``order``, or the asking card's id; None: none waits)."""
+        from . import kernels as k
+
+        kind = int(self.pending[g])
+        if kind == k.NONE:
+            return None
+        if kind != k.CLAUSE_DECISION:
+            return self.DECISIONS[kind]
+        item = self.arrays["queue"][g, self.arrays["ints"][g, k.ITEM]]
+        card, clause = int(item[0]), int(item[3])
+        if card < 0:
+            return "order"
+        if self.tables.clauses[clause, k.C_OP] == tb.REROLL:
+            return "reroll"
+        return self.rules.ids[card]
+
+    @property
+    def current(self) -> np.ndarray:
+        """(N,): the seat whose turn it is."""
+        from .kernels import CUR
+
+        return self.arrays["ints"][:, CUR]
+
+    @property
+    def extra_turns(self) -> np.ndarray:
+        """(N,): the extra turns taken so far."""
+        from .kernels import EXTRAS
+
+        return self.arrays["ints"][:, EXTRAS]
+
+    def roll(self, g: int) -> tuple:
+        """Game ``g``'s last roll of the turn: ``(total, faces)``."""
+        from .kernels import NDICE, TOTAL
+
+        ints = self.arrays["ints"]
+        count = int(ints[g, NDICE])
+        return int(ints[g, TOTAL]), tuple(self.arrays["dice"][g, :count].tolist())
+
+    def markers(self, g: int) -> list:
+        """Game ``g``'s markers as the scalar engine keeps them (``Game.marks``): per
+        marker, per seat, per card, the copies it marks (or the coins on them)."""
+        marks, kinds = self.arrays["marks"][g], len(self.rules.markers)
+        if marks.shape != (self.tables.markers, self.players, self.tables.cards):
+            return [[[0] * self.tables.cards for _ in range(self.players)]
+                    for _ in range(kinds)]  # (no marker is ever set in these rules)
+        return marks[:kinds].tolist()
+
+    def deck(self, g: int, row: int) -> list | None:
+        """Game ``g``'s deck of market row ``row`` (an index of ``rules.market_rows``), as
+        the scalar engine keeps it (the top last); None for a row dealt from no deck."""
+        dealt = [r for r, found in enumerate(self.rules.market_rows) if found.kinds is not None]
+        if row not in dealt:
+            return None
+        j = dealt.index(row)
+        decks = self.arrays["decks"]
+        size = max(int(self.tables.row_size[j]), 1)
+        lo, hi = int(self.arrays["deck_lo"][g, j]), int(self.arrays["deck_hi"][g, j])
+        return [int(decks[g, j, k % size]) for k in range(lo, hi)]

@@ -49,8 +49,8 @@ _UNIT = 2.0 ** -53
 # State.ints columns
 (CUR, TURN, PHASE, NDICE, TOTAL, DICE_COUNT, EXTRA, EXTRAS, BUILDS_LEFT, WINNER, QLEN,
  QPOS, PENDING, PLAYER, COUNT, ITEM, MAX_TURNS, ENTERING, ANSWER, BUILT_CARD, QINS, BOUND,
- SEEN, MOVING, NMOVES) = range(25)
-INTS = 25
+ SEEN, MOVING, NMOVES, NROLLS) = range(26)
+INTS = 26
 MOVES = 256
 """The most moves of cards one income step logs (far more than any game makes)."""
 
@@ -96,7 +96,10 @@ class State(NamedTuple):
     coins on them), ``seen`` (N, P, cards) the towns as they stood at the roll (while
     ``ints[SEEN]``), ``moves`` (N, :data:`MOVES`, 3) the income step's moves of cards
     (kind, from, to; -1 the market), the generator's ``keys`` and
-    ``counters`` of each game's dice (N) and each seat's agent (N * P)."""
+    ``counters`` of each game's dice (N) and each seat's agent (N * P), and ``rolls`` (N,
+    logged, 1 + most dice) the throws logged since ``ints[NROLLS]`` was last set to 0: per
+    throw its number of dice and faces (the lock-step harness reads them; with one place
+    per game, nothing is logged)."""
 
     ints: np.ndarray
     coins: np.ndarray
@@ -119,6 +122,7 @@ class State(NamedTuple):
     dice_counters: np.ndarray
     agent_keys: np.ndarray
     agent_counters: np.ndarray
+    rolls: np.ndarray
 
 
 @intrinsic
@@ -176,35 +180,58 @@ def _bits(keys, counters, i):
 
 
 @njit(cache=True, inline="always")
-def _roll(t, s, g, count):
-    """Roll ``count`` dice in game ``g``: two dice a draw (its low and high 32 bits)."""
-    sides = np.uint64(t.faces)
-    total = 0
-    for d in range(0, count, 2):
-        bits = _bits(s.dice_keys, s.dice_counters, g)
-        face = np.int64(((bits & _LOW32) * sides) >> np.uint64(32)) + 1
-        s.dice[g, d] = face
-        total += face
-        if d + 1 < count:
-            face = np.int64(((bits >> np.uint64(32)) * sides) >> np.uint64(32)) + 1
-            s.dice[g, d + 1] = face
-            total += face
-    s.ints[g, NDICE] = count
-    s.ints[g, TOTAL] = total
+def _below(keys, counters, i, count):
+    """A random agent's answer: ``floor(u * count)``, ``u`` in [0, 1) the next 53 bits
+    of stream ``i`` (as :meth:`machikoro.vector.rng.Streams.below` draws)."""
+    bits = _bits(keys, counters, i)
+    return np.int64(np.float64(bits >> np.uint64(11)) * _UNIT * count)
+
+
+@njit(cache=True)
+def random_answers(keys, counters, counts):
+    """One random answer per game (int64, shape of ``counts``) from its stream
+    (``keys``, ``counters``: :func:`stream_keys` and its counters, advanced), for the
+    games whose ``counts`` (options) are above 0; 0 for the others, whose streams are
+    not drawn."""
+    out = np.zeros(counts.shape[0], dtype=np.int64)
+    for g in range(counts.shape[0]):
+        if counts[g] > 0:
+            out[g] = _below(keys, counters, g, counts[g])
+    return out
 
 
 @njit(cache=True, inline="always")
-def _throw(t, s, g, count):
-    """The total of ``count`` dice thrown apart from the turn's roll (a side roll), from
-    the game's stream as :func:`_roll` throws."""
+def _throw(t, s, g, count, keep):
+    """Throw ``count`` dice in game ``g`` and return their total: two dice a draw (its
+    low and high 32 bits). With ``keep``, the faces are the turn's roll (``State.dice``);
+    else a side roll's. A throw is logged where ``State.rolls`` has room."""
     sides = np.uint64(t.faces)
     total = 0
-    for d in range(0, count, 2):
-        bits = _bits(s.dice_keys, s.dice_counters, g)
-        total += np.int64(((bits & _LOW32) * sides) >> np.uint64(32)) + 1
-        if d + 1 < count:
-            total += np.int64(((bits >> np.uint64(32)) * sides) >> np.uint64(32)) + 1
+    bits = _ONE
+    logged = s.ints[g, NROLLS]
+    log = s.rolls.shape[1] > 1 and logged < s.rolls.shape[1]
+    if log:
+        s.rolls[g, logged, 0] = count
+        s.ints[g, NROLLS] = logged + 1
+    for d in range(count):
+        if d % 2 == 0:
+            bits = _bits(s.dice_keys, s.dice_counters, g)
+            face = np.int64(((bits & _LOW32) * sides) >> np.uint64(32)) + 1
+        else:
+            face = np.int64(((bits >> np.uint64(32)) * sides) >> np.uint64(32)) + 1
+        total += face
+        if keep:
+            s.dice[g, d] = face
+        if log:
+            s.rolls[g, logged, 1 + d] = face
     return total
+
+
+@njit(cache=True, inline="always")
+def _roll(t, s, g, count):
+    """Roll the turn's ``count`` dice in game ``g`` (:func:`_throw`)."""
+    s.ints[g, TOTAL] = _throw(t, s, g, count, True)
+    s.ints[g, NDICE] = count
 
 
 @njit(cache=True, inline="always")
@@ -354,7 +381,7 @@ def _amount(t, s, g, clause, card, owner, payer):
     if kind == tb.SIDE_ROLL:  # rolled the first time a copy needs it this turn
         if s.side_turn[g, card] != s.ints[g, TURN] + 1:
             s.side_turn[g, card] = s.ints[g, TURN] + 1
-            s.side[g, card] = _throw(t, s, g, n)
+            s.side[g, card] = _throw(t, s, g, n, False)
         return s.side[g, card]
     if kind == tb.CARD_COINS:  # where the activated copy is now
         m = t.clauses[clause, C_MARKER]
@@ -1292,10 +1319,8 @@ def run(t, s, games, answers, random):
                 if s.ints[g, PHASE] == OVER:
                     break
                 if s.ints[g, PENDING] != NONE:
-                    bits = _bits(s.agent_keys, s.agent_counters,
-                                 g * players + s.ints[g, PLAYER])
-                    k = np.int64(np.float64(bits >> np.uint64(11)) * _UNIT
-                                 * s.ints[g, COUNT])
+                    k = _below(s.agent_keys, s.agent_counters,
+                               g * players + s.ints[g, PLAYER], s.ints[g, COUNT])
             _step(t, s, g, k)  # (the one place the turn's code is inlined)
             if not random:
                 break

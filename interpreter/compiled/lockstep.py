@@ -1,0 +1,186 @@
+"""Lock-step agreement: the compiled engine and the scalar engine driven with the same dice
+and the same answers, their whole states compared after every step.
+
+:func:`run_lockstep` plays N :class:`~machikoro.compiled.games.CompiledGames` and, beside
+them, one scalar :class:`~machikoro.engine.game.Game` per game, with the compiled game's
+market decks, rolling the dice the compiled game threw (its log of throws, handed to a
+scripted ``dice``). At every step each scalar game is run to its next decision, which must
+be the one its compiled game waits at (the same name, player and number of options); both
+get the same answer (a uniform option index from the game's answer stream); then the
+states are compared: the winner, the turn, the seat to play, every seat's coins and town,
+the market and its decks, the markers, the extra turns, the coins received this turn and
+the roll. Any difference is reported with the game, the step and the field. The scalar
+engine is the reference; the compiled engine must agree with it exactly.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+
+import numpy as np
+
+from ..engine.game import Game
+from ..engine.phases import OVER
+from ..records import Record
+from ..rules.ruleset import RuleSet
+from .games import CompiledGames
+
+
+class Difference(Record):
+    """One disagreement: game ``game``, at step ``step`` (0: the start), ``field``
+    (``coins``, ``towns``, ``decision``...), what the scalar engine has and what the
+    compiled engine has."""
+
+    game: int
+    step: int
+    field: str
+    scalar: object
+    compiled: object
+
+    def __str__(self) -> str:
+        return (f"game {self.game}, step {self.step}: {self.field}: the scalar engine has "
+                f"{self.scalar!r:.300}, the compiled engine {self.compiled!r:.300}")
+
+
+class LockstepReport(Record):
+    """What a lock-step run found: ``games`` played, ``steps`` (steps of the N games),
+    ``turns`` (turns played, all games), ``decisions`` (decisions answered, all games),
+    ``asked`` (``{decision name: times answered}``: which rules the run exercised) and the
+    ``differences`` (at most one per game: a game that differs is not followed further)."""
+
+    games: int
+    steps: int
+    turns: int
+    decisions: int
+    differences: tuple
+    asked: dict
+
+
+class _Diverged(Exception):
+    def __init__(self, field: str, scalar, compiled):
+        super().__init__(field)
+        self.field, self.scalar, self.compiled = field, scalar, compiled
+
+
+class _Dice:
+    """A scalar game's ``dice``: the throws of its compiled game, in order."""
+
+    __slots__ = ("queue",)
+
+    def __init__(self) -> None:
+        self.queue: deque = deque()
+
+    def __call__(self, count: int) -> tuple:
+        if not self.queue:
+            raise _Diverged("dice", f"a throw of {count} dice", "no throw")
+        faces = self.queue.popleft()
+        if len(faces) != count:
+            raise _Diverged("dice", f"a throw of {count} dice", f"a throw of {len(faces)}")
+        return faces
+
+
+def scalar_twin(games: CompiledGames, g: int, dice) -> Game:
+    """A scalar game of compiled game ``g``'s seed and turn cap, with its market and
+    decks as the compiled game dealt them, rolling ``dice``."""
+    game = Game(games.rules, games.players, seed=int(games.seeds[g]),
+                max_turns=games.max_turns, dice=dice)
+    if games.rules.market_upkeep:
+        game.supply = games.supply[g].tolist()
+        game.decks = [None if deck is None else games.deck(g, r)
+                      for r, deck in enumerate(game.decks)]
+        game._menus = [None] * game.n
+    return game
+
+
+def compare(games: CompiledGames, g: int, game: Game) -> tuple | None:
+    """The first field in which compiled game ``g`` and the scalar ``game`` differ, as
+    ``(field, scalar value, compiled value)``, or None when they agree."""
+    winner = int(games.winner[g])
+    checks = (
+        ("over", game.phase == OVER, bool(games.over[g])),
+        ("winner", game.winner, None if winner < 0 else winner),
+        ("turn", game.turn, int(games.turns[g])),
+        ("current", game.current, int(games.current[g])),
+        ("coins", list(game.coins), games.coins[g].tolist()),
+        ("towns", [list(t) for t in game.owned], games.towns[g].tolist()),
+        ("supply", list(game.supply), games.supply[g].tolist()),
+        ("markers", [[list(r) for r in t] for t in game.marks], games.markers(g)),
+        ("decks", [None if d is None else list(d) for d in game.decks],
+         [None if d is None else games.deck(g, r) for r, d in enumerate(game.decks)]),
+        ("extra_turns", game.extra_turns, int(games.extra_turns[g])),
+        ("received", game.received,
+         None if game.received is None else games.received[g].tolist()),
+    )
+    for field, scalar, compiled in checks:
+        if scalar != compiled:
+            return field, scalar, compiled
+    if game.phase != OVER and game.dice:
+        total, faces = games.roll(g)
+        if (game.total, sorted(game.dice)) != (total, sorted(faces)):
+            return "roll", (game.total, sorted(game.dice)), (total, sorted(faces))
+    return None
+
+
+def _decision_matches(games: CompiledGames, g: int, decision) -> tuple | None:
+    name = games.decision_name(g)
+    scalar = None if decision is None else (decision.name, decision.player,
+                                            len(decision.options))
+    compiled = None if name is None else (name, int(games.pending_player[g]),
+                                          int(games.option_counts[g]))
+    return None if scalar == compiled else ("decision", scalar, compiled)
+
+
+def run_lockstep(rules: RuleSet, players: int, seeds, max_turns: int = 1000,
+                 answer_seed: int = 0, max_steps: int = 100_000,
+                 tables=None) -> LockstepReport:
+    """Play the games of ``seeds`` in both engines in lock-step (see the module text) and
+    return a :class:`LockstepReport`. Answers are uniform option indices drawn from
+    streams seeded ``answer_seed`` + game (as the batched engine's harness draws them);
+    ``tables`` replaces the compiled engine's encoding of ``rules`` (a planted change
+    must be found)."""
+    from . import kernels as k
+
+    games = CompiledGames(rules, players, seeds, max_turns=max_turns, tables=tables,
+                          log_rolls=True)
+    scripts = [_Dice() for _ in range(games.n)]
+    twins = [scalar_twin(games, g, scripts[g]) for g in range(games.n)]
+    for script, throws in zip(scripts, games.take_rolls()):
+        script.queue.extend(throws)
+    keys = k.stream_keys([answer_seed + g for g in range(games.n)])
+    counters = np.zeros(games.n, dtype=np.uint64)
+    followed = np.ones(games.n, dtype=bool)
+    differences: list = []
+    steps = decisions = 0
+    asked: dict = {}
+    while True:
+        pending = []
+        for g in np.flatnonzero(followed).tolist():
+            try:
+                decision = twins[g].decision()
+                found = _decision_matches(games, g, decision) or compare(games, g, twins[g])
+            except _Diverged as d:
+                found, decision = (d.field, d.scalar, d.compiled), None
+            if found is not None:
+                differences.append(Difference(g, steps, *found))
+                followed[g] = False
+            elif decision is not None:
+                pending.append((g, decision))
+            else:
+                followed[g] = False  # over in both, alike
+        if not pending or steps >= max_steps:
+            break
+        options = k.random_answers(keys, counters, games.option_counts)
+        games.step(options)
+        steps += 1
+        for script, throws in zip(scripts, games.take_rolls()):
+            script.queue.extend(throws)
+        for g, decision in pending:
+            try:
+                twins[g].answer(decision.options[int(options[g])], decision.player)
+            except _Diverged as d:
+                differences.append(Difference(g, steps, d.field, d.scalar, d.compiled))
+                followed[g] = False
+            decisions += 1
+            asked[decision.name] = asked.get(decision.name, 0) + 1
+    return LockstepReport(games.n, steps, int(games.turns.sum()), decisions,
+                          tuple(differences), dict(sorted(asked.items())))
