@@ -2,8 +2,10 @@
 CPU time measured in one run.
 
     python bench/compiled.py [--sizes 1 1000 20000] [--scalar-games 1000] [--players 2]
+                             [--variant harbor+millionaires-row] [--engines batched compiled]
 
-Random agents on every side, the base set: the scalar engine plays ``--scalar-games`` games
+Random agents on every side, the base set (or ``--variant``: bundled names joined by ``+``):
+the scalar engine plays ``--scalar-games`` games
 one by one (``Game`` and ``RandomAgent``), the batched engine (``VectorGames`` with
 ``RandomPolicy``) and the compiled engine (``CompiledGames.play_random``) one batch of each
 size. For each: CPU seconds per game (``time.process_time``; the compiled engine's first
@@ -13,7 +15,8 @@ from its own generator; the batched and the compiled engines play the same games
 suite checks), so the ratios are per game and per turn.
 
 The machine may be shared and noisy: only the ratios, measured in the same run, are figures.
-Targets (issue 35): >= 50x the scalar engine per game at 1, 1,000 and 100,000 games.
+Targets (issue 35): >= 50x the scalar engine per game at 1, 1,000 and 100,000 games on the
+base set at 2 players; >= 30x on Harbor + Millionaire's Row and Machi Koro 2 at 4 players.
 """
 
 from __future__ import annotations
@@ -27,9 +30,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from lockstep import rule_set
 from vector import scalar_turns, vector_turns
-
-from machikoro.rules.loader import load_ruleset
 
 
 def compiled_turns(rules, players: int, first: int, count: int) -> tuple[float, int]:
@@ -49,8 +51,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sizes", type=int, nargs="+", default=[1, 1000, 20000])
     parser.add_argument("--scalar-games", type=int, default=1000)
     parser.add_argument("--players", type=int, default=2)
+    parser.add_argument("--variant", default="base")
+    parser.add_argument("--engines", nargs="+", choices=("batched", "compiled"),
+                        default=["batched", "compiled"])
     args = parser.parse_args(argv)
-    rules, players = load_ruleset(), args.players
+    rules, players = rule_set(args.variant), args.players
+    print(f"{args.variant}, {players} players, random agents")
 
     start = time.process_time()
     compiled_turns(rules, players, 10**9, 1)  # the first compile (or loading its cache)
@@ -64,6 +70,8 @@ def main(argv: list[str] | None = None) -> int:
     for size in args.sizes:
         for name, run in (("batched", lambda n=size: vector_turns(rules, players, 0, n)[:2]),
                           ("compiled", lambda n=size: compiled_turns(rules, players, 0, n))):
+            if name not in args.engines:
+                continue
             run()  # (a first batch of this size: allocation, caches)
             seconds, played = run()
             per_game = seconds / size

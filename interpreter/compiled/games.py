@@ -102,7 +102,8 @@ class CompiledGames:
             "agent_keys": np.zeros(n * p, dtype=np.uint64),
             "agent_counters": np.zeros(n * p, dtype=np.uint64),
             "rolls": np.zeros((n, ROLLS_LOGGED if log_rolls else 1, 1 + max(t.max_dice, 2)),
-                              dtype=np.int64)}
+                              dtype=np.int64),
+            "menu": np.zeros((n, 2, c), dtype=np.int64)}
         self.arrays = arrays
         self.state = k.State(**arrays)
         self._games = np.arange(n, dtype=np.int64)

@@ -35,6 +35,23 @@ from ..language.actions import TakeFromRichest
 from ..language.units import poorest, round_is
 from . import tables as tb
 from .cache import use_folder
+from .tables import (  # the phases (PHASE), as the tables number them
+    AFTER_INCOME,
+    AFTER_ROLL,
+    BEFORE_BUILD,
+    BEFORE_ROLL,
+    BUILD,
+    BUILD_AGAIN,
+    DICE,
+    END,
+    INCOME,
+    NEXT,
+    OVER,
+    SETUP,
+    START,
+    WHEN_BUILT,
+)
+from .tables import HOOK_OF as _HOOK_OF
 
 CACHE = use_folder()
 """Where the compiled code is kept (None: Numba's own choice; :mod:`.cache`)."""
@@ -54,18 +71,10 @@ INTS = 26
 MOVES = 256
 """The most moves of cards one income step logs (far more than any game makes)."""
 
-# phases (PHASE); the queue phases walk State.queue
-(START, BEFORE_ROLL, DICE, AFTER_ROLL, INCOME, AFTER_INCOME, BEFORE_BUILD, BUILD, END,
- OVER, SETUP, WHEN_BUILT, BUILD_AGAIN) = range(13)
-_HOOK_OF = (-1, 0, -1, 1, -1, 4, 2, -1, 3, -1, -1, 5, -1)
-"""Per phase, its trigger's index in TRIGGERS (before_roll, after_roll, before_build,
-end_of_turn, after_income, when_built), -1: not a hook phase."""
-
 # arguments that would be literal constants, as int64 values: Numba compiles a function
 # called with a literal once more for that literal (the big ones twice)
 _NOBODY = np.int64(-1)  # (a move's destination: the market, or nowhere)
 _COUNT = np.int64(-1)  # (a choice's k: count the options)
-_COUNT_MENU = np.int64(0)  # (the build menu's k: count it)
 _ONE_COPY = np.int64(1)
 
 # pending decision kinds (PENDING)
@@ -99,7 +108,8 @@ class State(NamedTuple):
     ``counters`` of each game's dice (N) and each seat's agent (N * P), and ``rolls`` (N,
     logged, 1 + most dice) the throws logged since ``ints[NROLLS]`` was last set to 0: per
     throw its number of dice and faces (the lock-step harness reads them; with one place
-    per game, nothing is logged)."""
+    per game, nothing is logged), ``menu`` (N, 2, cards) the build decision's options
+    (cards, then their costs now), made when it is asked."""
 
     ints: np.ndarray
     coins: np.ndarray
@@ -123,6 +133,7 @@ class State(NamedTuple):
     agent_keys: np.ndarray
     agent_counters: np.ndarray
     rolls: np.ndarray
+    menu: np.ndarray
 
 
 @intrinsic
@@ -796,7 +807,7 @@ def _act(t, s, g, clause, card, owner, copies, answer):
                                                    answer - 1)
             s.rerolled[g, card] = s.ints[g, TURN] + 1
             _roll(t, s, g, s.ints[g, DICE_COUNT])
-            _go(s, g, AFTER_ROLL)
+            _go(t, s, g, AFTER_ROLL)
         return answer >= 1
     if answer >= 0 and t.clauses[clause, C_OPTIONAL]:
         if answer == 0:
@@ -893,7 +904,7 @@ def _order(t, s, g, i, k):
 
 
 @njit(cache=True, inline="always")
-def _go(s, g, phase):
+def _go(t, s, g, phase):
     """Go to ``phase``: its entry (a queue filled, a decision asked...) is made next."""
     s.ints[g, PHASE] = phase
     s.ints[g, ENTERING] = 1
@@ -992,35 +1003,46 @@ def _anyone_has(t, s, g, card):
 
 
 @njit(cache=True, inline="always")
-def _cost_now(t, s, g, p, card):
-    """What ``card`` costs ``p`` now (:meth:`machikoro.engine.phases.TurnPhases.cost_to`):
-    its tier for the victory landmarks ``p`` has built, less the cost changes in force
-    for ``p`` (its own cards', or anyone's card in force for every player); a discount
-    never takes a cost below 0."""
+def _costs_for(t, s, g, p):
+    """What decides the costs to ``p`` now (:meth:`machikoro.engine.phases.TurnPhases.
+    cost_to`): the tier of the victory landmarks ``p`` has built, and the cost changes
+    in force for ``p`` (its own cards', or anyone's card in force for every player), as
+    bits of ``discounts``."""
     built = 0
     for v in t.victory:
         if s.towns[g, p, v] > 0:
             built += 1
-    cost = t.tiers[card, min(built, t.tiers.shape[1] - 1)]
-    less = 0
+    force = 0
     for d in range(t.discounts.shape[0]):
-        if t.discount_cards[d, card]:
-            source = t.discounts[d, 0]
-            if s.towns[g, p, source] > 0 or (t.discounts[d, 2] and
-                                             _anyone_has(t, s, g, source)):
-                less += t.discounts[d, 1]
+        source = t.discounts[d, 0]
+        if s.towns[g, p, source] > 0 or (t.discounts[d, 2] and _anyone_has(t, s, g, source)):
+            force |= 1 << d
+    return min(built, t.tiers.shape[1] - 1), force
+
+
+@njit(cache=True, inline="always")
+def _cost(t, card, tier, force):
+    """What ``card`` costs at ``tier`` with the cost changes ``force`` in force
+    (:func:`_costs_for`); a change never takes a cost below 0."""
+    cost = t.tiers[card, tier]
+    less, d = 0, 0
+    while force:
+        if force & 1 and t.discount_cards[d, card]:
+            less += t.discounts[d, 1]
+        force >>= 1
+        d += 1
     return max(cost - less, min(cost, 0)) if less > 0 else cost - less
 
 
 @njit(cache=True)
-def _dynamic_menu(t, s, g, k):
+def _dynamic_menu(t, s, g):
     """:func:`_build_menu` where costs and the menu depend on the builder and the game:
     the cards it may build now (the conditions on building them hold) and afford, by
     their cost now, then their index."""
     p = s.ints[g, CUR]
     coins = s.coins[g, p]
-    found = np.empty(t.cards, dtype=np.int64)
-    costs = np.empty(t.cards, dtype=np.int64)
+    found, costs = s.menu[g, 0], s.menu[g, 1]
+    tier, force = _costs_for(t, s, g, p)
     count = 0
     for card in range(t.cards):
         if s.towns[g, p, card] >= t.limit[card] or (
@@ -1029,7 +1051,7 @@ def _dynamic_menu(t, s, g, k):
         if t.build_if[card, 1] and not _holds(t, s, g, t.build_if[card, 0],
                                               t.build_if[card, 1], p):
             continue
-        cost = _cost_now(t, s, g, p, card)
+        cost = _cost(t, card, tier, force)
         if cost > coins:
             continue
         at = count  # insertion by (cost, index): cards come in index order
@@ -1040,15 +1062,16 @@ def _dynamic_menu(t, s, g, k):
         found[at] = card
         costs[at] = cost
         count += 1
-    return found[k - 1] if k >= 1 else count
+    return count
 
 
 @njit(cache=True, inline="always")
-def _build_menu(t, s, g, k):
-    """The current player's build menu (cards under their limit, with a pile left or
-    without a pile, affordable, by cost): its size, or the card of option ``k`` >= 1."""
+def _build_menu(t, s, g):
+    """Make the current player's build menu (cards under their limit, with a pile left or
+    without a pile, affordable, by cost) in ``State.menu``: option ``k`` >= 1 is card
+    ``menu[g, 0, k - 1]`` at cost ``menu[g, 1, k - 1]``. Returns its size."""
     if t.dynamic:
-        return _dynamic_menu(t, s, g, k)
+        return _dynamic_menu(t, s, g)
     p = s.ints[g, CUR]
     coins = s.coins[g, p]
     count = 0
@@ -1058,9 +1081,9 @@ def _build_menu(t, s, g, k):
             break
         if s.towns[g, p, card] < t.limit[card] and (s.supply[g, card] > 0
                                                     or not t.in_market[card]):
+            s.menu[g, 0, count] = card
+            s.menu[g, 1, count] = t.cost[card]
             count += 1
-            if count == k:
-                return card
     return count
 
 
@@ -1148,15 +1171,15 @@ def _answer(t, s, g, k):
         count = _nth_count(t, _dice_offers(t, s, g, p), k)
         s.ints[g, DICE_COUNT] = count
         _roll(t, s, g, count)
-        _go(s, g, AFTER_ROLL)
+        _go(t, s, g, AFTER_ROLL)
     elif kind == CLAUSE_DECISION:
         s.ints[g, ANSWER] = k
         s.ints[g, QPOS] = s.ints[g, ITEM]
     elif k == 0:  # build nothing
-        _go(s, g, END)
+        _go(t, s, g, END)
     else:
-        card = _build_menu(t, s, g, k)
-        s.coins[g, p] -= _cost_now(t, s, g, p, card) if t.dynamic else t.cost[card]
+        card = s.menu[g, 0, k - 1]  # (the menu made when the decision was asked)
+        s.coins[g, p] -= s.menu[g, 1, k - 1]
         s.towns[g, p, card] += 1
         if t.in_market[card]:
             s.supply[g, card] -= 1
@@ -1170,9 +1193,9 @@ def _answer(t, s, g, k):
             s.ints[g, PHASE] = OVER
         elif t.hook_stop[5] > t.hook_start[5]:  # its 'when built' clauses, then on
             s.ints[g, BUILT_CARD] = card
-            _go(s, g, WHEN_BUILT)
+            _go(t, s, g, WHEN_BUILT)
         else:
-            _go(s, g, BUILD_AGAIN)  # another build when the rules allow one, else the end
+            _go(t, s, g, BUILD_AGAIN)  # another build if the rules allow one, else the end
 
 
 @njit(cache=True, inline="always")
@@ -1183,7 +1206,7 @@ def _enter(t, s, g, phase):
     p = s.ints[g, CUR]
     if phase == SETUP:
         _setup_market(t, s, g)
-        _go(s, g, START)
+        _go(t, s, g, START)
         return False
     if phase == START:  # (a card's reroll used and its build are stamped with the turn)
         s.ints[g, EXTRA] = 0
@@ -1193,9 +1216,9 @@ def _enter(t, s, g, phase):
         if s.ints[g, TURN] - s.ints[g, EXTRAS] < t.build_only_rounds * t.players:
             s.ints[g, NDICE] = 0  # an opening round's turn: no roll, no income
             s.ints[g, TOTAL] = 0
-            _go(s, g, BEFORE_BUILD)
+            _go(t, s, g, BEFORE_BUILD)
             return False
-        _go(s, g, BEFORE_ROLL)
+        _go(t, s, g, BEFORE_ROLL)
         return False
     if phase == DICE:
         offers = _dice_offers(t, s, g, p)
@@ -1205,15 +1228,15 @@ def _enter(t, s, g, phase):
         count = _nth_count(t, offers, 0)
         s.ints[g, DICE_COUNT] = count
         _roll(t, s, g, count)
-        _go(s, g, AFTER_ROLL)
+        _go(t, s, g, AFTER_ROLL)
         return False
     if phase == BUILD or phase == BUILD_AGAIN:
         if phase == BUILD:
             s.ints[g, BUILDS_LEFT] = t.builds_per_turn
         if s.ints[g, BUILDS_LEFT] > 0:
-            _ask(s, g, BUILD_DECISION, p, 1 + _build_menu(t, s, g, _COUNT_MENU))
+            _ask(s, g, BUILD_DECISION, p, 1 + _build_menu(t, s, g))
         else:
-            _go(s, g, END)
+            _go(t, s, g, END)
         return False
     if phase == AFTER_INCOME:  # the income step is over: the towns are read as they are
         s.ints[g, SEEN] = 0
@@ -1273,7 +1296,7 @@ def _step(t, s, g, k):
         if s.ints[g, PENDING] != NONE or s.ints[g, ENTERING]:
             continue
         if phase != END:  # the queue is done: the next phase
-            _go(s, g, _NEXT[phase])
+            _go(t, s, g, NEXT[phase])
             continue
         s.ints[g, TURN] += 1  # the turn ends
         if s.ints[g, EXTRA]:
@@ -1283,12 +1306,7 @@ def _step(t, s, g, k):
         if 0 < s.ints[g, MAX_TURNS] <= s.ints[g, TURN]:
             s.ints[g, PHASE] = OVER
         else:
-            _go(s, g, START)
-
-
-_NEXT = (BEFORE_ROLL, DICE, AFTER_ROLL, INCOME, AFTER_INCOME, BEFORE_BUILD, BUILD, END,
-         START, OVER, START, BUILD_AGAIN, END)
-"""The phase after each queue phase's walk."""
+            _go(t, s, g, START)
 
 
 def start(ints: np.ndarray, max_turns: int | None) -> None:

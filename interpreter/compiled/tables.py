@@ -145,6 +145,7 @@ class Tables(NamedTuple):
     hook_start: np.ndarray   # per trigger (TRIGGERS order)
     hook_stop: np.ndarray
     hooks: np.ndarray        # (hooks, 2): card, clause
+    landing: np.ndarray      # per phase, the phase a game going to it enters (LANDING)
     queue_size: int          # the most items a queue may hold
     row_kinds: np.ndarray    # per market row with a deck: the kinds it shows
     row_cards: np.ndarray    # (rows, cards) bool: the row's cards
@@ -181,10 +182,46 @@ def refusal(rules: RuleSet) -> str | None:
     return None
 
 
+# the turn's phases (the kernels' PHASE); the queue phases walk the game's queue
+(START, BEFORE_ROLL, DICE, AFTER_ROLL, INCOME, AFTER_INCOME, BEFORE_BUILD, BUILD, END,
+ OVER, SETUP, WHEN_BUILT, BUILD_AGAIN) = range(13)
+HOOK_OF = (-1, 0, -1, 1, -1, 4, 2, -1, 3, -1, -1, 5, -1)
+"""Per phase, its trigger's index in TRIGGERS (before_roll, after_roll, before_build,
+end_of_turn, after_income, when_built), -1: not a hook phase."""
+NEXT = (BEFORE_ROLL, DICE, AFTER_ROLL, INCOME, AFTER_INCOME, BEFORE_BUILD, BUILD, END,
+        START, OVER, START, BUILD_AGAIN, END)
+"""The phase after each queue phase's walk."""
+
+
+def landing(hook_start: np.ndarray, hook_stop: np.ndarray, keeps_towns: bool) -> np.ndarray:
+    """Per phase, the phase a game going to it enters: itself, or for a hook phase whose
+    trigger no card of the rule set has (before roll, after roll, before build, after
+    income: the last only when the towns as they stood at the roll are not kept, since
+    its entry lets them go), the first phase after it that is not skipped so. A skipped
+    phase would fill an empty queue and walk nothing."""
+    skipped = {BEFORE_ROLL, AFTER_ROLL, BEFORE_BUILD} | (set() if keeps_towns
+                                                         else {AFTER_INCOME})
+    out = np.arange(len(NEXT), dtype=np.int64)
+    for phase in range(len(NEXT)):
+        found = phase
+        while found in skipped and hook_start[HOOK_OF[found]] == hook_stop[HOOK_OF[found]]:
+            found = NEXT[found]
+        out[phase] = found
+    return out
+
+
+MAX_COST_CHANGES = 62
+"""The most cost changes a rule set may have (the kernels hold those in force as the bits
+of one integer)."""
+
+
 def _refuse_rules(rules: RuleSet) -> None:
     gap = first_gap(rules, "compiled")
     if gap is not None:
         raise CompiledUnsupported(gap.name)
+    if len(rules.discounts) > MAX_COST_CHANGES:
+        raise CompiledUnsupported(f"more than {MAX_COST_CHANGES} cost changes "
+                                  f"({len(rules.discounts)})")
 
 
 class _Encoder:
@@ -416,8 +453,10 @@ def _plans(rules: RuleSet, players: int, encoder: _Encoder) -> dict:
     block_cards = np.full((len(blocks), width), -1, dtype=np.int64)
     for b, found in enumerate(candidates):
         block_cards[b, :len(found)] = found
+    keeps = bool(rules.follows_copies or rules.towns_kept)
     return {"plan_start": plan_start, "plan_stop": plan_stop, "items": _array(items, 5),
             "hook_start": hook_start, "hook_stop": hook_stop, "hooks": _array(hooks, 2),
+            "landing": landing(hook_start, hook_stop, keeps),
             "queue_size": queue_size + inserted, "blocks": _array(blocks, 2),
             "block_cards": block_cards}
 
