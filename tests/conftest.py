@@ -9,19 +9,30 @@ machine's load:
   a cluster the user has running;
 - Hypothesis runs without deadlines or the too-slow health check (both measure time, which
   a loaded machine stretches) and without its example database (a folder in the current
-  directory, shared by every run there).
+  directory, shared by every run there);
+- the compiled engine's first compile (minutes) is made by a child process while the
+  other tests run, into this run's cache folder, and the tests that play the compiled
+  engine (those asking for the ``compiled_engine`` fixture) run last, after waiting for
+  it: the suite's time does not grow by the compile where a second core is free.
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+import sys
 import tempfile
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 _SAVED: dict[str, str | None] = {}
 _FOLDERS: list[str] = []
+_WARM_UP: list[subprocess.Popen] = []
+_COMPILE = ("from machikoro.compiled.games import CompiledGames; "
+            "from machikoro.rules.loader import load_ruleset; "
+            "CompiledGames(load_ruleset(), 2, [0])")
 
 settings.register_profile("machikoro-tests", deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -43,7 +54,30 @@ def pytest_configure(config) -> None:
     _set("RAY_ADDRESS", None)
 
 
+def pytest_collection_modifyitems(config, items) -> None:
+    def plays_compiled(item) -> bool:
+        return "compiled_engine" in getattr(item, "fixturenames", ())
+
+    if any(plays_compiled(item) for item in items):
+        items.sort(key=plays_compiled)  # (stable: the others keep their order)
+        _WARM_UP.append(subprocess.Popen([sys.executable, "-c", _COMPILE],
+                                         stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL))
+
+
+@pytest.fixture(scope="session")
+def compiled_engine() -> None:
+    """The compiled engine's code compiled (or being compiled by this test): waits for
+    the child process compiling it since the collection."""
+    for process in _WARM_UP:
+        process.wait()
+
+
 def pytest_unconfigure(config) -> None:
+    for process in _WARM_UP:
+        process.kill()
+        process.wait()
+    _WARM_UP.clear()
     for name, value in _SAVED.items():
         if value is None:
             os.environ.pop(name, None)

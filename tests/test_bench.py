@@ -89,7 +89,7 @@ def test_the_adapters_bench_refuses_a_run_without_games(options):
 COMPILED = BENCH.with_name("compiled.py")
 
 
-def test_a_tiny_compiled_bench_run_reports_each_engine_and_size():
+def test_a_tiny_compiled_bench_run_reports_each_engine_and_size(compiled_engine):
     """bench/compiled.py (issue 35) still runs: the scalar engine's rate and a row per
     engine and size."""
     done = subprocess.run([sys.executable, str(COMPILED), "--sizes", "1", "4",

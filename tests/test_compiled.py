@@ -20,6 +20,8 @@ from machikoro.rules.loader import load_ruleset
 from machikoro.vector.engine import VectorGames
 from machikoro.vector.policies import RandomPolicy, play_batch
 
+pytestmark = pytest.mark.usefixtures("compiled_engine")  # (its code compiled meanwhile)
+
 PLAYED = ["base", "harbor", "market/hybrid", "market/variable", "machi-koro-2",
           "millionaires-row", "house/mall-gives-2", "house/no-amusement-park-on-build-turn",
           "house/radio-tower-18", "house/start-with-5-coins", "house/station-costs-2"]

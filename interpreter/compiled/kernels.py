@@ -727,20 +727,46 @@ def _swap_fits(t, s, g, owner, give, other, take):
             and s.towns[g, other, give] + gained <= t.limit[give])
 
 
+@njit(cache=True, inline="always")
+def _owned_of(t, s, g, clause, seat, out):
+    """The kinds the clause names that ``seat`` owns, in index order, into ``out``;
+    returns how many, negative when one of them has a limit (an unlimited kind's limit
+    is 2**30 or more)."""
+    n, limited = 0, False
+    for c in range(t.cards):
+        if t.clause_cards[clause, c] and s.towns[g, seat, c] > 0:
+            out[n] = c
+            n += 1
+            limited = limited or t.limit[c] < (1 << 30)
+    return -n if limited else n
+
+
 @njit(cache=True)
 def _swaps(t, s, g, clause, owner, k):
     """The swaps of ``owner`` in the scalar engine's order (per other player in payment
     order, per card given, per card taken, within the limits): with ``k`` < 0 their
-    number, else make the ``k``-th."""
+    number, else make the ``k``-th. Where no kind of a pair of towns has a limit, every
+    pair is a swap, counted (and the k-th found) without walking them."""
+    gives = np.empty(t.cards, dtype=np.int64)
+    takes = np.empty(t.cards, dtype=np.int64)
+    n_give = _owned_of(t, s, g, clause, owner, gives)
     count = 0
-    for j in range(1, t.players):
+    for j in range(1 if n_give else t.players, t.players):
         other = t.order[owner, j]
-        for give in range(t.cards):
-            if not t.clause_cards[clause, give] or s.towns[g, owner, give] <= 0:
-                continue
-            for take in range(t.cards):
-                if not t.clause_cards[clause, take] or s.towns[g, other, take] <= 0:
-                    continue
+        n_take = _owned_of(t, s, g, clause, other, takes)
+        if n_give > 0 and n_take >= 0:  # no limit to check
+            pairs = n_give * n_take
+            if 0 <= k - count < pairs:
+                give, take = gives[(k - count) // n_take], takes[(k - count) % n_take]
+                _move_copy(t, s, g, owner, give, other)
+                _move_copy(t, s, g, other, take, owner)
+                return k
+            count += pairs
+            continue
+        for a in range(abs(n_give)):
+            give = gives[a]
+            for b in range(abs(n_take)):
+                take = takes[b]
                 if (t.limit[take] < (1 << 30) or t.limit[give] < (1 << 30)) and \
                         not _swap_fits(t, s, g, owner, give, other, take):
                     continue
@@ -1034,7 +1060,7 @@ def _cost(t, card, tier, force):
     return max(cost - less, min(cost, 0)) if less > 0 else cost - less
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _dynamic_menu(t, s, g):
     """:func:`_build_menu` where costs and the menu depend on the builder and the game:
     the cards it may build now (the conditions on building them hold) and afford, by
