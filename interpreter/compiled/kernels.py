@@ -1099,12 +1099,9 @@ def _build_menu(t, s, g):
     if t.dynamic:
         return _dynamic_menu(t, s, g)
     p = s.ints[g, CUR]
-    coins = s.coins[g, p]
     count = 0
-    for m in range(t.by_cost.shape[0]):
+    for m in range(t.afford[min(s.coins[g, p], t.afford.shape[0] - 1)]):
         card = t.by_cost[m]
-        if t.cost[card] > coins:
-            break
         if s.towns[g, p, card] < t.limit[card] and (s.supply[g, card] > 0
                                                     or not t.in_market[card]):
             s.menu[g, 0, count] = card

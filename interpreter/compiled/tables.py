@@ -125,6 +125,8 @@ class Tables(NamedTuple):
     landmark: np.ndarray     # bool
     in_market: np.ndarray    # bool: built from a market pile
     by_cost: np.ndarray      # the build menu's order
+    afford: np.ndarray       # per coins held (the last: that or more), the cards of by_cost
+                             # costing no more
     victory: np.ndarray
     victory_count: int
     at_once: np.ndarray
@@ -208,6 +210,16 @@ def landing(hook_start: np.ndarray, hook_stop: np.ndarray, keeps_towns: bool) ->
             found = NEXT[found]
         out[phase] = found
     return out
+
+
+def _afford(rules: RuleSet) -> np.ndarray:
+    """Per number of coins 0 .. the highest cost, how many cards of the build menu's order
+    (``rules.by_cost``, by cost) cost no more than that (the menu's length before its
+    other checks, where costs do not change)."""
+    costs = [cost for cost, _, _, _, _ in rules.by_cost]
+    top = max(max(costs, default=0), 0)
+    return np.array([sum(1 for cost in costs if cost <= coins) for coins in range(top + 1)],
+                    dtype=np.int64)
 
 
 MAX_COST_CHANGES = 62
@@ -378,6 +390,7 @@ def encode(rules: RuleSet, players: int) -> Tables:
         landmark=np.array([c.is_landmark for c in rules.cards], dtype=bool),
         in_market=in_market,
         by_cost=np.array([i for _, i, _, _, _ in rules.by_cost], dtype=np.int64),
+        afford=_afford(rules),
         victory=np.array(rules.victory, dtype=np.int64), victory_count=rules.victory_count,
         at_once=np.array(rules.wins_at_once, dtype=np.int64),
         boost_source=boost_source, boost_more=boost_more,
