@@ -35,12 +35,24 @@ def tables_for(rules: RuleSet, players: int) -> tb.Tables:
     return found
 
 
-def _seeds(values, what: str) -> list:
+def _seeds(values, what: str) -> np.ndarray:
+    """``values`` (whole numbers >= 0: an integer array, a range or any sequence) as a
+    ``uint64`` array, each reduced mod 2**64; raises MachikoroError naming ``what`` for
+    any other value. An integer array is checked and converted as a whole."""
+    found = values if isinstance(values, np.ndarray) else None
+    if found is None and isinstance(values, range) and values.start >= 0 and \
+            values.stop < 2**62:
+        found = np.arange(values.start, values.stop, values.step, dtype=np.int64)
+    if found is not None and found.dtype.kind in "iu" and found.ndim == 1:
+        if found.dtype.kind == "i" and found.size and found.min() < 0:
+            bad = int(found[found < 0][0])
+            raise MachikoroError(f"{what} must be whole numbers >= 0, not {bad!r:.60}")
+        return found.astype(np.uint64)
     values = list(values)
     for s in values:
-        if isinstance(s, bool) or not isinstance(s, (int, np.integer)) or s < 0:
+        if isinstance(s, (bool, np.bool_)) or not isinstance(s, (int, np.integer)) or s < 0:
             raise MachikoroError(f"{what} must be whole numbers >= 0, not {s!r:.60}")
-    return values
+    return np.array([int(s) & 0xFFFFFFFFFFFFFFFF for s in values], dtype=np.uint64)
 
 
 class CompiledGames:
@@ -116,13 +128,15 @@ class CompiledGames:
         Returns ``self``."""
         from . import kernels as k
 
-        seeds = np.asarray(agent_seeds, dtype=object)
+        try:
+            seeds = np.asarray(agent_seeds)
+        except ValueError:  # (rows of different lengths)
+            seeds = np.asarray(agent_seeds, dtype=object)
         if seeds.shape != (self.n, self.players):
             raise MachikoroError(f"agent_seeds must be one seed per seat of each game: an "
                                  f"({self.n}, {self.players}) array, not {seeds.shape}")
         arrays = self.arrays
-        arrays["agent_keys"][:] = k.stream_keys(_seeds(seeds.reshape(-1).tolist(),
-                                                       "agent seeds"))
+        arrays["agent_keys"][:] = k.stream_keys(_seeds(seeds.reshape(-1), "agent seeds"))
         arrays["agent_counters"][:] = 0
         k.run(self.tables, self.state, self._games, self._games, True)
         return self

@@ -172,6 +172,8 @@ def mix(z):
 def stream_keys(seeds) -> np.ndarray:
     """The keys of the streams seeded by ``seeds`` (whole numbers >= 0, each reduced mod
     2**64): ``mix(seed + GOLDEN)``, as :class:`machikoro.vector.rng.Streams` makes them."""
+    if isinstance(seeds, np.ndarray) and seeds.dtype == np.uint64:
+        return _keys(seeds)
     return _keys(np.array([int(s) & 0xFFFFFFFFFFFFFFFF for s in seeds], dtype=np.uint64))
 
 
