@@ -35,6 +35,19 @@ def tables_for(rules: RuleSet, players: int) -> tb.Tables:
     return found
 
 
+def _entry_point(dispatcher, args: tuple):
+    """The code ``dispatcher`` (a Numba function) compiled for the types of ``args``,
+    called without the dispatcher's type resolution (which hashes the types of both
+    records at every call: about 12 microseconds and more, against 4), or the dispatcher
+    itself where this Numba keeps its code otherwise. ``args`` must have been passed to
+    the dispatcher once (compiled or loaded)."""
+    try:
+        key = tuple(dispatcher.typeof_pyval(a) for a in args)
+        return dispatcher.overloads[key].entry_point
+    except (AttributeError, KeyError):
+        return dispatcher
+
+
 def _seeds(values, what: str) -> np.ndarray:
     """``values`` (whole numbers >= 0: an integer array, a range or any sequence) as a
     ``uint64`` array, each reduced mod 2**64; raises MachikoroError naming ``what`` for
@@ -119,8 +132,17 @@ class CompiledGames:
         self.arrays = arrays
         self.state = k.State(**arrays)
         self._games = np.arange(n, dtype=np.int64)
-        with FirstCompile(k.run, k.CACHE):
-            k.run(t, self.state, self._games, self._games, False)  # each to its first decision
+        args = (t, self.state, self._games, self._games, False)
+        held = _TABLES.setdefault(rules, {}) if tables is None else {}
+        kind = ("run", players, tuple((a.dtype.char, a.ndim, a.flags.c_contiguous)
+                                      for a in self.state))
+        self._run = held.get(kind)
+        if self._run is None:
+            with FirstCompile(k.run, k.CACHE):
+                k.run(*args)  # each to its first decision
+            self._run = held[kind] = _entry_point(k.run, args)
+        else:
+            self._run(*args)
 
     def play_random(self, agent_seeds) -> CompiledGames:
         """Play every game to its end with random agents: ``agent_seeds`` an ``(N, P)``
@@ -138,7 +160,7 @@ class CompiledGames:
         arrays = self.arrays
         arrays["agent_keys"][:] = k.stream_keys(_seeds(seeds.reshape(-1), "agent seeds"))
         arrays["agent_counters"][:] = 0
-        k.run(self.tables, self.state, self._games, self._games, True)
+        self._run(self.tables, self.state, self._games, self._games, True)
         return self
 
     DECISIONS = ("build", "dice", "clause")
@@ -154,7 +176,6 @@ class CompiledGames:
         :class:`~machikoro.errors.MachikoroError`, changing nothing, for an array of
         another shape or an option outside ``0 .. option_counts - 1``. Returns
         ``self``."""
-        from . import kernels as k
 
         options = np.asarray(options)
         if options.shape != (self.n,) or not np.issubdtype(options.dtype, np.integer):
@@ -166,7 +187,7 @@ class CompiledGames:
             g = int(bad[0])
             raise MachikoroError(f"option {int(options[g])} is not one of game {g}'s "
                                  f"{int(counts[g])} options (and {bad.size - 1} more)")
-        k.run(self.tables, self.state, self._games, options.astype(np.int64), False)
+        self._run(self.tables, self.state, self._games, options.astype(np.int64), False)
         return self
 
     @property
