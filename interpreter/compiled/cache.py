@@ -114,7 +114,7 @@ class FirstCompile:
         if not self.quiet:
             self.start = time.monotonic()
             sys.stderr.write("machikoro: compiling the compiled engine for this machine "
-                             "(once; about two minutes)...\n")
+                             "(once; about three minutes)...\n")
             sys.stderr.flush()
         return self
 
