@@ -1,6 +1,7 @@
-"""The compiled engine (machikoro.compiled, issue 35's first stage): the same seeds give the
-same games as the batched engine (itself in lock-step with the scalar engine), what it
-does not play is refused by name, and a changed rule is caught."""
+"""The compiled engine (machikoro.compiled, issue 35): the same seeds give the same games as
+the batched engine, it is in lock-step with the scalar engine (the same dice and answers,
+the whole state equal after every step), what it does not play is refused by name, and a
+changed rule is caught."""
 
 import os
 import subprocess
