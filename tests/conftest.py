@@ -12,8 +12,9 @@ machine's load:
   directory, shared by every run there);
 - the compiled engine's first compile (minutes) is made by a child process while the
   other tests run, into this run's cache folder, and the tests that play the compiled
-  engine (those asking for the ``compiled_engine`` fixture) run last, after waiting for
-  it: the suite's time does not grow by the compile where a second core is free.
+  engine (those asking for the ``compiled_engine`` fixture, and the docs examples that
+  name it) run last, after waiting for it: the suite's time does not grow by the compile
+  where a second core is free.
 """
 
 from __future__ import annotations
@@ -25,11 +26,13 @@ import sys
 import tempfile
 
 import pytest
+from helpers import COMPILED_USE
 from hypothesis import HealthCheck, settings
 
 _SAVED: dict[str, str | None] = {}
 _FOLDERS: list[str] = []
 _WARM_UP: list[subprocess.Popen] = []
+
 _COMPILE = ("from machikoro.compiled.games import CompiledGames; "
             "from machikoro.rules.loader import load_ruleset; "
             "CompiledGames(load_ruleset(), 2, [0])")
@@ -55,8 +58,11 @@ def pytest_configure(config) -> None:
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    def plays_compiled(item) -> bool:
-        return "compiled_engine" in getattr(item, "fixturenames", ())
+    def plays_compiled(item) -> bool:  # (asks for the fixture, or a docs example using it)
+        if "compiled_engine" in getattr(item, "fixturenames", ()):
+            return True
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        return any(isinstance(v, str) and COMPILED_USE in v for v in params.values())
 
     if any(plays_compiled(item) for item in items):
         items.sort(key=plays_compiled)  # (stable: the others keep their order)

@@ -28,3 +28,8 @@ def interrupt_after(monkeypatch, games: int) -> None:
         return real(*args, **kwargs)
 
     monkeypatch.setattr(runs, "play_game", play_game)
+
+
+COMPILED_USE = "machikoro.compiled"
+"""What a docs example that plays the compiled engine names: it waits for the suite's
+compile of that engine and runs last (tests/conftest.py)."""
