@@ -144,16 +144,22 @@ def test_harbor_gives_the_batched_engines_games(players):
     assert differences(compiled, batch).size == 0
 
 
-def test_a_changed_rule_is_caught():
-    # the check can fail: the Ranch paying 2 instead of 1 in the compiled tables alone
-    rules = load_ruleset(None)
+def ranch_pays_two(rules):
+    """The base set's tables at 2 players with the Ranch paying 2 instead of 1 (a change
+    in the compiled tables alone)."""
     tables = encode(rules, 2)
     ranch = rules.index["ranch"]
     clause = next(row for card, row in zip(tables.items[:, 1], tables.items[:, 2])
                   if card == ranch)
     clauses = tables.clauses.copy()
     clauses[clause, 5] += 1  # the amount's N (tables.CLAUSE_FIELDS)
-    compiled, batch = play_both(rules, 2, 200, tables=tables._replace(clauses=clauses))
+    return tables._replace(clauses=clauses)
+
+
+def test_a_changed_rule_is_caught():
+    # the check can fail
+    rules = load_ruleset(None)
+    compiled, batch = play_both(rules, 2, 200, tables=ranch_pays_two(rules))
     assert differences(compiled, batch).size > 50
 
 
@@ -344,13 +350,7 @@ def test_the_lock_step_finds_a_changed_rule():
     # the check can fail: the Ranch paying 2 in the compiled tables alone is found, at
     # the step it happens, as the coins (or the decision that follows) differing
     rules = load_ruleset(None)
-    tables = encode(rules, 2)
-    ranch = rules.index["ranch"]
-    clause = next(row for card, row in zip(tables.items[:, 1], tables.items[:, 2])
-                  if card == ranch)
-    clauses = tables.clauses.copy()
-    clauses[clause, 5] += 1
-    report = run_lockstep(rules, 2, range(60), tables=tables._replace(clauses=clauses))
+    report = run_lockstep(rules, 2, range(60), tables=ranch_pays_two(rules))
     assert len(report.differences) > 20
     assert {d.field for d in report.differences} <= {"coins", "decision"}
     assert all(d.step > 0 for d in report.differences)
