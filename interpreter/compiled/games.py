@@ -92,6 +92,8 @@ class CompiledGames:
         seeds = _seeds(seeds, "seeds")
         self.rules, self.players, self.n = rules, players, len(seeds)
         self.seeds, self.max_turns = seeds, max_turns
+        self._dealt = {r: j for j, r in enumerate(  # market row -> its deck's index
+            r for r, row in enumerate(rules.market_rows) if row.kinds is not None)}
         if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(
                 max_turns, (int, np.integer)) or max_turns < 1):
             raise MachikoroError(f"max_turns must be a whole number >= 1 or None, not "
@@ -320,10 +322,9 @@ class CompiledGames:
     def deck(self, g: int, row: int) -> list | None:
         """Game ``g``'s deck of market row ``row`` (an index of ``rules.market_rows``), as
         the scalar engine keeps it (the top last); None for a row dealt from no deck."""
-        dealt = [r for r, found in enumerate(self.rules.market_rows) if found.kinds is not None]
-        if row not in dealt:
+        j = self._dealt.get(row)
+        if j is None:
             return None
-        j = dealt.index(row)
         decks = self.arrays["decks"]
         size = max(int(self.tables.row_size[j]), 1)
         lo, hi = int(self.arrays["deck_lo"][g, j]), int(self.arrays["deck_hi"][g, j])
