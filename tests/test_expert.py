@@ -18,7 +18,7 @@ from machikoro.agents.value import read_weights, value_for, weights_name
 from machikoro.cli import main
 from machikoro.data.bundled import resolve_variant
 from machikoro.errors import MachikoroError, WeightsError
-from machikoro.lab.training import fit, self_play
+from machikoro.lab.training import fit, lambda_returns, self_play
 from machikoro.rules.loader import load_cached
 
 RULE_SETS = [None, "harbor", "millionaires-row", "market/hybrid", "market/variable",
@@ -33,7 +33,7 @@ def _rules(variant):
 
 def _tiny_value(rules, players, seed=0):
     """Weights fitted to a few games: enough to play, not to play well."""
-    x, y = self_play(rules, players, 12, None, None, 0.3, seed=seed)
+    x, y, _ = self_play(rules, players, 12, None, None, 0.3, seed=seed)
     meta = {"ruleset": rules.name, "digest": rules.digest, "players": players}
     return fit(x, y, nets=2, seed=seed, meta=meta, epochs=3)
 
@@ -228,6 +228,43 @@ def test_expert_prefers_the_option_its_value_rates_highest():
     assert agent.choose(game, decision) == decision.options[int(np.argmax(values))]
 
 
+def test_lambda_returns_mix_the_next_positions_value_back_from_the_outcome():
+    # two builders interleaved: seat A at 0, 2, 3 (won), seat B at 1, 4 (lost)
+    labels = np.array([1, 0, 1, 1, 0])
+    steps = np.array([2, 3, 1, 0, 0])
+    values = np.array([0.9, 0.1, 0.4, 0.8, 0.3])
+    got = lambda_returns(labels, steps, values, 0.5)
+    a3 = 1.0                      # a builder's last position: the outcome
+    a2 = 0.5 * 0.8 + 0.5 * a3     # its previous: half the next value, half the next target
+    a0 = 0.5 * 0.4 + 0.5 * a2
+    b4 = 0.0
+    b1 = 0.5 * 0.3 + 0.5 * b4
+    assert got == pytest.approx([a0, b1, a2, a3, b4])
+    assert lambda_returns(labels, steps, values, 1.0) == pytest.approx(labels)  # outcomes
+    assert lambda_returns(labels, steps, values, 0.0) == pytest.approx([0.4, 0.3, 0.8, 1, 0])
+
+
+def test_self_play_says_where_each_builders_next_position_is():
+    rules = load_ruleset()
+    x, y, steps = self_play(rules, 2, 6, None, None, 0.3, seed=5)
+    assert len(x) == len(y) == len(steps) and len(x) > 20
+    nexts = np.flatnonzero(steps) + steps[steps > 0]
+    assert (nexts < len(x)).all() and len(set(nexts.tolist())) == len(nexts)
+    # a builder's positions share its label (one game, one winner); every game has two
+    # last positions, one per seat
+    assert (y[steps > 0] == y[nexts]).all()
+    assert (steps == 0).sum() == 2 * 6
+
+
+def test_fitting_targets_weighs_both_labels_by_them():
+    rng = np.random.default_rng(0)
+    x = rng.normal(size=(600, 3)).astype(np.float32)
+    target = 1.0 / (1.0 + np.exp(-2.0 * x[:, 0]))  # a chance, not a label
+    net = fit(x, target, nets=1, seed=0, meta={}, epochs=60)
+    got = net(x)
+    assert np.corrcoef(got, target)[0, 1] > 0.95 and abs(got.mean() - target.mean()) < 0.05
+
+
 def test_train_on_a_house_rule_as_a_user_runs_it(weights_dir, capsys):
     code = main(["train", "--variant", "house/station-costs-2", "--games", "24",
                  "--rounds", "2", "--nets", "1", "--epochs", "3", "--check", "6",
@@ -241,6 +278,7 @@ def test_train_on_a_house_rule_as_a_user_runs_it(weights_dir, capsys):
     assert meta["digest"] == cheap.digest and meta["players"] == 2 and meta["seed"] == 3
     assert meta["market"] == "counts"  # every pile face up
     assert meta["strength"]["games"] == 6 and meta["games"] == 48
+    assert meta["td_lambda"] == 0.5
     assert main(["play", "--agents", "expert,greedy", "--variant", "house/station-costs-2",
                  "--seed", "2", "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line]
@@ -250,6 +288,7 @@ def test_train_on_a_house_rule_as_a_user_runs_it(weights_dir, capsys):
 def test_train_refuses_bad_usage_and_keeps_the_previous_weights(weights_dir, capsys):
     assert main(["train", "--players", "9"]) == 2
     assert main(["train", "--explore", "2"]) == 2
+    assert main(["train", "--td-lambda", "1.5"]) == 2
     assert main(["train", "--variant", "no-such-variant"]) == 2
     rules = load_ruleset()
     path = weights_dir / weights_name(rules, 2)

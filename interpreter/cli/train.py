@@ -30,6 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "fitting stops earlier when it stops improving)")
     parser.add_argument("--explore", type=float, default=0.1,
                         help="share of builds answered at random in self-play (default 0.1)")
+    parser.add_argument("--td-lambda", type=float, default=0.5, metavar="LAMBDA",
+                        help="the λ of the targets: 1 fits the game's outcome alone, less "
+                             "mixes in the value of the builder's next position (default 0.5;"
+                             " docs/agents.md)")
     parser.add_argument("--check", type=whole_number(0, 1_000_000), default=400,
                         help="games of the strength check against greedy (default 400; 0: "
                              "none)")
@@ -56,26 +60,30 @@ def _learn(args, rules, meta: dict, start: float):
     on stderr) when no game of a round ended before its turn limit."""
     import numpy as np
 
-    from ..lab.training import fit, self_play
+    from ..lab.training import fit, lambda_returns, self_play
     from .lab_options import progress
 
     value = previous = None
-    xs, ys = [], []
+    parts = []
     for round_ in range(args.rounds):
         with progress(args.games, f"round {round_ + 1}/{args.rounds}") as bar:
-            x, y = self_play(rules, args.players, args.games, value, previous, args.explore,
+            part = self_play(rules, args.players, args.games, value, previous, args.explore,
                              seed=args.seed * 1000 + round_, workers=args.workers,
                              progress=bar.update)
-        if not len(x):
+        if not len(part[0]):
             print("machikoro train: no game of the round ended before its turn limit: "
                   "nothing to learn from", file=sys.stderr)
             return None
-        xs.append(x)
-        ys.append(y)
-        previous = value
-        value = fit(np.concatenate(xs), np.concatenate(ys), args.nets,
-                    args.seed * 1000 + round_, meta, args.epochs)
-        print(f"  round {round_ + 1}: {len(x):,} positions ({sum(map(len, xs)):,} in all), "
+        parts.append(part)
+        x, y, steps = (np.concatenate(column) for column in zip(*parts))
+        previous, fit_seed = value, args.seed * 1000 + round_
+        if args.td_lambda < 1.0:
+            # the targets bootstrapped by the networks so far (the first round: by
+            # networks fitted to the outcomes first)
+            boot = value or fit(x, y, args.nets, fit_seed, meta, args.epochs)
+            y = lambda_returns(y, steps, boot(x), args.td_lambda)
+        value = fit(x, y, args.nets, fit_seed, meta, args.epochs)
+        print(f"  round {round_ + 1}: {len(part[0]):,} positions ({len(x):,} in all), "
               f"{_cpu() - start:.0f} CPU s so far", file=sys.stderr)
     return value
 
@@ -85,6 +93,8 @@ def run(args) -> int:
     that cannot be written, 2 for bad usage (no scikit-learn: the ``train`` extra)."""
     if not 0.0 <= args.explore <= 1.0:
         raise UsageError(f"--explore: a share 0-1, not {args.explore}")
+    if not 0.0 <= args.td_lambda <= 1.0:
+        raise UsageError(f"--td-lambda: a number 0-1, not {args.td_lambda}")
     try:
         import sklearn  # noqa: F401
     except ImportError:
@@ -112,7 +122,8 @@ def run(args) -> int:
         else "machikoro train"
     meta = {"ruleset": rules.name, "digest": rules.digest, "players": args.players,
             "seed": args.seed, "rounds": args.rounds, "games": args.games * args.rounds,
-            "nets": args.nets, "explore": args.explore, "command": command,
+            "nets": args.nets, "explore": args.explore, "td_lambda": args.td_lambda,
+            "command": command,
             "market": market_of(rules),
             "variant": variant if isinstance(variant, (str, type(None))) else list(variant)}
     print(f"machikoro train: {rules.name}, {args.players} players: {_count(args.rounds, 'round')}"
