@@ -48,17 +48,46 @@ def weights_dir(tmp_path, monkeypatch):
 def test_the_features_come_from_the_rule_data():
     rules = load_ruleset()
     features = Features(rules, 3)
-    per_seat = 1 + len(rules.establishments) + len(rules.landmarks) + 2 + 4
+    per_seat = 1 + len(rules.landmarks) + 2 + 4
     assert features.size == 3 * per_seat + len(rules.establishments) + 3 + 2
     assert len(features.names) == features.size
     # a card is named by its id from the data, and every card of the rule set is seen
-    assert all(f"seat+0 copies {rules.ids[c]}" in features.names for c in rules.establishments)
+    assert all(f"market {rules.ids[c]}" in features.names for c in rules.establishments)
+    assert all(f"seat+2 built {rules.ids[c]}" in features.names for c in rules.landmarks)
+    assert not any("copies" in name for name in features.names)  # (see the next test)
     game = Game(rules, 3, seed=4)
     row = features.of(game, 1)
     assert row.shape == (features.size,) and np.isfinite(row).all()
     assert row[0] == pytest.approx(game.coins[1] / 20)
     with pytest.raises(MachikoroError, match="2-4 players, not 5"):
         Features(rules, 5)
+
+
+def test_a_towns_copies_of_each_card_are_seen_only_by_weights_trained_on_them():
+    """New weights see a town through its incomes, not its copies of each card (a rare
+    card's copies misled the value); weights trained on copies still read them."""
+    from machikoro.agents.features import features_for
+
+    rules = load_ruleset()
+    plain, copies = Features(rules, 2), Features(rules, 2, copies=True)
+    assert copies.size == plain.size + 2 * len(rules.establishments)
+    game = Game(rules, 2, seed=4)
+    wheat = rules.establishments[0]
+    at = copies.names.index(f"seat+1 copies {rules.ids[wheat]}")
+    assert copies.of(game, 0)[at] == pytest.approx(game.owned[1][wheat] / 2)
+    assert game.owned[1][wheat] > 0
+
+    class Net:
+        def __init__(self, meta: dict, inputs: int):
+            self.meta, self.features = meta, inputs
+
+    assert features_for(rules, 2, Net({"copies": False}, plain.size)).copies is False
+    assert features_for(rules, 2, Net({"copies": True}, copies.size)).copies is True
+    # weights that record nothing: as many inputs as the copies give says they read them
+    assert features_for(rules, 2, Net({}, copies.size)).copies is True
+    assert features_for(rules, 2, Net({}, plain.size)).copies is False
+    bundled = value_for(rules, 2)
+    assert ExpertAgent(1, value=bundled)._ready(game).size == bundled.features
 
 
 def test_the_market_is_seen_as_the_weights_were_trained_to_see_it():
@@ -84,12 +113,12 @@ def test_the_market_is_seen_as_the_weights_were_trained_to_see_it():
 
     class Net:
         def __init__(self, meta: dict):
-            self.meta = meta
+            self.meta, self.features = meta, 0
 
     assert features_for(rules, 2, Net({})).market == "counts"
     assert features_for(rules, 2, Net({"market": "available"})).market == "available"
     base = load_ruleset()
-    bundled = value_for(base, 2, Features(base, 2).size)
+    bundled = value_for(base, 2)
     agent = ExpertAgent(1, value=bundled)
     assert agent._ready(Game(base, 2, seed=1)).market == bundled.meta.get("market", "counts")
 
@@ -98,7 +127,10 @@ def test_a_card_added_by_a_variant_is_a_feature_without_new_code():
     harbor = _rules("harbor")
     names = Features(harbor, 2).names
     assert len(names) > len(Features(load_ruleset(), 2).names)
-    assert all(f"seat+1 copies {harbor.ids[c]}" in names for c in harbor.establishments)
+    assert all(f"market {harbor.ids[c]}" in names for c in harbor.establishments)
+    assert all(f"seat+1 built {harbor.ids[c]}" in names for c in harbor.landmarks)
+    copies = Features(harbor, 2, copies=True).names
+    assert all(f"seat+1 copies {harbor.ids[c]}" in copies for c in harbor.establishments)
 
 
 def test_the_digest_follows_the_rules_not_their_wording(tmp_path):
@@ -323,5 +355,5 @@ def test_every_bundled_weights_file_fits_a_bundled_rule_set():
         assert rules is not None, f"{path.name}: no bundled rule set has its digest"
         players = net.meta["players"]
         assert path.name == weights_name(rules, players)
-        check_fits(net, rules, players, path, Features(rules, players).size)
+        check_fits(net, rules, players, path)
         assert net.meta["strength"]["games"] >= 1000

@@ -54,15 +54,14 @@ class ExpertAgent:
         """Raise :class:`~machikoro.errors.WeightsError` (saying how to train them) unless
         weights for ``rules`` at ``players`` seats are found and fit: what a caller may
         ask before a game starts, rather than at the agent's first decision."""
-        value_for(rules, players, Features(rules, players).size)
+        value_for(rules, players)
 
     def _ready(self, game: Game) -> Features:
         features = self._features
         if features is None or features.rules is not game.rules or \
                 features.players != game.n:
             if self.value is None or self.value.meta.get("digest") != game.rules.digest:
-                size = Features(game.rules, game.n).size
-                self.value = value_for(game.rules, game.n, size)
+                self.value = value_for(game.rules, game.n)
             features = self._features = features_for(game.rules, game.n, self.value)
         return features
 

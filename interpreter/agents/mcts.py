@@ -331,10 +331,10 @@ class LearnedLeaf:
     rule set has no weights at that player count."""
 
     def __init__(self, rules, players: int):
-        from .features import Features, features_for
+        from .features import features_for
         from .value import value_for
 
-        self.value = value_for(rules, players, Features(rules, players).size)
+        self.value = value_for(rules, players)
         self.features = features_for(rules, players, self.value)
 
     def evaluate(self, game: Game) -> list[float]:

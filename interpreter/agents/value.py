@@ -179,9 +179,10 @@ def _networks(arrays: dict[str, np.ndarray]) -> list | str:
 
 
 def check_fits(net: ValueNet, rules: RuleSet, players: int, path: str | Path,
-               features: int) -> None:
+               features: int | None = None) -> None:
     """Raise :class:`~machikoro.errors.WeightsError` unless ``net`` was trained for
-    ``rules`` (its digest) at ``players`` seats, with ``features`` inputs."""
+    ``rules`` (its digest) at ``players`` seats, with ``features`` inputs (default: the
+    size of the features its ``meta`` says it reads, :func:`~.features.features_for`)."""
     meta = net.meta
     if meta.get("digest") != rules.digest:
         raise WeightsError(
@@ -192,6 +193,10 @@ def check_fits(net: ValueNet, rules: RuleSet, players: int, path: str | Path,
     if meta.get("players") != players:
         raise WeightsError(f"{path}: these weights are for {meta.get('players')} players, "
                            f"not {players}: machikoro train --players {players}")
+    if features is None:
+        from .features import features_for
+
+        features = features_for(rules, players, net).size
     if net.features != features or meta.get("features") != features:
         raise WeightsError(f"{path}: these weights read {net.features} features, the rule "
                            f"set has {features}: train them again (machikoro train)")
@@ -235,8 +240,9 @@ def find_weights(rules: RuleSet, players: int) -> Path | None:
 _LOADED: dict = {}
 
 
-def value_for(rules: RuleSet, players: int, features: int) -> ValueNet:
-    """The checked value of ``rules`` at ``players`` seats (read once per process).
+def value_for(rules: RuleSet, players: int, features: int | None = None) -> ValueNet:
+    """The checked value of ``rules`` at ``players`` seats (read once per process;
+    ``features``: :func:`check_fits`'s).
     Raises :class:`~machikoro.errors.WeightsError` when there are none (saying how to
     train them) or they do not fit."""
     path = find_weights(rules, players)

@@ -113,7 +113,6 @@ def _train(spec, players: int, seed: int) -> None:
     argv = [a for v in variants if v != "base" for a in ("--variant", v)]
     from contextlib import redirect_stdout
 
-    from ..agents.features import Features
     from ..agents.value import value_for
 
     with redirect_stdout(sys.stderr):  # train's own report: progress, not the balance report
@@ -124,7 +123,7 @@ def _train(spec, players: int, seed: int) -> None:
     from ..rules.loader import cached_ruleset
 
     rules = cached_ruleset(spec)
-    check = value_for(rules, players, Features(rules, players).size).meta.get("strength")
+    check = value_for(rules, players).meta.get("strength")
     if check and check["low"] <= 1 / players:  # not clearly better than greedy
         raise WeightsError(f"the weights just trained play no better than greedy "
                            f"({100 * check['rate']:.1f}% of {check['games']} games; a fair "

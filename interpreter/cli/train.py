@@ -124,7 +124,7 @@ def run(args) -> int:
             "seed": args.seed, "rounds": args.rounds, "games": args.games * args.rounds,
             "nets": args.nets, "explore": args.explore, "td_lambda": args.td_lambda,
             "command": command,
-            "market": market_of(rules),
+            "market": market_of(rules), "copies": Features(rules, args.players).copies,
             "variant": variant if isinstance(variant, (str, type(None))) else list(variant)}
     print(f"machikoro train: {rules.name}, {args.players} players: {_count(args.rounds, 'round')}"
           f" of {args.games:,} games, {_count(args.nets, 'network')}, seed {args.seed}",
