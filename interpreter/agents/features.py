@@ -5,10 +5,9 @@ A position is seen from one seat (``seat``): that seat's numbers first, then eac
 seat's in turn order after it, then the market and the turn. For each seat: its coins,
 every landmark it has, the coins it expects from its own roll with each number of dice
 the rule set may let it roll, and with its preferred number, and from every seat's roll
-once (a round), the coins it still needs for its
-cheapest way to win (:mod:`.victory`), and the rounds those take at that income
-(:func:`~machikoro.agents.greedy.rounds_to_win`). Then, per establishment, the copies the
-market offers; whose turn is next, seen from ``seat``; whether the mover plays again;
+once (a round), the coins it still needs for its cheapest way to win (:mod:`.victory`),
+and the rounds those take at that income (:func:`~machikoro.agents.greedy.rounds_to_win`).
+Then, per establishment, the copies the market offers; whose turn is next, seen from ``seat``; whether the mover plays again;
 the turns played. The incomes come from the engine's look-ahead
 (:mod:`machikoro.engine.lookahead`), which runs the cards' compiled effects: a card added
 by a variant is seen through what it does, with no new code.
