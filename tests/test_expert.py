@@ -4,6 +4,7 @@ bundled rule set legally, and ``machikoro train`` on a small budget as a user ru
 
 from __future__ import annotations
 
+import argparse
 import json
 import zipfile
 
@@ -48,13 +49,13 @@ def weights_dir(tmp_path, monkeypatch):
 def test_the_features_come_from_the_rule_data():
     rules = load_ruleset()
     features = Features(rules, 3)
-    per_seat = 1 + len(rules.landmarks) + 2 + 4
+    per_seat = 1 + len(rules.establishments) + len(rules.landmarks) + 2 + 4
     assert features.size == 3 * per_seat + len(rules.establishments) + 3 + 2
     assert len(features.names) == features.size
     # a card is named by its id from the data, and every card of the rule set is seen
+    assert all(f"seat+0 copies {rules.ids[c]}" in features.names for c in rules.establishments)
     assert all(f"market {rules.ids[c]}" in features.names for c in rules.establishments)
     assert all(f"seat+2 built {rules.ids[c]}" in features.names for c in rules.landmarks)
-    assert not any("copies" in name for name in features.names)  # (see the next test)
     game = Game(rules, 3, seed=4)
     row = features.of(game, 1)
     assert row.shape == (features.size,) and np.isfinite(row).all()
@@ -63,29 +64,47 @@ def test_the_features_come_from_the_rule_data():
         Features(rules, 5)
 
 
-def test_a_towns_copies_of_each_card_are_seen_only_by_weights_trained_on_them():
-    """New weights see a town through its incomes, not its copies of each card (a rare
-    card's copies misled the value); weights trained on copies still read them."""
-    from machikoro.agents.features import features_for
+def test_a_town_is_seen_as_the_weights_were_trained_to_see_it():
+    """A town's establishments: a column of copies per card, its incomes alone, or a column
+    of copies per icon (the icons from the data); weights record which, and weights that
+    record nothing are read by their number of inputs."""
+    from machikoro.agents.features import TOWNS, features_for, features_of_town
+    from machikoro.cli.train import add_arguments
 
     rules = load_ruleset()
-    plain, copies = Features(rules, 2), Features(rules, 2, copies=True)
-    assert copies.size == plain.size + 2 * len(rules.establishments)
+    copies, incomes, icons = (features_of_town(rules, 2, town) for town in TOWNS)
+    assert copies.size == incomes.size + 2 * len(rules.establishments)
+    assert not any("copies" in name for name in incomes.names)
+    cows = [c for c in rules.establishments if rules.cards[c].icon == "cow"]
+    assert cows and "seat+1 icon cow" in icons.names
+    assert icons.size == incomes.size + 2 * len({rules.cards[c].icon for c in rules.establishments})
     game = Game(rules, 2, seed=4)
     wheat = rules.establishments[0]
     at = copies.names.index(f"seat+1 copies {rules.ids[wheat]}")
-    assert copies.of(game, 0)[at] == pytest.approx(game.owned[1][wheat] / 2)
     assert game.owned[1][wheat] > 0
+    assert copies.of(game, 0)[at] == pytest.approx(game.owned[1][wheat] / 2)
+    icon = rules.cards[wheat].icon
+    same = [c for c in rules.establishments if rules.cards[c].icon == icon]
+    at = icons.names.index(f"seat+1 icon {icon}")
+    assert icons.of(game, 0)[at] == pytest.approx(sum(game.owned[1][c] for c in same) / 4)
+    with pytest.raises(MachikoroError, match="unknown town features"):
+        features_of_town(rules, 2, "cards")
+    parser = argparse.ArgumentParser()
+    add_arguments(parser)
+    assert parser.parse_args(["--town", "icons"]).town == "icons"
+    assert {a.dest: a.choices for a in parser._actions}["town"] == TOWNS
 
     class Net:
         def __init__(self, meta: dict, inputs: int):
             self.meta, self.features = meta, inputs
 
-    assert features_for(rules, 2, Net({"copies": False}, plain.size)).copies is False
-    assert features_for(rules, 2, Net({"copies": True}, copies.size)).copies is True
+    assert features_for(rules, 2, Net({"copies": False}, incomes.size)).size == incomes.size
+    assert features_for(rules, 2, Net({}, icons.size)).size == icons.size
+    assert features_for(rules, 2, Net({"copies": False, "icons": True}, icons.size)
+                        ).size == icons.size
     # weights that record nothing: as many inputs as the copies give says they read them
     assert features_for(rules, 2, Net({}, copies.size)).copies is True
-    assert features_for(rules, 2, Net({}, plain.size)).copies is False
+    assert features_for(rules, 2, Net({}, incomes.size)).copies is False
     bundled = value_for(rules, 2)
     assert ExpertAgent(1, value=bundled)._ready(game).size == bundled.features
 
@@ -127,10 +146,7 @@ def test_a_card_added_by_a_variant_is_a_feature_without_new_code():
     harbor = _rules("harbor")
     names = Features(harbor, 2).names
     assert len(names) > len(Features(load_ruleset(), 2).names)
-    assert all(f"market {harbor.ids[c]}" in names for c in harbor.establishments)
-    assert all(f"seat+1 built {harbor.ids[c]}" in names for c in harbor.landmarks)
-    copies = Features(harbor, 2, copies=True).names
-    assert all(f"seat+1 copies {harbor.ids[c]}" in copies for c in harbor.establishments)
+    assert all(f"seat+1 copies {harbor.ids[c]}" in names for c in harbor.establishments)
 
 
 def test_the_digest_follows_the_rules_not_their_wording(tmp_path):
@@ -149,8 +165,9 @@ def test_weights_are_refused_for_another_rule_set_or_player_count(weights_dir):
     value = _tiny_value(rules, 2)
     path = weights_dir / weights_name(rules, 2)
     value.save(path)
-    features = Features(rules, 2).size
+    features = value.features
     assert value_for(rules, 2, features).meta["digest"] == rules.digest
+    assert value_for(rules, 2) is value_for(rules, 2, features)
     cheap = _rules("house/station-costs-2")
     # saved under the base set's name: found for it only; named for another, refused
     with pytest.raises(WeightsError, match="no learned weights .* machikoro train"):
@@ -310,7 +327,7 @@ def test_train_on_a_house_rule_as_a_user_runs_it(weights_dir, capsys):
     assert meta["digest"] == cheap.digest and meta["players"] == 2 and meta["seed"] == 3
     assert meta["market"] == "counts"  # every pile face up
     assert meta["strength"]["games"] == 6 and meta["games"] == 48
-    assert meta["td_lambda"] == 0.5
+    assert meta["td_lambda"] == 0.5 and meta["copies"] is False and meta["icons"] is True
     assert main(["play", "--agents", "expert,greedy", "--variant", "house/station-costs-2",
                  "--seed", "2", "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line]

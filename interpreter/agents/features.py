@@ -12,14 +12,18 @@ the turns played. The incomes come from the engine's look-ahead
 (:mod:`machikoro.engine.lookahead`), which runs the cards' compiled effects: a card added
 by a variant is seen through what it does, with no new code.
 
-A town's establishments are seen through those incomes, not as its copies of each card
-(``copies``; weights record theirs in their ``meta``, :func:`features_for`). With a column
-per card, a card that greedy (whose games the first round plays) builds rarely and late, in
-towns that are winning, looked like a cause of winning: on Harbor with Millionaire's Row
-one round of self-play gave an expert that built Fruit and Vegetable Markets and Flower
-Shops, never a landmark, and won 0 of 400 games against greedy; the same games without
-those columns gave one that won 75.0% of 200 (on the base set 80.0% of 400 without,
-77.8% with; on Millionaire's Row 78.0% without, 75.8% with).
+A town's establishments are also seen as a column of copies per icon (``icons``: what
+``machikoro train`` records by default), as a column of copies per card (``copies``: the
+first bundled weights), or not at all beyond their incomes: weights record theirs in their
+``meta`` (:func:`features_for`), and ``machikoro train --town`` chooses (:data:`TOWNS`).
+With a column per card, a card that greedy (whose games the first round plays) builds
+rarely and late, in towns that are winning, can look like a cause of winning: on Harbor
+with Millionaire's Row one round of self-play gave an expert that built Fruit and Vegetable
+Markets and Flower Shops, never a landmark, and won 0 of 400 games against greedy; seen
+through incomes alone, 75.0% of 200 (2 rounds: 85.5% of 1,000); per icon, 32.2% of 400. On
+the house rule that makes the Train Station cost 2, ``train``'s defaults won 85.9% of
+1,000 games per icon, 80.6% per card and 67.3% and 68.2% (two seeds) through incomes
+alone.
 
 Scales keep every number near 0-1 for the small networks of :mod:`.value`.
 
@@ -61,26 +65,49 @@ def market_of(rules: RuleSet) -> str:
 def features_for(rules: RuleSet, players: int, value) -> Features:
     """The :class:`Features` that ``value`` (a :class:`~.value.ValueNet`) was trained on:
     its ``meta["market"]`` (``counts`` for weights that record none, made before the choice
-    existed) and ``meta["copies"]`` (for weights that record none: copies when the
-    networks read as many inputs as the features with copies have)."""
+    existed) and its town (``meta["copies"]``, ``meta["icons"]``; for weights that record
+    neither, the one of :data:`TOWNS` with as many features as the networks read inputs,
+    copies when none has)."""
     market = value.meta.get("market", "counts")
-    copies = value.meta.get("copies")
-    if copies is None:
-        copies = value.features == Features(rules, players, market, copies=True).size
-    return Features(rules, players, market, copies=copies)
+    if "copies" in value.meta or "icons" in value.meta:
+        return Features(rules, players, market, copies=bool(value.meta.get("copies")),
+                        icons=bool(value.meta.get("icons")))
+    for town in TOWNS:
+        found = Features(rules, players, market, copies=town == "copies",
+                         icons=town == "icons")
+        if found.size == value.features:
+            return found
+    return Features(rules, players, market)
+
+
+TOWNS = ("copies", "incomes", "icons")
+"""How the features see a town's establishments (``machikoro train --town``): ``copies``, a
+column of copies per establishment; ``incomes``, through its incomes alone; ``icons``, a
+column of copies per icon (the module text)."""
+
+
+def features_of_town(rules: RuleSet, players: int, town: str) -> Features:
+    """The :class:`Features` that training with ``town`` (one of :data:`TOWNS`) records.
+    Raises :class:`~machikoro.errors.MachikoroError` for another ``town``."""
+    from ..errors import MachikoroError
+
+    if town not in TOWNS:
+        raise MachikoroError(f"unknown town features {town!r} (known: {', '.join(TOWNS)})")
+    return Features(rules, players, copies=town == "copies", icons=town == "icons")
 
 
 class Features:
     """The feature map of ``rules`` at ``players`` seats, the market seen as ``market``
     says (:data:`MARKETS`; None: :func:`market_of` the rule set), with each seat's copies
-    of every establishment when ``copies`` (the module text; the first weights read them):
+    of every establishment when ``copies`` and of every icon when ``icons`` (the module
+    text):
     :meth:`of` gives a vector of :attr:`size` floats (float32);
     :attr:`names` says what each is (card ids from the data). Raises
     :class:`~machikoro.errors.MachikoroError` for a player count the rule set does not
     allow or an unknown ``market``."""
 
     def __init__(self, rules: RuleSet, players: int, market: str | None = None,
-                 copies: bool = False):
+                 copies: bool = True, icons: bool = False):
         from ..errors import MachikoroError
 
         market = market_of(rules) if market is None else market
@@ -93,6 +120,10 @@ class Features:
             raise MachikoroError(f"{rules.name} is played by {rules.min_players}-"
                                  f"{rules.max_players} players, not {players}")
         self.rules, self.players, self.copies = rules, players, bool(copies)
+        self.icons = tuple(sorted({rules.cards[c].icon for c in rules.establishments
+                                   if rules.cards[c].icon})) if icons else ()
+        self._by_icon = [[c for c in rules.establishments if rules.cards[c].icon == icon]
+                         for icon in self.icons]
         self.cards = rules.establishments
         self.landmarks = rules.landmarks
         counts = {rules.dice_count}
@@ -100,6 +131,7 @@ class Features:
             counts.update(options)
         self.dice = tuple(sorted(counts))
         per_seat = (["coins"] + [f"copies {rules.ids[c]}" for c in self.cards if copies]
+                    + [f"icon {icon}" for icon in self.icons]
                     + [f"built {rules.ids[c]}" for c in self.landmarks]
                     + [f"own roll income, {k} dice" for k in self.dice]
                     + ["own roll income", "round income", "coins needed", "rounds to win"])
@@ -125,6 +157,7 @@ class Features:
             out.append(coins / COINS)
             if self.copies:
                 out.extend([town[c] / 2.0 for c in self.cards])
+            out.extend([sum(town[c] for c in cards) / 4.0 for cards in self._by_icon])
             out.extend([float(town[c] > 0) for c in self.landmarks])
             out.extend([look.expected_roll_income(s, k) / COINS * 4 for k in self.dice])
             own = look.expected_roll_income(s, look.preferred_dice(s))

@@ -34,6 +34,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the λ of the targets: 1 fits the game's outcome alone, less "
                              "mixes in the value of the builder's next position (default 0.5;"
                              " docs/agents.md)")
+    parser.add_argument("--town", choices=("copies", "incomes", "icons"), default="icons",
+                        help="how the value sees a town's establishments beside their incomes:"
+                             " a column of copies per icon (default), per card, or none (what "
+                             "worked with both expansions; docs/agents.md)")
     parser.add_argument("--check", type=whole_number(0, 1_000_000), default=400,
                         help="games of the strength check against greedy (default 400; 0: "
                              "none)")
@@ -69,7 +73,7 @@ def _learn(args, rules, meta: dict, start: float):
         with progress(args.games, f"round {round_ + 1}/{args.rounds}") as bar:
             part = self_play(rules, args.players, args.games, value, previous, args.explore,
                              seed=args.seed * 1000 + round_, workers=args.workers,
-                             progress=bar.update)
+                             progress=bar.update, town=args.town)
         if not len(part[0]):
             print("machikoro train: no game of the round ended before its turn limit: "
                   "nothing to learn from", file=sys.stderr)
@@ -124,7 +128,8 @@ def run(args) -> int:
             "seed": args.seed, "rounds": args.rounds, "games": args.games * args.rounds,
             "nets": args.nets, "explore": args.explore, "td_lambda": args.td_lambda,
             "command": command,
-            "market": market_of(rules), "copies": Features(rules, args.players).copies,
+            "market": market_of(rules), "copies": args.town == "copies",
+            "icons": args.town == "icons",
             "variant": variant if isinstance(variant, (str, type(None))) else list(variant)}
     print(f"machikoro train: {rules.name}, {args.players} players: {_count(args.rounds, 'round')}"
           f" of {args.games:,} games, {_count(args.nets, 'network')}, seed {args.seed}",

@@ -36,7 +36,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 from ..agents.expert import ExpertAgent
-from ..agents.features import Features
+from ..agents.features import Features, features_of_town
 from ..agents.greedy import GreedyAgent
 from ..agents.value import ValueNet
 from ..engine.game import Game
@@ -140,8 +140,9 @@ def _strategies(rules: RuleSet) -> list:
 
 
 def _play_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    rules, players, value, previous, explore, seed, indices = job
-    features = Features(rules, players)  # (the market seen as market_of(rules) says)
+    rules, players, value, previous, explore, seed, indices, town = job
+    # (the market seen as market_of(rules) says)
+    features = features_of_town(rules, players, town)
     strategies = _strategies(rules) if value is not None else []
     rows, labels, steps = [], [], []
     for index in indices:
@@ -160,15 +161,17 @@ def _play_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def self_play(rules: RuleSet, players: int, games: int, value: ValueNet | None,
               previous: ValueNet | None, explore: float, seed: int, workers: int = 1,
-              progress: Callable[[int], None] | None = None
+              progress: Callable[[int], None] | None = None, town: str = "icons"
               ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play ``games`` games of a round (see the module text) on ``workers`` processes;
     ``(positions x features, labels, steps)``: per position, 1/0 whether its builder won
     and how many positions later the builder's next one comes (0: its last; what
-    :func:`lambda_returns` reads). ``progress`` is called with the games done."""
+    :func:`lambda_returns` reads). The positions are seen as ``town`` says
+    (:data:`~machikoro.agents.features.TOWNS`). ``progress`` is called with the games
+    done."""
     chunk = 50
     jobs = [(rules, players, value, previous, explore, seed,
-             list(range(start, min(games, start + chunk))))
+             list(range(start, min(games, start + chunk))), town)
             for start in range(0, games, chunk)]
     parts = []
     if workers > 1:
@@ -176,12 +179,12 @@ def self_play(rules: RuleSet, players: int, games: int, value: ValueNet | None,
             for part, job in zip(pool.map(_play_chunk, jobs), jobs):
                 parts.append(part)
                 if progress:
-                    progress(len(job[-1]))
+                    progress(len(job[-2]))
     else:
         for job in jobs:
             parts.append(_play_chunk(job))
             if progress:
-                progress(len(job[-1]))
+                progress(len(job[-2]))
     return tuple(np.concatenate(column) for column in zip(*parts))
 
 
