@@ -7,7 +7,8 @@ every landmark it has, the coins it expects from its own roll with each number o
 the rule set may let it roll, and with its preferred number, and from every seat's roll
 once (a round), the coins it still needs for its cheapest way to win (:mod:`.victory`),
 and the rounds those take at that income (:func:`~machikoro.agents.greedy.rounds_to_win`).
-Then, per establishment, the copies the market offers; whose turn is next, seen from ``seat``; whether the mover plays again;
+Then, per establishment, the copies the market offers; whose turn is next, seen from
+``seat``; whether the mover plays again;
 the turns played. The incomes come from the engine's look-ahead
 (:mod:`machikoro.engine.lookahead`), which runs the cards' compiled effects: a card added
 by a variant is seen through what it does, with no new code.
@@ -73,8 +74,7 @@ def features_for(rules: RuleSet, players: int, value) -> Features:
         return Features(rules, players, market, copies=bool(value.meta.get("copies")),
                         icons=bool(value.meta.get("icons")))
     for town in TOWNS:
-        found = Features(rules, players, market, copies=town == "copies",
-                         icons=town == "icons")
+        found = Features(rules, players, market, **town_flags(town))
         if found.size == value.features:
             return found
     return Features(rules, players, market)
@@ -86,14 +86,21 @@ column of copies per establishment; ``incomes``, through its incomes alone; ``ic
 column of copies per icon (the module text)."""
 
 
-def features_of_town(rules: RuleSet, players: int, town: str) -> Features:
-    """The :class:`Features` that training with ``town`` (one of :data:`TOWNS`) records.
-    Raises :class:`~machikoro.errors.MachikoroError` for another ``town``."""
+def town_flags(town: str) -> dict:
+    """``{"copies": bool, "icons": bool}``: the :class:`Features` arguments (and the
+    weights' ``meta`` entries) of ``town``, one of :data:`TOWNS`. Raises
+    :class:`~machikoro.errors.MachikoroError` for another ``town``."""
     from ..errors import MachikoroError
 
     if town not in TOWNS:
         raise MachikoroError(f"unknown town features {town!r} (known: {', '.join(TOWNS)})")
-    return Features(rules, players, copies=town == "copies", icons=town == "icons")
+    return {"copies": town == "copies", "icons": town == "icons"}
+
+
+def features_of_town(rules: RuleSet, players: int, town: str) -> Features:
+    """The :class:`Features` that training with ``town`` (one of :data:`TOWNS`) records.
+    Raises :class:`~machikoro.errors.MachikoroError` for another ``town``."""
+    return Features(rules, players, **town_flags(town))
 
 
 class Features:

@@ -84,7 +84,8 @@ def _learn(args, rules, meta: dict, start: float):
         if args.td_lambda < 1.0:
             # the targets bootstrapped by the networks so far (the first round: by
             # networks fitted to the outcomes first)
-            boot = value or fit(x, y, args.nets, fit_seed, meta, args.epochs)
+            boot = value if value is not None else \
+                fit(x, y, args.nets, fit_seed, meta, args.epochs)
             y = lambda_returns(y, steps, boot(x), args.td_lambda)
         value = fit(x, y, args.nets, fit_seed, meta, args.epochs)
         print(f"  round {round_ + 1}: {len(part[0]):,} positions ({len(x):,} in all), "
@@ -104,7 +105,7 @@ def run(args) -> int:
     except ImportError:
         raise UsageError("train needs scikit-learn: pip install \"machikoro[train]\" (or "
                          "pip install scikit-learn)") from None
-    from ..agents.features import Features, market_of
+    from ..agents.features import Features, market_of, town_flags
     from ..agents.value import user_folder, weights_name
     from ..lab.training import strength
     from .lab_options import LabUsageError, check_players, variant_spec
@@ -128,8 +129,7 @@ def run(args) -> int:
             "seed": args.seed, "rounds": args.rounds, "games": args.games * args.rounds,
             "nets": args.nets, "explore": args.explore, "td_lambda": args.td_lambda,
             "command": command,
-            "market": market_of(rules), "copies": args.town == "copies",
-            "icons": args.town == "icons",
+            "market": market_of(rules), **town_flags(args.town),
             "variant": variant if isinstance(variant, (str, type(None))) else list(variant)}
     print(f"machikoro train: {rules.name}, {args.players} players: {_count(args.rounds, 'round')}"
           f" of {args.games:,} games, {_count(args.nets, 'network')}, seed {args.seed}",
