@@ -30,6 +30,7 @@ ROOT = Path(__file__).resolve().parent.parent
 RULES = load_cached([resolve_variant(v) for v in ("harbor", "millionaires-row")])
 NOT_CONCEPTS = {
     conditions.Quantity: "a part of a condition (N or more...)",
+    conditions.Subject: "the base class of the tests about one player",
     values.Ranking: "a strategy file's ranking (the strategy language)",
     values.Negated: "a strategy file's ranking (the strategy language)",
     actions.CardChoice: "the base class of the card choices",
@@ -314,6 +315,11 @@ def test_every_concept_units_valuation_decides_as_the_scalar_greedy(tmp_path, un
     from machikoro.agents.greedy import GreedyAgent
 
     rules = _unit_variant(tmp_path, effect)
+    refused = registry.first_gap(rules, "policies")
+    if refused is not None:  # (a concept they do not play: they refuse it, naming it)
+        with pytest.raises(VectorUnsupported, match=re.escape(refused.name)):
+            GreedyPolicy(rules, 2, [0, 1], small=0)
+        return
     result = check_policy(rules, 2, range(12), lambda r, p, s: GreedyPolicy(r, p, s, small=0),
                           GreedyAgent)
     assert result.count == 0 and result.report.differences == ()

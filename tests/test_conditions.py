@@ -15,6 +15,7 @@ from machikoro import Game, load_ruleset
 from machikoro.language import conditions, values
 from machikoro.language.compiler import compile_condition, compile_effect, compile_ranking
 from machikoro.language.parser import EffectError, parser
+from machikoro.language.units.has_count import HasCount
 
 RULES = load_ruleset()
 VOCAB = RULES.vocabulary
@@ -96,7 +97,7 @@ def test_or_of_tests_and_or_of_names_are_told_apart():
     game = table(p0={"ranch": 0, "bakery": 2})
     # names: bread or cup counted together (the starting Bakery is one of them)
     (count,) = compile_condition("owner has 3 or more bread or cup", VOCAB)
-    assert isinstance(count, conditions.HasCount)
+    assert isinstance(count, HasCount)
     (either,) = compile_condition("owner has 4 or more bread or owner has 3 coins", VOCAB)
     assert isinstance(either, conditions.AnyOf)
     assert holds("owner has 4 or more bread or owner has 3 coins", game)

@@ -25,16 +25,14 @@ from machikoro.language.actions import (
 from machikoro.language.amounts import Fixed, PerCard
 from machikoro.language.clauses import Clause
 from machikoro.language.compiler import compile_effect
-from machikoro.language.conditions import (
-    HasCard,
-    HasCoins,
-    HasCount,
-    HasLandmarks,
-    Quantity,
-)
+from machikoro.language.conditions import Quantity
 from machikoro.language.parser import EffectError
 from machikoro.language.units.built_nothing import BuiltNothing
 from machikoro.language.units.doubles import Doubles
+from machikoro.language.units.has_card import HasCard
+from machikoro.language.units.has_coins import HasCoins
+from machikoro.language.units.has_count import HasCount
+from machikoro.language.units.has_landmarks import HasLandmarks
 from machikoro.language.units.roll_is import RollIs
 from machikoro.language.vocabulary import Vocabulary
 

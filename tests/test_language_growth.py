@@ -23,8 +23,9 @@ from machikoro.language.amounts import (
 )
 from machikoro.language.clauses import Clause
 from machikoro.language.compiler import compile_card_filter, compile_effect, handled_aliases
-from machikoro.language.conditions import HasLandmarks, Quantity
+from machikoro.language.conditions import Quantity
 from machikoro.language.parser import EffectError, action_words
+from machikoro.language.units.has_landmarks import HasLandmarks
 
 
 # card index: 0 farm (grain, blue, 1), 1 oven (loaf, green, 2-3), 2 diner (mug, red, 9-10),

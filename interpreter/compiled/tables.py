@@ -38,8 +38,14 @@ from ..language.concepts import concept_of, first_gap
 from ..language.units import (
     built_nothing,
     doubles,
+    has_card,
+    has_coins,
+    has_count,
+    has_landmarks,
+    market_has,
     per_round,
     poorest,
+    received_coins,
     roll_is,
     rolled_dice,
     round_is,
@@ -77,12 +83,13 @@ SCOPES = {"owner": 0, "every_town": 1, "payer": 2}
 # condition ops
 (DOUBLES, HAS_CARD, HAS_COUNT, HAS_COINS, HAS_LANDMARKS, BUILT_NOTHING, ROLL_IS,
  ROLLED_DICE, RECEIVED, OTHER_PLAYERS, ROUND_IS, MARKET_HAS, ALL_OF, ANY_OF, NOT) = range(15)
-CONDITIONS = {doubles.Doubles: DOUBLES, cond.HasCard: HAS_CARD, cond.HasCount: HAS_COUNT,
-              cond.HasCoins: HAS_COINS, cond.HasLandmarks: HAS_LANDMARKS,
+CONDITIONS = {doubles.Doubles: DOUBLES, has_card.HasCard: HAS_CARD,
+              has_count.HasCount: HAS_COUNT, has_coins.HasCoins: HAS_COINS,
+              has_landmarks.HasLandmarks: HAS_LANDMARKS,
               built_nothing.BuiltNothing: BUILT_NOTHING, roll_is.RollIs: ROLL_IS,
-              rolled_dice.RolledDice: ROLLED_DICE, cond.ReceivedCoins: RECEIVED,
+              rolled_dice.RolledDice: ROLLED_DICE, received_coins.ReceivedCoins: RECEIVED,
               cond.OtherPlayers: OTHER_PLAYERS, round_is.RoundIs: ROUND_IS,
-              cond.MarketHas: MARKET_HAS, cond.AllOf: ALL_OF, cond.AnyOf: ANY_OF,
+              market_has.MarketHas: MARKET_HAS, cond.AllOf: ALL_OF, cond.AnyOf: ANY_OF,
               cond.Not: NOT}
 """The conditions the compiled engine plays. A top-level condition is a run of rows in
 postfix order: ``A and B`` is A's rows, B's rows, then an ``ALL_OF`` row of ``n`` = 2 (as

@@ -161,14 +161,20 @@ def program(clauses: tuple, blocking: tuple = ()) -> tuple | None:
         return None
 
 
-_OWN_TOWN_TESTS = (conditions.HasCard, conditions.HasLandmarks, conditions.HasCount)
+_TOWNS = frozenset({"towns"})
+
+
+def _town_test(test) -> bool:
+    """True for a test about one player's town (``owner|roller has ...``: a
+    :class:`~machikoro.language.conditions.Subject` that reads the towns alone)."""
+    return isinstance(test, conditions.Subject) and test.reads == _TOWNS
 
 
 def _own_town_only(test) -> bool:
     """True for a condition that reads nothing but its owner's town (so a payout under it
     is the same wherever that town is the same)."""
     kind = type(test)
-    if kind in _OWN_TOWN_TESTS:
+    if _town_test(test):
         return not test.roller
     if kind in (conditions.AllOf, conditions.AnyOf):
         return all(_own_town_only(t) for t in test.tests)
@@ -185,7 +191,7 @@ def _roll_and_roller_only(test) -> bool:
     that reads nothing but the roll and the roller's town: the same wherever the faces
     and that town are the same, whatever anyone's coins."""
     kind = type(test)
-    if getattr(kind, "reads", None) == _ROLL or kind in _OWN_TOWN_TESTS:
+    if getattr(kind, "reads", None) == _ROLL or _town_test(test):
         return True
     if kind in (conditions.AllOf, conditions.AnyOf):
         return all(_roll_and_roller_only(t) for t in test.tests)

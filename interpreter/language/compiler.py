@@ -7,12 +7,13 @@ objects whose ``action`` and ``conditions`` are plain objects with small ``run``
 methods, evaluated many times by the turn engine and never re-parsed. No ``eval``/``exec``.
 
 Every ``-> alias`` of the grammar has one handler here, in one table by the rule it belongs
-to: :data:`CONDITIONS`, :data:`AMOUNTS`, :data:`ACTIONS`, :data:`PAYERS`, :data:`SCOPES`,
+to: :data:`AMOUNTS`, :data:`ACTIONS`, :data:`PAYERS`, :data:`SCOPES`,
 :data:`COMPARISONS`, :data:`WHO` (and the triggers of
 :data:`~machikoro.language.clauses.TRIGGERS`), and for the conditions' combinations, values
 and rankings :data:`BOOLEANS`, :data:`GAME_TESTS`, :data:`STRATEGY_TESTS`,
 :data:`OTHER_PLAYERS`, :data:`SIGNS`, :data:`VALUES`, :data:`STATS`, :data:`RANKINGS`; a
-test checks that none is missing. Vocabulary of the language (every construct, by what it
+test checks that none is missing; the concept units (:mod:`.units`) add their own bindings
+to :data:`TESTS`, :data:`AMOUNTS` and :data:`PAYEES`. Vocabulary of the language (every construct, by what it
 means):
 
 - income: ``gain AMOUNT`` (from the bank), ``take AMOUNT from roller | each other player
@@ -93,6 +94,12 @@ class _Compiler:
             for index in self.vocab.cards(str(token), token.column, allow):
                 out[index] = None
         return tuple(out)
+
+    @staticmethod
+    def is_roller(tree: Tree) -> bool:
+        """True when a test about one player (``who has ...``) is about the roller, False
+        for the card's owner."""
+        return _who(tree)
 
     def quantity(self, tree: Tree) -> conditions.Quantity:
         return conditions.Quantity(COMPARISONS[tree.data], _int(tree.children[0], 0))
@@ -230,21 +237,6 @@ def _who(tree: Tree) -> bool:
 
 
 Handler = Callable[[_Compiler, Tree], object]
-
-CONDITIONS: dict[str, Handler] = {
-    "received_coins": lambda c, t: conditions.ReceivedCoins(
-        _who(t), conditions.Quantity("==", 0) if t.children[1].data == "received_none"
-        else c.quantity(t.children[1])),
-    "has_card": lambda c, t: conditions.HasCard(
-        _who(t), c.names(Tree("names", [t.children[1]]), ("id",))),
-    "has_landmarks": lambda c, t: conditions.HasLandmarks(
-        _who(t), c.quantity(t.children[1]), c.vocab.victory),
-    "has_coins": lambda c, t: conditions.HasCoins(_who(t), c.quantity(t.children[1])),
-    "has_count": lambda c, t: conditions.HasCount(
-        _who(t), c.quantity(t.children[1]), c.names(t.children[2], ("id", "icon", "colour"))),
-}
-"""Condition handlers by grammar alias (the ``?test`` rule)."""
-
 
 # --------------------------------------------------------------------------- amounts
 
@@ -446,11 +438,6 @@ OTHER_PLAYERS = {"any_other": "any", "every_other": "every", "no_other": "none",
 """``who`` aliases that are not one player of the card: the owner's opponents (a test
 holds for any, every or none of them) and the player being ranked (values only)."""
 
-SUBJECT_TESTS = ("has_card", "has_landmarks", "has_coins", "has_count", "received_coins")
-"""Tests about one player (``who has ...``), which ``any|every|no other player`` may ask
-about each opponent."""
-
-
 def _other_players(c: _Compiler, tree: Tree):
     mode = OTHER_PLAYERS[tree.children[0].data]
     if mode == "item":
@@ -488,14 +475,11 @@ BOOLEANS: dict[str, Handler] = {
 """``?cond``, ``?conj``, ``?neg`` aliases: ``or``, ``and``, ``not``."""
 
 GAME_TESTS: dict[str, Handler] = {
-    "market_has": lambda c, t: conditions.MarketHas(
-        conditions.Quantity(">=", 1), c.names(Tree("names", [t.children[0]]), ("id",))),
-    "market_count": lambda c, t: conditions.MarketHas(
-        c.quantity(t.children[0]), c.names(t.children[1], ("id", "icon", "colour"))),
     "compare": lambda c, t: conditions.Compare(
         c.value(t.children[0]), SIGNS[t.children[1].data], c.value(t.children[2])),
 }
-"""``?test`` aliases about the market and comparisons of values."""
+"""``?test`` aliases comparing values (the tests of one player, of the roll and of the
+market are concept units: :mod:`.units`)."""
 
 STRATEGY_WORDS = {
     "roll_pays_nothing": "roll pays nothing", "roll_pays": "roll pays ... coins",
@@ -590,13 +574,21 @@ RANKINGS: dict[str, Handler] = {
 """``preference`` aliases: each gives the ranking's keys (highest preferred)."""
 
 
-TESTS.update(CONDITIONS)
 TESTS.update(BOOLEANS)
 TESTS.update(GAME_TESTS)
 TESTS.update(STRATEGY_TESTS)
 for _unit in UNITS:  # the concept units' bindings (machikoro.language.units)
-    {"tests": TESTS, "amounts": AMOUNTS, "payees": PAYEES}[_unit.TABLE][_unit.ALIAS] = \
-        _unit.compile
+    for _alias in (_unit.ALIAS,) if isinstance(_unit.ALIAS, str) else _unit.ALIAS:
+        {"tests": TESTS, "amounts": AMOUNTS, "payees": PAYEES}[_unit.TABLE][_alias] = \
+            _unit.compile
+
+SUBJECT_TESTS = frozenset(alias for unit in UNITS if unit.TABLE == "tests"
+                          and issubclass(unit.CONCEPT["classes"][0], conditions.Subject)
+                          for alias in ((unit.ALIAS,) if isinstance(unit.ALIAS, str)
+                                        else unit.ALIAS))
+"""Tests about one player (``who has ...``: a unit whose class is a
+:class:`~.conditions.Subject`), which ``any|every|no other player`` may ask about each
+opponent."""
 
 
 def handled_aliases() -> set[str]:
@@ -604,7 +596,7 @@ def handled_aliases() -> set[str]:
     payees, scopes, comparisons, the ``who`` of a test, the triggers, what ``per``
     counts, marked copies, chosen cards, card-filter tests, ``may``, and the conditions'
     combinations, values and rankings."""
-    return (set(CONDITIONS) | set(AMOUNTS) | set(ACTIONS) | set(PAYERS) | set(PAYEES)
+    return (set(AMOUNTS) | set(ACTIONS) | set(PAYERS) | set(PAYEES)
             | set(SCOPES) | set(COMPARISONS) | set(WHO) | set(TRIGGERS) | set(COUNTED)
             | set(MARKED) | set(CHOSEN_CARDS) | set(CARD_TESTS) | set(COST_WORDS)
             | set(TESTS) | set(OTHER_PLAYERS) | set(SIGNS) | set(VALUES) | set(STATS)

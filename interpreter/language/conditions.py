@@ -4,16 +4,16 @@ Every condition has ``test(game, owner) -> bool``; ``owner`` is the seat owning 
 and ``reads``: the parts of the game state it depends on (for the purple-order check).
 Towns are read in ``game.towns_seen``: in the income step, the towns as they stood at the
 roll (rules ``income.towns``); coins, the roll and the market are read as they are.
-:class:`Quantity` is the comparison with a number they share (``N``, ``N or more``...).
+:class:`Quantity` is the comparison with a number they share (``N``, ``N or more``...),
+:class:`Subject` the player a test about one player reads. Here are the combinations
+(``and``, ``or``, ``not``), the comparisons of values and ``any|every|no other player``;
+each test of one player, of the roll or of the market is a concept unit of its own
+(:mod:`machikoro.language.units`).
 """
 
 from __future__ import annotations
 
 from ..records import Record
-
-TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
-if TYPE_CHECKING:
-    from typing import ClassVar
 
 
 class Quantity(Record):
@@ -39,73 +39,28 @@ class Quantity(Record):
                 ">": "more than {}"}[self.op].format(self.n)
 
 
-class HasCard(Record):
-    """``if owner|roller has NAME``: that player owns at least one of the cards."""
-
-    reads: ClassVar[frozenset] = frozenset({"towns"})
-
-    roller: bool
-    cards: tuple
-
-    def test(self, game, owner: int) -> bool:
-        town = game.towns_seen[game.current if self.roller else owner]
-        return any(town[i] for i in self.cards)
-
-
-class HasLandmarks(Record):
-    """``if owner|roller has Q landmarks``: counts built landmarks that count for victory."""
-
-    reads: ClassVar[frozenset] = frozenset({"towns"})
+class Subject(Record):
+    """A test about one player: the card's owner, or the roller when ``roller`` (``owner|roller
+    has ...``; ``any|every|no other player has ...`` asks it of each of the owner's
+    opponents in turn, :class:`OtherPlayers`). Which seat that is, is written here once per
+    backend: :meth:`seat` (the scalar engine's), :meth:`seats` (the batched engine's) and
+    :meth:`seats_in` (the batched valuation's). The tests are concept units
+    (:mod:`machikoro.language.units`: ``has_card``, ``has_count``, ``has_landmarks``,
+    ``has_coins``, ``received_coins``)."""
 
     roller: bool
-    quantity: Quantity
-    landmarks: tuple
 
-    def test(self, game, owner: int) -> bool:
-        town = game.towns_seen[game.current if self.roller else owner]
-        return self.quantity(sum(1 for i in self.landmarks if town[i]))
+    def seat(self, game, owner: int) -> int:
+        """The seat the test reads in ``game``: the roller (``game.current``) or ``owner``."""
+        return game.current if self.roller else owner
 
+    def seats(self, b, g, owner):
+        """The batched engine's :meth:`seat`: a seat per game of ``g`` in batch ``b``."""
+        return b.current[g] if self.roller else owner
 
-class HasCoins(Record):
-    """``if owner|roller has Q coins``."""
-
-    reads: ClassVar[frozenset] = frozenset({"coins"})
-
-    roller: bool
-    quantity: Quantity
-
-    def test(self, game, owner: int) -> bool:
-        return self.quantity(game.coins[game.current if self.roller else owner])
-
-
-class HasCount(Record):
-    """``if owner|roller has Q NAMES``: how many matching cards (copies of the ids, or cards
-    with the icons or colours) that player's town holds."""
-
-    reads: ClassVar[frozenset] = frozenset({"towns"})
-
-    roller: bool
-    quantity: Quantity
-    cards: tuple
-
-    def test(self, game, owner: int) -> bool:
-        town = game.towns_seen[game.current if self.roller else owner]
-        return self.quantity(sum(town[i] for i in self.cards))
-
-
-class ReceivedCoins(Record):
-    """``if owner|roller received no coins this turn`` (or ``received Q coins``): the coins
-    that player received so far in the current turn, from the bank or from other players,
-    whatever it paid (``game.received``; the engine counts them only in a rule set that
-    reads them). Machi Koro 2's Charterhouse."""
-
-    reads: ClassVar[frozenset] = frozenset({"coins"})
-
-    roller: bool
-    quantity: Quantity
-
-    def test(self, game, owner: int) -> bool:
-        return self.quantity(game.received[game.current if self.roller else owner])
+    def seats_in(self, view, owner):
+        """The batched valuation's :meth:`seat`: a seat per game of ``view``."""
+        return view.roller if self.roller else owner
 
 
 # ------------------------------------------------------------- combinations and comparisons
@@ -162,18 +117,6 @@ class Compare(Record):
 
     def test(self, game, owner: int) -> bool:
         return COMPARE[self.op](self.left.value(game, owner), self.right.value(game, owner))
-
-
-class MarketHas(Record):
-    """``market has ID`` (at least one copy left) or ``market has Q NAMES``: copies of the
-    named establishments left in the market."""
-
-    quantity: Quantity
-    cards: tuple
-
-    def test(self, game, owner: int) -> bool:
-        supply = game.supply
-        return self.quantity(sum(supply[i] for i in self.cards))
 
 
 class OtherPlayers(Record):

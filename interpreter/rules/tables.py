@@ -12,7 +12,7 @@ from itertools import combinations
 from ..language.actions import AddToRoll, Boost, CostChange, DiceChoice, Mark, ReturnCard
 from ..language.amounts import CardCoins, SideRoll
 from ..language.clauses import TRIGGERS
-from ..language.conditions import ReceivedCoins
+from ..language.units.received_coins import ReceivedCoins
 from .ruleset import Card, Colour
 
 ACTIVATED_BY = {"anyone": 0, "owner": 1, "others": 2}

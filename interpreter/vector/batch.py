@@ -312,6 +312,32 @@ class Batch:
                     np.broadcast_to(rows, g.shape)[on], axis=0)
         return out
 
+    def seen_count(self, g, seat, cards: tuple) -> np.ndarray:
+        """Copies of ``cards`` (card indices) in each game's town of ``seat`` as the effects
+        see it (:meth:`seen_town`), int64: what ``has Q NAMES`` and ``N per NAME`` count."""
+        if self.n_seen:
+            return self.seen_town(g, seat)[:, list(cards)].sum(axis=1, dtype=np.int64)
+        if len(cards) <= 4:  # a take per card beats the town's row
+            cell = (g * self.players + seat) * self.cards
+            out = self.owned_flat.take(cell + cards[0]).astype(np.int64)
+            for card in cards[1:]:
+                out += self.owned_flat.take(cell + card)
+            return out
+        return self.town(g, seat)[:, list(cards)].sum(axis=1, dtype=np.int64)
+
+    def seen_built(self, g, seat, cards: tuple) -> np.ndarray:
+        """How many of ``cards`` each game's ``seat`` has at least one of, as the effects
+        see its town (int64): what ``has NAME`` and ``has Q landmarks`` count."""
+        if self.n_seen:
+            return (self.seen_town(g, seat)[:, list(cards)] > 0).sum(axis=1, dtype=np.int64)
+        if len(cards) <= 4:
+            cell = (g * self.players + seat) * self.cards
+            out = (self.owned_flat.take(cell + cards[0]) > 0).astype(np.int64)
+            for card in cards[1:]:
+                out += self.owned_flat.take(cell + card) > 0
+            return out
+        return (self.town(g, seat)[:, list(cards)] > 0).sum(axis=1, dtype=np.int64)
+
     def seen_towns(self, g) -> np.ndarray:
         """Each game's every town as the effects see them: ``(len(g), P, C)``."""
         out = self.owned[g]

@@ -49,34 +49,6 @@ def _seat(b, g: np.ndarray, owner: np.ndarray, roller: bool) -> np.ndarray:
     return b.current[g] if roller else owner
 
 
-def _count(b, g: np.ndarray, seat: np.ndarray, cards: tuple) -> np.ndarray:
-    """Copies of ``cards`` in each game's town of ``seat`` as the effects see it (the town
-    at the roll in an income step that changed it: :meth:`Batch.seen_copies`), int64."""
-    if b.n_seen:
-        return b.seen_town(g, seat)[:, list(cards)].sum(axis=1, dtype=np.int64)
-    if len(cards) <= 4:  # a take per card beats the town's row
-        cell = (g * b.players + seat) * b.cards
-        out = b.owned_flat.take(cell + cards[0]).astype(np.int64)
-        for card in cards[1:]:
-            out += b.owned_flat.take(cell + card)
-        return out
-    return b.town(g, seat)[:, list(cards)].sum(axis=1, dtype=np.int64)
-
-
-def _any_built(b, g: np.ndarray, seat: np.ndarray, cards: tuple) -> np.ndarray:
-    """How many of ``cards`` each game's ``seat`` has at least one of, as the effects see
-    its town (int64)."""
-    if b.n_seen:
-        return (b.seen_town(g, seat)[:, list(cards)] > 0).sum(axis=1, dtype=np.int64)
-    if len(cards) <= 4:
-        cell = (g * b.players + seat) * b.cards
-        out = (b.owned_flat.take(cell + cards[0]) > 0).astype(np.int64)
-        for card in cards[1:]:
-            out += b.owned_flat.take(cell + card) > 0
-        return out
-    return (b.town(g, seat)[:, list(cards)] > 0).sum(axis=1, dtype=np.int64)
-
-
 # --------------------------------------------------------------------------- conditions
 
 
@@ -97,38 +69,6 @@ def condition(c, rules) -> Test:
             return Test(c.kernel(rules))
         raise VectorUnsupported(f"the condition '{type(c).__name__}'")
     return Test(make(c, rules))
-
-
-def _has_card(c, rules):
-    cards, roller = c.cards, c.roller
-
-    def test(b, g, owner):
-        return _any_built(b, g, _seat(b, g, owner, roller), cards) > 0
-    return test
-
-
-def _has_landmarks(c, rules):
-    q, marks, roller = _quantity(c.quantity), c.landmarks, c.roller
-
-    def test(b, g, owner):
-        return q(_any_built(b, g, _seat(b, g, owner, roller), marks))
-    return test
-
-
-def _has_coins(c, rules):
-    q, roller = _quantity(c.quantity), c.roller
-
-    def test(b, g, owner):
-        return q(b.seat_coins(g, _seat(b, g, owner, roller)))
-    return test
-
-
-def _has_count(c, rules):
-    q, cards, roller = _quantity(c.quantity), c.cards, c.roller
-
-    def test(b, g, owner):
-        return q(_count(b, g, _seat(b, g, owner, roller), cards))
-    return test
 
 
 def _all_of(c, rules):
@@ -161,14 +101,6 @@ def _not(c, rules):
     return test
 
 
-def _market_has(c, rules):
-    q, cards = _quantity(c.quantity), list(c.cards)
-
-    def test(b, g, owner):
-        return q(b.supply[g][:, cards].sum(axis=1, dtype=np.int64))
-    return test
-
-
 def _other_players(c, rules):
     inner, mode = condition(c.inner, rules).test, c.mode
 
@@ -195,23 +127,12 @@ def _compare(c, rules):
     return test
 
 
-def _received(c, rules):
-    q, roller = _quantity(c.quantity), c.roller
-
-    def test(b, g, owner):
-        return q(b.received[g, _seat(b, g, owner, roller)])
-    return test
-
-
 CONDITIONS = {
-    conditions.ReceivedCoins: _received,
-    conditions.HasCard: _has_card, conditions.HasLandmarks: _has_landmarks,
-    conditions.HasCoins: _has_coins, conditions.HasCount: _has_count,
-    conditions.AllOf: _all_of, conditions.AnyOf: _any_of,
-    conditions.Not: _not, conditions.MarketHas: _market_has,
+    conditions.AllOf: _all_of, conditions.AnyOf: _any_of, conditions.Not: _not,
     conditions.OtherPlayers: _other_players, conditions.Compare: _compare,
 }
-"""Condition kernel makers by compiled class."""
+"""Condition kernel makers by compiled class (a concept unit's condition has its own
+``kernel``: :func:`condition`)."""
 
 
 # --------------------------------------------------------------------------- values
@@ -233,10 +154,10 @@ def value(v, rules, item: bool = False):
         return lambda b, g, owner: b.seat_coins(g, _seat(b, g, owner, roller)).astype(np.int64)
     if kind is values.LandmarksOf:
         roller, marks = v.who == values.ROLLER, v.landmarks
-        return lambda b, g, owner: _any_built(b, g, _seat(b, g, owner, roller), marks)
+        return lambda b, g, owner: b.seen_built(g, _seat(b, g, owner, roller), marks)
     if kind is values.CardsOf:
         roller, cards = v.who == values.ROLLER, v.cards
-        return lambda b, g, owner: _count(b, g, _seat(b, g, owner, roller), cards)
+        return lambda b, g, owner: b.seen_count(g, _seat(b, g, owner, roller), cards)
     if kind is values.MarketCards:
         cards = list(v.cards)
         return lambda b, g, owner: b.supply[g][:, cards].sum(axis=1, dtype=np.int64)
@@ -283,8 +204,8 @@ def amount(a, rules):
             return lambda b, g, card, owner, payer: n * b.seen_towns(g)[:, :, cards].sum(
                 axis=(1, 2), dtype=np.int64)
         if scope == "payer":
-            return lambda b, g, card, owner, payer: n * _count(b, g, payer, a.cards)
-        return lambda b, g, card, owner, payer: n * _count(b, g, owner, a.cards)
+            return lambda b, g, card, owner, payer: n * b.seen_count(g, payer, a.cards)
+        return lambda b, g, card, owner, payer: n * b.seen_count(g, owner, a.cards)
     if kind is amounts.PerChosen:
         n, scope = a.n, a.scope
 

@@ -96,9 +96,8 @@ def check_test(test) -> None:
             check_test(t)
     elif kind is cond.Not or kind is cond.OtherPlayers:
         check_test(test.inner)
-    elif kind not in (cond.HasCard, cond.HasLandmarks, cond.HasCoins, cond.HasCount,
-                      cond.MarketHas) and not hasattr(kind, "holds"):
-        raise Unsupported(f"the condition {kind.__name__}")  # (a unit's own: holds)
+    elif not hasattr(kind, "holds"):  # (a concept unit's own form: holds)
+        raise Unsupported(f"the condition {kind.__name__}")
 
 
 def holds(test, view: View, owner: np.ndarray, others: np.ndarray) -> np.ndarray:
@@ -129,18 +128,6 @@ def holds(test, view: View, owner: np.ndarray, others: np.ndarray) -> np.ndarray
         return ~some
     if hasattr(kind, "holds"):  # a concept unit's own (machikoro.language.units)
         return test.holds(view, owner, others)
-    if kind is cond.MarketHas:
-        return quantity(test.quantity, view.supply[:, list(test.cards)].sum(axis=1))
-    who = view.roller if test.roller else owner
-    if kind is cond.HasCoins:
-        return quantity(test.quantity, view.coins[rows, who])
-    town = view.towns[rows, who]
-    if kind is cond.HasCard:
-        return (town[:, list(test.cards)] > 0).any(axis=1)
-    if kind is cond.HasLandmarks:
-        return quantity(test.quantity, (town[:, list(test.landmarks)] > 0).sum(axis=1))
-    if kind is cond.HasCount:
-        return quantity(test.quantity, town[:, list(test.cards)].sum(axis=1))
     raise Unsupported(f"the condition {kind.__name__}")
 
 

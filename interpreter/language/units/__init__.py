@@ -4,7 +4,8 @@ case (issue 34).
 
 A unit module defines:
 
-- ``ALIAS`` and ``TABLE``: the grammar alias it compiles (``effect.lark``) and the
+- ``ALIAS`` and ``TABLE``: the grammar alias it compiles (``effect.lark``; a tuple of
+  aliases for a concept written two ways, which its ``compile`` tells apart) and the
   compiler's table it joins (``"tests"`` for a condition, ``"amounts"`` for an amount,
   ``"payees"`` for a coin action paying a new kind of player, whose ``compile`` takes the
   amount);
@@ -21,6 +22,9 @@ A unit module defines:
 - for a coin action: ``payer`` and ``payee`` roles and the seat its own role stands for,
   ``counterpart(game, owner)`` (the reference, run by the scalar engine and greedy's
   look-ahead) and ``counterparts(b, g, owner)`` (the batched engine's, -1 for none);
+- a test about one player subclasses :class:`~machikoro.language.conditions.Subject`
+  (owner or roller, and the seat each backend reads): ``any|every|no other player`` may
+  ask it of each opponent (the compiler's ``SUBJECT_TESTS`` are found so);
 - ``CONCEPT``: its entry of the registry (:mod:`machikoro.language.concepts`): name, kind,
   words, examples, and the backends that do not play it and why.
 
@@ -31,7 +35,22 @@ above the language (NumPy only inside a kernel, when the batched engine runs).
 
 from __future__ import annotations
 
-from . import built_nothing, doubles, per_round, poorest, roll_is, rolled_dice, round_is
+from . import (
+    built_nothing,
+    doubles,
+    has_card,
+    has_coins,
+    has_count,
+    has_landmarks,
+    market_has,
+    per_round,
+    poorest,
+    received_coins,
+    roll_is,
+    rolled_dice,
+    round_is,
+)
 
-UNITS = (doubles, built_nothing, roll_is, rolled_dice, round_is, per_round, poorest)
+UNITS = (has_card, has_landmarks, has_coins, has_count, received_coins, doubles,
+         built_nothing, roll_is, rolled_dice, round_is, market_has, per_round, poorest)
 """Every unit module."""
