@@ -149,6 +149,25 @@ class Features:
         self._piles = np.array([max(1, rules.supply[c] or players) for c in self.cards],
                                dtype=np.float32)
         self._look: Lookahead | None = None  # one look-ahead moved from game to game
+        # the coins a town needs to win (victory_route), by the landmarks it has built and
+        # the market's landmarks: all they read where costs never change (else None)
+        self._routes: dict | None = None if rules.dynamic_costs else {}
+        self._route_cards = tuple(rules.victory) + tuple(rules.wins_at_once)
+
+    def _route_coins(self, game: Game, seat: int) -> float:
+        """What ``seat``'s cheapest way to win costs (:func:`~.victory.victory_route`),
+        kept by the landmarks it has built (and the market's) where costs never change."""
+        routes = self._routes
+        if routes is None:
+            return float(victory_route(game, seat)[1])
+        town = game.owned[seat]
+        key = tuple([town[c] > 0 for c in self._route_cards])
+        if self.rules.market_landmarks:
+            key += tuple([game.supply[c] > 0 for c in self.rules.market_landmarks])
+        found = routes.get(key)
+        if found is None:
+            found = routes[key] = float(victory_route(game, seat)[1])
+        return found
 
     def of(self, game: Game, seat: int) -> np.ndarray:
         """The features of ``game`` seen from ``seat`` (a vector of :attr:`size`)."""
@@ -166,10 +185,13 @@ class Features:
                 out.extend([town[c] / 2.0 for c in self.cards])
             out.extend([sum(town[c] for c in cards) / 4.0 for cards in self._by_icon])
             out.extend([float(town[c] > 0) for c in self.landmarks])
-            out.extend([look.expected_roll_income(s, k) / COINS * 4 for k in self.dice])
-            own = look.expected_roll_income(s, look.preferred_dice(s))
+            incomes = [look.expected_roll_income(s, k) for k in self.dice]
+            out.extend([x / COINS * 4 for x in incomes])
+            preferred = look.preferred_dice(s)
+            own = incomes[self.dice.index(preferred)] if preferred in self.dice else \
+                look.expected_roll_income(s, preferred)
             income = income_per_round(look, s)
-            needed = _coins_needed(game, s)
+            needed = self._route_coins(game, s) - coins
             rounds = MAX_ROUNDS if needed > 0 and income <= 0 else \
                 min(MAX_ROUNDS, max(0.0, needed) / income) if needed > 0 else 0.0
             out.extend([own / COINS * 4, income / COINS * 4, needed / COINS / 4,
@@ -188,9 +210,3 @@ class Features:
         row[at + n] = float(bool(game.extra_turn))
         row[at + n + 1] = game.turn / TURNS
         return row
-
-
-def _coins_needed(game: Game, seat: int) -> float:
-    """Coins ``seat`` still needs for its cheapest way to win
-    (:func:`~.victory.victory_route`), less its coins (0 or less: it can pay them now)."""
-    return float(victory_route(game, seat)[1] - game.coins[seat])

@@ -536,8 +536,10 @@ class Lookahead:
         raises = self.game.rules.roll_raises
         if not raises:
             return total
-        view = View(self.game, roller, tuple(dice), total, list(self.game.coins), [])
         town = self.game.owned[roller]
+        if not any(town[card] for card, _, _ in raises):
+            return total  # (no card of the roller's raises it: no view to make)
+        view = View(self.game, roller, tuple(dice), total, list(self.game.coins), [])
         for card, clause, n in raises:
             if not town[card] or not clause.holds(view, roller):
                 continue
