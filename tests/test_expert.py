@@ -374,3 +374,31 @@ def test_every_bundled_weights_file_fits_a_bundled_rule_set():
         assert path.name == weights_name(rules, players)
         check_fits(net, rules, players, path)
         assert net.meta["strength"]["games"] >= 1000
+
+
+def test_a_large_batch_of_positions_is_valued_on_one_blas_thread_then_put_back():
+    # OpenBLAS shares a product of 20 rows or more among threads, which costs far more
+    # than it saves on busy cores: the value limits it there, and only for its own call
+    from threadpoolctl import threadpool_info
+
+    from machikoro.agents import value as value_module
+
+    net = value_for(load_cached(None), 2)
+    before = [pool["num_threads"] for pool in threadpool_info()]
+    seen = []
+    real = net._values
+
+    def spy(x):
+        seen.append([pool["num_threads"] for pool in threadpool_info()
+                     if pool["user_api"] == "blas"])
+        return real(x)
+
+    net._values = spy
+    try:
+        rows = np.random.default_rng(0).random((value_module.THREADED_ROWS, net.features),
+                                               dtype=np.float32)
+        assert np.allclose(net(rows), real(rows))
+        assert seen and all(n == 1 for n in seen[0])
+    finally:
+        del net._values
+    assert [pool["num_threads"] for pool in threadpool_info()] == before

@@ -52,7 +52,15 @@ class ValueNet:
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         """The chance to win of each row of ``x`` (``rows x features``): a vector of
-        ``rows`` values in 0-1, the average of the networks' outputs."""
+        ``rows`` values in 0-1, the average of the networks' outputs. From
+        :data:`THREADED_ROWS` rows on, the products run on one BLAS thread
+        (:func:`one_blas_thread`)."""
+        if x.shape[0] < THREADED_ROWS:
+            return self._values(x)
+        with one_blas_thread():
+            return self._values(x)
+
+    def _values(self, x: np.ndarray) -> np.ndarray:
         stages = self._fused or [list(net) for net in self.layers]
         if self._fused:  # every network at once: one product per layer
             h = x
@@ -91,6 +99,28 @@ class ValueNet:
         with open(part, "wb") as out:
             np.savez(out, meta=np.array(json.dumps(meta, sort_keys=True)), **arrays)
         os.replace(part, path)
+
+
+_BLAS: list = []  # the process's BLAS thread pools (threadpoolctl), found at the first call
+THREADED_ROWS = 16
+"""Rows of a value's input from which its products are run on one BLAS thread: OpenBLAS
+shares them among threads from about 20 rows on (16 rows took 45-85 us, 20 rows up to
+0.7-1.5 ms on two busy cores); on fewer rows there is nothing to save."""
+
+
+def one_blas_thread():
+    """A context (``with``) in which NumPy's BLAS runs its products on one thread, as it
+    was outside it afterwards. The value's products are small (tens of rows, a few hundred
+    columns): on several threads each waits for the others to wake, and where the cores
+    are busy (a lab's workers, another run) that wait grew the expert's CPU per decision
+    on Harbor from 1.2 ms to 3.7 ms (measured in the same games, another run on the
+    other core; OpenBLAS shares a product among threads from about 20 rows on, which a
+    build decision on Harbor often has): :data:`THREADED_ROWS`."""
+    if not _BLAS:
+        from threadpoolctl import ThreadpoolController
+
+        _BLAS.append(ThreadpoolController())
+    return _BLAS[0].limit(limits=1, user_api="blas")
 
 
 def _fused(layers: list) -> list | None:
