@@ -57,15 +57,16 @@ class _Town:
     dice it may roll; ``only``, the one number when there is no choice, else None),
     ``snapshot`` and ``closed`` (the town and its closed copies as lists, to compare with
     the game's), ``row`` (per card, what one copy of a simple card pays), ``static``
-    (``{total: coins}`` its static payouts bring it on its own roll) and ``signature`` (its
+    (``{total: coins}`` its static payouts bring it on its own roll), ``raises`` (it has a
+    card that may raise its roll: ``rules.roll_raises``) and ``signature`` (its
     copies of the non-static cards and the amounts of its ``take N from roller`` cards:
     what other seats' expectations read of it). What depends on less than the whole town
     is kept where every town that shares it finds it: ``payouts`` (its :class:`_Payouts`,
     by its counts and static payouts) and ``values`` (by its :meth:`Lookahead._profile`,
     made when first asked)."""
 
-    __slots__ = ("closed", "counts", "dice", "key", "only", "payouts", "raised", "row",
-                 "signature", "snapshot", "static", "terms", "values")
+    __slots__ = ("closed", "counts", "dice", "key", "only", "payouts", "raised", "raises",
+                 "row", "signature", "snapshot", "static", "terms", "values")
 
     def __init__(self, look: Lookahead, seat: int, key: tuple):
         game, tables = look.game, look.tables
@@ -74,7 +75,6 @@ class _Town:
         self.snapshot = list(town)  # (a list: compared with the game's towns)
         self.closed = [list(row) for row in closed] if closed else ()
         self.values: dict | None = None  # (seat, dice of every seat) -> Lookahead._kept_values
-        self.raised: dict = {}  # dice -> its kept terms: Lookahead._raised_expected
         self.key = key
         self.counts = game.dice_counts(seat)
         # its one number of dice (None: it has a choice), whatever the other towns show
@@ -83,7 +83,11 @@ class _Town:
         # thousands of towns)
         self.row = tuple(look.per_copy(seat))
         self.static = look.own_static(seat, self.row)
-        payouts = self.payouts = _Payouts.of(look, self.counts, self.static)
+        self.raised: dict = {}  # dice -> its kept terms: Lookahead._raised_expected
+        # a card of the rules' roll raises is built here: its roll's total may change (a
+        # town without one rolls the totals the dice show, as in a rule set without them)
+        self.raises = any(town[card] for card, _, _ in game.rules.roll_raises)
+        payouts = self.payouts = _Payouts.of(look, self.counts, self.static, self.raises)
         self.terms = payouts.terms  # per number of dice: Lookahead._terms
         self.dice = payouts.dice  # what others ask of its roll -> Lookahead._dice_entry
         dynamic = [card for card, _, _ in tables.dynamic_cards]
@@ -129,10 +133,11 @@ class _Payouts:
         self.dice: dict = {}
 
     @staticmethod
-    def of(look: Lookahead, counts: tuple, static: dict) -> _Payouts:
-        """The :class:`_Payouts` of a town that may roll ``counts`` dice and whose static
-        payouts are ``static`` (``{total: coins}``)."""
-        key = ("payouts", counts, frozenset(static.items()))
+    def of(look: Lookahead, counts: tuple, static: dict, raises: bool) -> _Payouts:
+        """The :class:`_Payouts` of a town that may roll ``counts`` dice, whose static
+        payouts are ``static`` (``{total: coins}``) and that may raise its roll
+        (``raises``: then no choice of dice is kept, :meth:`Lookahead._dice_entry`)."""
+        key = ("payouts", counts, frozenset(static.items()), raises)
         found = look.tables.memo.get(key)
         if found is None:
             found = look.tables.remember(key, _Payouts())
@@ -286,7 +291,7 @@ class Lookahead:
 
     def expected_roll_income(self, seat: int, dice: int) -> float:
         """Expected coins ``seat`` gains from its own roll of ``dice`` dice, now."""
-        if self.game.rules.roll_raises:  # a total may change: each roll on its own
+        if self._towns[seat].raises:  # a total may change: each roll on its own
             key = ("raised", seat, dice)
             found = self._now.get(key)
             if found is None:
@@ -451,9 +456,9 @@ class Lookahead:
         up to ``cap``, what it could be asked (None: nothing); ``plan``, per number of dice
         ``k``, ``(k, its town's static sum, ((probability, owed), ...))`` for the totals
         where others' ``take N from roller`` cards ask ``owed`` of it. None when a total
-        of its roll must be run on the position or a card may raise the roll: then the
-        coins of the position decide, and nothing is kept (``town``: its :class:`_Town`,
-        ``shared``: :meth:`_common`)."""
+        of its roll must be run on the position or a card of its town may raise the
+        roll: then the coins of the position decide, and nothing is kept (``town``: its
+        :class:`_Town`, ``shared``: :meth:`_common`)."""
         walk = shared.walk[seat]
         owes = shared.capped_owes[seat]
         key = (walk, owes if owes is not None else self._capped_owes(seat))
@@ -465,7 +470,7 @@ class Lookahead:
         plan: list | None = []
         for k in town.counts:
             _, where, support, whole = self._terms(town, k)
-            if self.game.rules.roll_raises or (walk and not walk.isdisjoint(support)):
+            if town.raises or (walk and not walk.isdisjoint(support)):
                 plan = None
                 break
             owed = tuple([(where[t][1], owes) for t, owes in key[1] if t in support])
