@@ -19,7 +19,11 @@ like ``g``):
 The kernels mirror the scalar actions of :mod:`machikoro.language.actions` (who pays, caps,
 boosts, payment order, limits) line for line; :data:`KERNELS` maps each compiled class to
 its maker. A class missing there is a concept the batched engine cannot play yet: compiling
-a rule set that uses it raises :class:`~machikoro.errors.VectorUnsupported` naming it.
+a rule set that uses it raises :class:`~machikoro.errors.VectorUnsupported` naming it. The
+conditions and game values hold their kernels themselves, beside their reference rules
+(``kernel``: :mod:`machikoro.language.conditions`, :mod:`machikoro.language.values` and the
+concept units), and so do the units' amounts; here they are only asked for them
+(:func:`condition`, :func:`value`).
 """
 
 from __future__ import annotations
@@ -30,23 +34,19 @@ import numpy as np
 
 from ..errors import VectorUnsupported
 from ..language import actions as act
-from ..language import amounts, conditions, values
+from ..language import amounts, conditions
 from ..rules.tables import NO_LIMIT
 
 # --------------------------------------------------------------------------- quantities
 
 _COMPARE = {"==": np.equal, ">=": np.greater_equal, "<=": np.less_equal, "<": np.less,
-            ">": np.greater, "=": np.equal, "!=": np.not_equal}
+            ">": np.greater}
 
 
 def _quantity(q: conditions.Quantity):
     """A :class:`~machikoro.language.conditions.Quantity` as an array test."""
     compare, n = _COMPARE[q.op], q.n
     return lambda value: compare(value, n)
-
-
-def _seat(b, g: np.ndarray, owner: np.ndarray, roller: bool) -> np.ndarray:
-    return b.current[g] if roller else owner
 
 
 # --------------------------------------------------------------------------- conditions
@@ -62,131 +62,26 @@ class Test:
 
 
 def condition(c, rules) -> Test:
-    """The kernel of one compiled condition."""
-    make = CONDITIONS.get(type(c))
-    if make is None:
-        if hasattr(c, "kernel"):  # a concept unit's own (machikoro.language.units)
-            return Test(c.kernel(rules))
-        raise VectorUnsupported(f"the condition '{type(c).__name__}'")
-    return Test(make(c, rules))
-
-
-def _all_of(c, rules):
-    tests = [condition(t, rules).test for t in c.tests]
-
-    def test(b, g, owner):
-        out = tests[0](b, g, owner)
-        for t in tests[1:]:
-            out = out & t(b, g, owner)
-        return out
-    return test
-
-
-def _any_of(c, rules):
-    tests = [condition(t, rules).test for t in c.tests]
-
-    def test(b, g, owner):
-        out = tests[0](b, g, owner)
-        for t in tests[1:]:
-            out = out | t(b, g, owner)
-        return out
-    return test
-
-
-def _not(c, rules):
-    inner = condition(c.inner, rules).test
-
-    def test(b, g, owner):
-        return ~inner(b, g, owner)
-    return test
-
-
-def _other_players(c, rules):
-    inner, mode = condition(c.inner, rules).test, c.mode
-
-    def test(b, g, owner):
-        found = [inner(b, g, b.others[owner, k]) for k in range(b.players - 1)]
-        if not found:
-            return np.zeros(len(g), dtype=bool) if mode != "none" else \
-                np.ones(len(g), dtype=bool)
-        stacked = np.stack(found)
-        if mode == "any":
-            return stacked.any(axis=0)
-        if mode == "every":
-            return stacked.all(axis=0)
-        return ~stacked.any(axis=0)
-    return test
-
-
-def _compare(c, rules):
-    compare = _COMPARE[c.op]
-    left, right = value(c.left, rules), value(c.right, rules)
-
-    def test(b, g, owner):
-        return compare(left(b, g, owner), right(b, g, owner))
-    return test
-
-
-CONDITIONS = {
-    conditions.AllOf: _all_of, conditions.AnyOf: _any_of, conditions.Not: _not,
-    conditions.OtherPlayers: _other_players, conditions.Compare: _compare,
-}
-"""Condition kernel makers by compiled class (a concept unit's condition has its own
-``kernel``: :func:`condition`)."""
+    """The kernel of one compiled condition: its own (``kernel``: every condition of the
+    effect language holds its batched form beside its reference rule,
+    :mod:`machikoro.language.conditions` and the concept units). Raises
+    :class:`~machikoro.errors.VectorUnsupported` for one without (a strategy's words)."""
+    return Test(conditions.kernel_of(c, rules))
 
 
 # --------------------------------------------------------------------------- values
 
 
 def value(v, rules, item: bool = False):
-    """The kernel of a game value of a comparison: ``(b, g, owner) -> int64 array``.
-    ``item``: inside ``most|fewest ... of other players``, whose statistic reads the
-    player it is asked for (``values.ITEM``), passed as ``owner``."""
-    kind = type(v)
-    if kind is values.Number:
-        n = v.n
-        return lambda b, g, owner: np.full(len(g), n, dtype=np.int64)
-    if kind in (values.CoinsOf, values.LandmarksOf, values.CardsOf) and \
-            v.who == values.ITEM and not item:
-        raise VectorUnsupported("a strategy's 'player ...' value")
-    if kind is values.CoinsOf:
-        roller = v.who == values.ROLLER
-        return lambda b, g, owner: b.seat_coins(g, _seat(b, g, owner, roller)).astype(np.int64)
-    if kind is values.LandmarksOf:
-        roller, marks = v.who == values.ROLLER, v.landmarks
-        return lambda b, g, owner: b.seen_built(g, _seat(b, g, owner, roller), marks)
-    if kind is values.CardsOf:
-        roller, cards = v.who == values.ROLLER, v.cards
-        return lambda b, g, owner: b.seen_count(g, _seat(b, g, owner, roller), cards)
-    if kind is values.MarketCards:
-        cards = list(v.cards)
-        return lambda b, g, owner: b.supply[g][:, cards].sum(axis=1, dtype=np.int64)
-    if kind is values.CostOf:
-        n = rules.cost[v.card]
-        return lambda b, g, owner: np.full(len(g), n, dtype=np.int64)
-    if kind is values.MissingCost:
-        marks = list(v.landmarks)
-        cost = np.array([rules.cost[i] for i in marks], dtype=np.int64)
-        return lambda b, g, owner: ((b.seen_town(g, owner)[:, marks] == 0) * cost).sum(axis=1)
-    if kind is values.RollTotal:
-        return lambda b, g, owner: b.total[g].astype(np.int64)
-    if kind is values.Arithmetic:
-        left, right, op = value(v.left, rules), value(v.right, rules), v.op
-
-        def arithmetic(b, g, owner):
-            a, c = left(b, g, owner), right(b, g, owner)
-            return a + c if op == "+" else a - c if op == "-" else a * c
-        return arithmetic
-    if kind is values.OtherPlayersBest:
-        stat, most = value(v.stat, rules, item=True), v.most
-
-        def best(b, g, owner):
-            if b.players == 1:
-                return np.zeros(len(g), dtype=np.int64)
-            found = np.stack([stat(b, g, b.others[owner, k]) for k in range(b.players - 1)])
-            return found.max(axis=0) if most else found.min(axis=0)
-        return best
-    raise VectorUnsupported(f"the value '{kind.__name__}'")
+    """The kernel of a game value of a comparison: ``(b, g, owner) -> int64 array``, the
+    value's own (:mod:`machikoro.language.values`). ``item``: inside ``most|fewest ... of
+    other players``, whose statistic reads the player it is asked for, passed as
+    ``owner``. Raises :class:`~machikoro.errors.VectorUnsupported` for a value with none
+    (a strategy's ranking words)."""
+    make = getattr(v, "kernel", None)
+    if make is None:
+        raise VectorUnsupported(f"the value '{type(v).__name__}'")
+    return make(rules, item)
 
 
 # --------------------------------------------------------------------------- amounts

@@ -22,7 +22,6 @@ import numpy as np
 
 from ..engine import payouts as po
 from ..engine.chance import faces_for
-from ..language import conditions as cond
 from ..language.conditions import Quantity
 
 
@@ -89,46 +88,20 @@ class View:
 
 
 def check_test(test) -> None:
-    """Raise :class:`Unsupported` unless :func:`holds` reads ``test``."""
-    kind = type(test)
-    if kind in (cond.AllOf, cond.AnyOf):
-        for t in test.tests:
-            check_test(t)
-    elif kind is cond.Not or kind is cond.OtherPlayers:
-        check_test(test.inner)
-    elif not hasattr(kind, "holds"):  # (a concept unit's own form: holds)
-        raise Unsupported(f"the condition {kind.__name__}")
+    """Raise :class:`Unsupported` unless :func:`holds` reads ``test``: it and every part of
+    it (``parts``: the tests an ``and``, ``or``, ``not`` or ``other players`` joins) have
+    the batched valuation's form, ``holds``."""
+    if not hasattr(test, "holds"):
+        raise Unsupported(f"the condition {type(test).__name__}")
+    for part in getattr(test, "parts", ()):
+        check_test(part)
 
 
 def holds(test, view: View, owner: np.ndarray, others: np.ndarray) -> np.ndarray:
     """``test.test(game, owner)`` for every game of ``view`` (``owner``: a seat per game;
-    ``others``: the program's ``(P, P - 1)`` other seats in payment order)."""
-    kind = type(test)
-    rows = view.rows
-    if kind is cond.AllOf:
-        out = np.ones(len(rows), dtype=bool)
-        for t in test.tests:
-            out &= holds(t, view, owner, others)
-        return out
-    if kind is cond.AnyOf:
-        out = np.zeros(len(rows), dtype=bool)
-        for t in test.tests:
-            out |= holds(t, view, owner, others)
-        return out
-    if kind is cond.Not:
-        return ~holds(test.inner, view, owner, others)
-    if kind is cond.OtherPlayers:
-        found = [holds(test.inner, view, others[owner, k], others)
-                 for k in range(others.shape[1])]
-        some = np.zeros(len(rows), dtype=bool) if not found else np.any(found, axis=0)
-        if test.mode == "any":
-            return some
-        if test.mode == "every":
-            return np.all(found, axis=0) if found else np.ones(len(rows), dtype=bool)
-        return ~some
-    if hasattr(kind, "holds"):  # a concept unit's own (machikoro.language.units)
-        return test.holds(view, owner, others)
-    raise Unsupported(f"the condition {kind.__name__}")
+    ``others``: the program's ``(P, P - 1)`` other seats in payment order): the test's
+    own ``holds`` (:func:`check_test` says it has one)."""
+    return test.holds(view, owner, others)
 
 
 def _check_amount(amount) -> None:
