@@ -20,10 +20,10 @@ The kernels mirror the scalar actions of :mod:`machikoro.language.actions` (who 
 boosts, payment order, limits) line for line; :data:`KERNELS` maps each compiled class to
 its maker. A class missing there is a concept the batched engine cannot play yet: compiling
 a rule set that uses it raises :class:`~machikoro.errors.VectorUnsupported` naming it. The
-conditions and game values hold their kernels themselves, beside their reference rules
-(``kernel``: :mod:`machikoro.language.conditions`, :mod:`machikoro.language.values` and the
-concept units), and so do the units' amounts; here they are only asked for them
-(:func:`condition`, :func:`value`).
+conditions, game values and amounts hold their kernels themselves, beside their reference
+rules (``kernel``: :mod:`machikoro.language.conditions`, :mod:`machikoro.language.values`,
+:mod:`machikoro.language.amounts` and the concept units); here they are only asked for them
+(:func:`condition`, :func:`value`, :func:`amount`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ import numpy as np
 
 from ..errors import VectorUnsupported
 from ..language import actions as act
-from ..language import amounts, conditions
+from ..language import conditions
 from ..rules.tables import NO_LIMIT
 
 # --------------------------------------------------------------------------- quantities
@@ -89,56 +89,13 @@ def value(v, rules, item: bool = False):
 
 def amount(a, rules):
     """The kernel of an amount: ``(b, g, card, owner, payer) -> int64 array`` (coins for
-    one copy), or an int for a fixed amount."""
-    kind = type(a)
-    if kind is amounts.Fixed:
-        return a.n
-    if kind is amounts.PerCard:
-        n, cards, scope = a.n, list(a.cards), a.scope
-        if scope == "every_town":
-            return lambda b, g, card, owner, payer: n * b.seen_towns(g)[:, :, cards].sum(
-                axis=(1, 2), dtype=np.int64)
-        if scope == "payer":
-            return lambda b, g, card, owner, payer: n * b.seen_count(g, payer, a.cards)
-        return lambda b, g, card, owner, payer: n * b.seen_count(g, owner, a.cards)
-    if kind is amounts.PerChosen:
-        n, scope = a.n, a.scope
-
-        def chosen(b, g, card, owner, payer):
-            kind_ = b.bound[g]
-            safe = np.maximum(kind_, 0)
-            if scope == "every_town":
-                copies = b.seen_towns(g)[np.arange(len(g)), :, safe].sum(axis=1,
-                                                                          dtype=np.int64)
-            else:
-                copies = b.seen_copies(g, payer if scope == "payer" else owner,
-                                       safe).astype(np.int64)
-            return np.where(kind_ >= 0, n * copies, 0)
-        return chosen
-    if kind is amounts.AllCoins:
-        return lambda b, g, card, owner, payer: b.seat_coins(g, payer).astype(np.int64)
-    if kind is amounts.HalfCoins:
-        return lambda b, g, card, owner, payer: b.seat_coins(g, payer).astype(np.int64) // 2
-    if kind is amounts.CardCoins:
-        marker = a.marker
-
-        def on_card(b, g, card, owner, payer):
-            col = int(b.mark_cols[marker][card])  # (-1: the card never holds coins)
-            if col < 0:
-                return np.zeros(len(g), dtype=np.int64)
-            held = b.marks[marker][g, owner, col].astype(np.int64)
-            moved = b.followed(g, card)
-            for k in moved.nonzero()[0].tolist():  # a card that moved took its coins
-                where = b.activated_copies(int(g[k]), int(owner[k]), card, 1)
-                held[k] = b.marks[marker][g[k], where[0][0], col] if where else 0
-            return held
-        return on_card
-    if kind is amounts.SideRoll:
-        dice = a.dice
-        return lambda b, g, card, owner, payer: b.side_roll(g, card, dice)
-    if hasattr(a, "kernel"):  # a concept unit's own (machikoro.language.units)
-        return a.kernel(rules)
-    raise VectorUnsupported(f"the amount '{kind.__name__}'")
+    one copy), or an int for a fixed amount: the amount's own (``kernel``,
+    :mod:`machikoro.language.amounts` and the concept units). Raises
+    :class:`~machikoro.errors.VectorUnsupported` for one without."""
+    make = getattr(a, "kernel", None)
+    if make is None:
+        raise VectorUnsupported(f"the amount '{type(a).__name__}'")
+    return make(rules)
 
 
 def _per(amount_kernel, b, g, card, owner, payer):
