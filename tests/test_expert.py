@@ -402,3 +402,27 @@ def test_a_large_batch_of_positions_is_valued_on_one_blas_thread_then_put_back()
     finally:
         del net._values
     assert [pool["num_threads"] for pool in threadpool_info()] == before
+
+
+@pytest.mark.parametrize("variant", ["harbor", "millionaires-row"])
+def test_the_coins_a_town_needs_to_win_are_its_cheapest_route_less_its_coins(variant):
+    # the features keep a town's route by the landmarks it has built (costs that never
+    # change): every seat's 'coins needed' is still victory_route's, as towns build
+    from machikoro.agents.features import COINS
+    from machikoro.agents.victory import victory_route
+
+    rules = load_cached([resolve_variant(variant)])
+    features = Features(rules, 2, icons=True)
+    columns = [features.names.index(f"seat+{k} coins needed") for k in range(2)]
+    seen = set()
+    game = Game(rules, 2, seed=4, max_turns=300)
+    agents = [GreedyAgent(4), GreedyAgent(5)]
+    while (decision := game.decision()) is not None:
+        row = features.of(game, decision.player)
+        for k, column in enumerate(columns):
+            seat = (decision.player + k) % 2
+            needed = victory_route(game, seat)[1] - game.coins[seat]
+            assert row[column] == pytest.approx(needed / COINS / 4)
+            seen.add(sum(game.owned[seat][v] > 0 for v in rules.victory))
+        game.answer(agents[decision.player].choose(game, decision), decision.player)
+    assert len(seen) >= 4  # routes with several numbers of landmarks built were read

@@ -60,3 +60,27 @@ def test_the_reference_answers_as_the_fast_tables_do():
                 reference.expected_roll_income(seat, dice)
         for card in rules.establishments:
             assert fast.card_value(seat, card) == reference.card_value(seat, card)
+
+
+def test_towns_with_and_without_a_card_that_raises_the_roll_expect_as_the_reference():
+    # a town without Harbor's raise rolls the dice's totals (the plain expectation, its
+    # choice of dice kept); one with it goes outcome by outcome: both, in the same games,
+    # as the engine's own income step says
+    rules = load_cached([resolve_variant("harbor")])
+    raisers = {card for card, _, _ in rules.roll_raises}
+    mixed = 0
+    for seed in range(3):
+        game = Game(rules, 3, seed=seed, max_turns=400)
+        agents = [GreedyAgent(seed + s) for s in range(3)]
+        while (decision := game.decision()) is not None:
+            if decision.name == "build":
+                fast, reference = lookahead_for(game), expectations.ReferenceLookahead(game)
+                raising = [any(game.owned[s][c] for c in raisers) for s in range(3)]
+                mixed += any(raising) and not all(raising)
+                for seat in range(3):
+                    assert fast.preferred_dice(seat) == reference.preferred_dice(seat)
+                    for dice in game.dice_counts(seat):
+                        assert fast.expected_roll_income(seat, dice) == \
+                            reference.expected_roll_income(seat, dice)
+            game.answer(agents[decision.player].choose(game, decision), decision.player)
+    assert mixed > 20
