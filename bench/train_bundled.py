@@ -4,8 +4,12 @@ first), each written to ``weights/DIGEST-Np.npz``.
 
     python bench/train_bundled.py [--rounds 2] [--games 3000] [--nets 3] [--check 1000]
                                   [--workers 1] [--only harbor,machi-koro-2] [--dry-run]
+                                  [--remake-older]
 
-A file already in weights/ is kept (delete it to remake it). Each run is the plain
+A file already in weights/ is kept (delete it to remake it); with ``--remake-older``, a
+file fitted to game outcomes (made before ``--td-lambda``: its record has no ``td_lambda``)
+is trained again beside it and replaced only when the new check against greedy comes out
+higher. Each run is the plain
 ``machikoro train`` command with ``--out``, so its record (``meta``: the command, seed,
 games, CPU seconds and the strength check against greedy) says how it was made;
 weights/README.md lists them. Weights whose check comes out below a fair share against
@@ -19,6 +23,7 @@ from __future__ import annotations
 import argparse
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from machikoro.agents.value import weights_name
@@ -65,6 +70,34 @@ def _keep_if_strong(out: Path, players: int) -> None:
               f"fair share ({1 / players:.0%})", flush=True)
 
 
+def _check_rate(path: Path) -> float:
+    """The strength check's share of wins against greedy recorded in weights ``path``."""
+    from machikoro.agents.value import read_weights
+
+    return (read_weights(path).meta.get("strength") or {}).get("rate", 0.0)
+
+
+def _older(path: Path) -> bool:
+    """True for weights fitted to game outcomes alone (their record has no ``td_lambda``)."""
+    from machikoro.agents.value import read_weights
+
+    return "td_lambda" not in read_weights(path).meta
+
+
+def _keep_better(new: Path, old: Path) -> None:
+    """Move ``new`` over ``old`` when its check against greedy is higher, else drop it;
+    say which."""
+    if not new.exists():
+        return
+    before, after = _check_rate(old), _check_rate(new)
+    if after > before:
+        new.replace(old)
+        print(f"replaced {old.name}: {before:.1%} -> {after:.1%} against greedy", flush=True)
+    else:
+        new.unlink()
+        print(f"kept {old.name}: {before:.1%}, the new weights {after:.1%}", flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", default="2")
@@ -75,23 +108,32 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", default="1")
     parser.add_argument("--only", default=None, help="rule sets, comma-separated")
     parser.add_argument("--dry-run", action="store_true")
+    parser.add_argument("--remake-older", action="store_true",
+                        help="train again the files fitted to outcomes, keep the better")
     args = parser.parse_args(argv)
     only = set(args.only.split(",")) if args.only else None
     for name, variants, players, file in jobs(only):
         out = ROOT / "weights" / file
-        if out.exists():
+        remake = out.exists() and args.remake_older and _older(out)
+        if out.exists() and not remake:
             print(f"kept {file} ({name}, {players} players)", flush=True)
             continue
+        # (a remade file is written apart, outside the package's weights, until it wins)
+        target = Path(tempfile.gettempdir()) / f"machikoro-remade-{file}" if remake else out
         command = ["machikoro", "train", *[a for v in variants for a in ("--variant", v)],
                    "--players", str(players), "--rounds", args.rounds, "--games", args.games,
                    "--nets", args.nets, "--check", args.check, "--workers", args.workers,
-                   "--seed", args.seed, "--out", f"weights/{file}",
+                   "--seed", args.seed, "--out",
+                   str(target) if remake else f"weights/{file}",
                    *(["--town", TOWN[name]] if name in TOWN else [])]
         print(f"{name}, {players} players: {' '.join(command)}", flush=True)
         if not args.dry_run:
             subprocess.run([sys.executable, "-m", "machikoro", *command[1:]], cwd=ROOT,
                            check=False)
-            _keep_if_strong(out, players)
+            if remake:
+                _keep_better(target, out)
+            else:
+                _keep_if_strong(out, players)
     return 0
 
 
