@@ -187,13 +187,10 @@ class Compare(Record):
         return COMPARE[self.op](self.left.value(game, owner), self.right.value(game, owner))
 
     def kernel(self, rules):
-        from ..errors import VectorUnsupported
+        from .values import kernel_of as value_kernel
 
         compare = COMPARE[self.op]
-        for side in (self.left, self.right):
-            if not hasattr(side, "kernel"):
-                raise VectorUnsupported(f"the value '{type(side).__name__}'")
-        left, right = self.left.kernel(rules), self.right.kernel(rules)
+        left, right = value_kernel(self.left, rules), value_kernel(self.right, rules)
         return lambda b, g, owner: compare(left(b, g, owner), right(b, g, owner))
 
 

@@ -52,6 +52,18 @@ def seats_of(who: str, item: bool):
     return lambda b, g, owner: owner
 
 
+def kernel_of(value, rules, item: bool = False):
+    """``value.kernel(rules, item)``: the batched engine's form of a game value (the module
+    text). Raises :class:`~machikoro.errors.VectorUnsupported` for a value with none (a
+    strategy's ranking words)."""
+    make = getattr(value, "kernel", None)
+    if make is None:
+        from ..errors import VectorUnsupported
+
+        raise VectorUnsupported(f"the value '{type(value).__name__}'")
+    return make(rules, item)
+
+
 def _constant(n: int):
     """The kernel of a value that is ``n`` in every game."""
     import numpy as np
@@ -195,7 +207,7 @@ class OtherPlayersBest(Record):
     def kernel(self, rules, item: bool = False):
         import numpy as np
 
-        stat, most = self.stat.kernel(rules, item=True), self.most
+        stat, most = kernel_of(self.stat, rules, item=True), self.most
 
         def best(b, g, owner):
             if b.players == 1:
@@ -222,8 +234,8 @@ class Arithmetic(Record):
         return a * b
 
     def kernel(self, rules, item: bool = False):
-        left, right, op = self.left.kernel(rules, item), self.right.kernel(rules, item), \
-            self.op
+        left, right, op = kernel_of(self.left, rules, item), \
+            kernel_of(self.right, rules, item), self.op
 
         def arithmetic(b, g, owner):
             x, y = left(b, g, owner), right(b, g, owner)

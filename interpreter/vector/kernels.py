@@ -34,7 +34,7 @@ import numpy as np
 
 from ..errors import VectorUnsupported
 from ..language import actions as act
-from ..language import conditions
+from ..language import conditions, values
 from ..rules.tables import NO_LIMIT
 
 # --------------------------------------------------------------------------- quantities
@@ -74,14 +74,10 @@ def condition(c, rules) -> Test:
 
 def value(v, rules, item: bool = False):
     """The kernel of a game value of a comparison: ``(b, g, owner) -> int64 array``, the
-    value's own (:mod:`machikoro.language.values`). ``item``: inside ``most|fewest ... of
-    other players``, whose statistic reads the player it is asked for, passed as
-    ``owner``. Raises :class:`~machikoro.errors.VectorUnsupported` for a value with none
-    (a strategy's ranking words)."""
-    make = getattr(v, "kernel", None)
-    if make is None:
-        raise VectorUnsupported(f"the value '{type(v).__name__}'")
-    return make(rules, item)
+    value's own (:func:`machikoro.language.values.kernel_of`). ``item``: inside
+    ``most|fewest ... of other players``, whose statistic reads the player it is asked for,
+    passed as ``owner``."""
+    return values.kernel_of(v, rules, item)
 
 
 # --------------------------------------------------------------------------- amounts
