@@ -25,16 +25,32 @@ class Unshuffled(list):
 
 def settle_decks(decks: list) -> None:
     """Shuffle a look-ahead copy's unshuffled decks, in row order, with one generator
-    seeded 0 (the same orders as shuffling them when the copy was made)."""
+    seeded 0 (the same orders as shuffling them when the copy was made):
+    :func:`look_ahead_orders`."""
+    lengths = [len(deck) if type(deck) is Unshuffled else 0 for deck in decks]
+    for r, order in enumerate(look_ahead_orders(tuple(lengths))):
+        deck = decks[r]
+        if type(deck) is Unshuffled:
+            decks[r] = [deck[i] for i in order]
+
+
+def look_ahead_orders(lengths: tuple) -> list:
+    """The orders a look-ahead copy's decks are shuffled to, one list per market row of
+    ``lengths`` (each deck's size, 0 for a row without one): entry ``i`` is the place in
+    the deck as it was of the card now at ``i``. One generator seeded 0 shuffles the
+    decks in row order, so a copy never sees its game's order and two copies of one
+    position see the same (the batched engine's copies too:
+    :meth:`~machikoro.vector.engine.VectorGames.fork`)."""
     import random
 
     shuffle = random.Random(0).shuffle
-    for r, deck in enumerate(decks):
-        if type(deck) is Unshuffled:
-            deck = list(deck)
-            if deck:
-                shuffle(deck)
-            decks[r] = deck
+    orders = []
+    for length in lengths:
+        order = list(range(length))
+        if length:
+            shuffle(order)
+        orders.append(order)
+    return orders
 
 
 class MarketState:

@@ -71,6 +71,12 @@ def _greedy(rules: RuleSet, players: int, seat_seeds: np.ndarray):
     return greedy_policy(rules, players, seat_seeds)
 
 
+def _expert(rules: RuleSet, players: int, seat_seeds: np.ndarray):
+    from ..agents.batched import expert_policy
+
+    return expert_policy(rules, players, seat_seeds)
+
+
 def _strategy(name: str, rules: RuleSet, players: int, seat_seeds: np.ndarray):
     """The batched policy of the strategy agent ``name`` (a bundled strategy or a file),
     or None when ``name`` is no strategy; raises VectorUnsupported for one that does not
@@ -87,6 +93,7 @@ def _strategy(name: str, rules: RuleSet, players: int, seat_seeds: np.ndarray):
 VECTOR_POLICIES: dict[str, Callable] = {
     "random": _random,
     "greedy": _greedy,
+    "expert": _expert,
 }
 """Batched policies by agent name: ``make(rules, players, seat_seeds) -> policy`` (a
 policy of :mod:`machikoro.vector.policies`: ``policy(batch) -> option per game``;

@@ -661,6 +661,18 @@ class Deck:
         lo, hi = int(self.lo[game]), int(self.hi[game])
         return [int(self.cards[game, k % self.cap]) for k in range(lo, hi)]
 
+    def take(self, games: np.ndarray) -> Deck:
+        """A copy of the decks of ``games`` (an index array; a game may repeat), in that
+        order, each game's cards at places ``0..size - 1``."""
+        new = Deck.__new__(Deck)
+        new.cap = self.cap
+        lo = self.lo[games]
+        places = (lo[:, None] + np.arange(self.cap)) % self.cap
+        new.cards = self.cards[games[:, None], places]
+        new.lo = np.zeros(len(games), dtype=np.int64)
+        new.hi = self.hi[games] - lo
+        return new
+
     def set(self, game: int, cards: list) -> None:
         """Make game ``game``'s deck ``cards`` (the top last)."""
         if len(cards) > self.cap:

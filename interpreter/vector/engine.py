@@ -25,10 +25,12 @@ the batch around it. The engine names no card: everything comes from the program
 
 from __future__ import annotations
 
+import copy
 from weakref import WeakKeyDictionary
 
 import numpy as np
 
+from ..engine.market import look_ahead_orders
 from ..errors import IllegalActions, MachikoroError
 from ..language.clauses import TRIGGERS
 from ..rules.ruleset import RuleSet
@@ -36,6 +38,7 @@ from .batch import Batch, Deck
 from .decisions import joined
 from .kernels import _ALL
 from .program import HOOK_PLANS, Program, compile_rules
+from .rng import mix
 
 (START, BEFORE_ROLL, DICE, ROLL, AFTER_ROLL, INCOME, BEFORE_BUILD, BUILD, END,
  OVER, AFTER_INCOME, WHEN_BUILT) = range(12)
@@ -53,6 +56,7 @@ _HOOK_NEXT = {BEFORE_ROLL: DICE, AFTER_ROLL: INCOME, AFTER_INCOME: BEFORE_BUILD,
 _WHEN_BUILT_PLAN = HOOK_PLANS["when_built"]
 _CHAIN_END = 1 << 20  # a chain's step index once it ended (did not happen)
 _EMPTY = np.zeros(0, dtype=np.int64)
+_FORK_SALT = np.uint64(0xD1B54A32D192ED03)  # a fork's streams: keys apart from its parent's
 
 MAX_GAMES = 20_000_000
 """The most games one batch may hold (about 100 bytes to a few KB each)."""
@@ -739,6 +743,71 @@ class VectorGames(Batch):
         held = np.flatnonzero(self.held)
         self.held[held] = False
         self._advance({START: held}, {})
+
+    def fork(self, games) -> VectorGames:
+        """A new batch holding a copy of each game of ``games`` (an index array of this
+        batch's slots; a game may repeat), as it stands now, in that order: the
+        afterstates of a look-ahead (:class:`~machikoro.agents.batched.ExpertPolicy`).
+
+        The copies' futures are their own, as a look-ahead copy of a scalar game's
+        (:meth:`~machikoro.engine.game.Game.clone`): their dice streams are keyed apart
+        from this batch's and their market decks are shuffled again, so playing a copy on
+        never reveals this batch's rolls or deck order. A copy keeps no records (builds,
+        dice log, scripted dice) and waits at no decision: the caller answers the one its
+        game waits at with :meth:`answer_slots`. ``hold_turns`` is set: a copy stops when
+        its turn ends."""
+        games = np.asarray(games, dtype=np.int64)
+        new = copy.copy(self)
+        for name in self._PER_GAME:
+            value = getattr(self, name)
+            if value is not None:
+                setattr(new, name, value[games])
+        new.marks = [table[games] for table in self.marks]
+        new.dice_stream = self.dice_stream.take(games)
+        new.dice_stream.keys = mix(new.dice_stream.keys ^ _FORK_SALT)
+        new.decks = [None if deck is None else deck.take(games) for deck in self.decks]
+        if any(deck is not None for deck in new.decks):
+            new._look_ahead_decks()
+        for name in ("main", "inserted"):
+            old = getattr(self, name)
+            cursor = _Cursor(0, new._plan_owner if name == "main" else new._ins_owner_of)
+            cursor.pos, cursor.copy, cursor.step = old.pos[games], old.copy[games], \
+                old.step[games]
+            setattr(new, name, cursor)
+        new.ins_pos, new.ins_copy, new.ins_step = (new.inserted.pos, new.inserted.copy,
+                                                   new.inserted.step)
+        new.moves = {i: list(self.moves[g]) for i, g in enumerate(games.tolist())
+                     if g in self.moves} if self.moves else {}
+        new.seeds = [self.seeds[int(g)] for g in self.ids[games].tolist()]
+        new.ids = np.arange(len(games), dtype=np.int64)
+        new.held = np.zeros(len(games), dtype=bool)
+        new.hold_turns = True
+        new.builds = new.dice_log = new.scripted = None
+        new._inline, new._compacting, new._archive, new._ended = None, False, None, 0
+        new._waiting, new._masks = {}, {}
+        new._resized(len(games))
+        return new
+
+    def _look_ahead_decks(self) -> None:
+        """Shuffle a fork's decks as a look-ahead copy of the scalar game shuffles its own
+        (:func:`~machikoro.engine.market.look_ahead_orders`: the same orders for the same
+        deck sizes), games with the same sizes together."""
+        decks = [deck for deck in self.decks if deck is not None]
+        sizes = np.stack([deck.hi - deck.lo for deck in decks], axis=1)
+        kinds, which = np.unique(sizes, axis=0, return_inverse=True)
+        for k, lengths in enumerate(kinds.tolist()):
+            games = np.flatnonzero(which.reshape(-1) == k)
+            for deck, order in zip(decks, look_ahead_orders(tuple(lengths))):
+                if len(order) > 1:
+                    deck.cards[games, :len(order)] = deck.cards[games][:, order]
+
+    def answer_slots(self, kind: int, slots) -> None:
+        """Answer a decision of ``kind`` in every game of a :meth:`fork` (each in its
+        parent's place at such a decision) with ``slots`` (one legal slot per game,
+        unchecked), then play every game on to its next decision, its end, or the end of
+        its turn."""
+        games = np.arange(self.n, dtype=np.int64)
+        self._answer_slots({kind: (games, np.asarray(slots, dtype=np.int64))})
 
     def _income(self, phase, fresh, resumed) -> dict:
         """The income step: each game walks the plan of its roll total."""

@@ -56,6 +56,16 @@ def py_sum(terms: list) -> np.ndarray:
     return np.where((c != 0) & np.isfinite(c), total + c, total)
 
 
+def distinct(values: np.ndarray) -> list:
+    """The distinct values of an array of whole numbers >= 0, in increasing order (a
+    count per value: far cheaper than sorting or hashing a long array)."""
+    if len(values) == 0:
+        return []
+    if values.min() < 0:
+        return np.unique(values).tolist()
+    return np.flatnonzero(np.bincount(values)).tolist()
+
+
 def quantity(q: Quantity, values: np.ndarray) -> np.ndarray:
     """:class:`Quantity` ``q`` applied to an array of values."""
     op, n = q.op, q.n
@@ -390,6 +400,7 @@ class Position:
         self.choices = [batch.dice_choices(games, np.full(self.m, s))
                         for s in range(valuation.players)]
         self._incomes: dict = {}
+        self._expected: dict = {}  # (seat, dice) -> expected own income, per game
         self._pattern = None
 
     def view(self, roller=None, total=0, faces=None, towns=None, coins=None,
@@ -406,7 +417,7 @@ class Position:
         """What each game's ``roller`` gains if it rolls ``totals`` (per game) showing
         ``faces`` (:meth:`Lookahead.own_income` with the total given)."""
         out = np.zeros(self.m)
-        for t in np.unique(totals).tolist():
+        for t in distinct(totals):
             at = totals == t
             key = (t, faces)
             found = self._incomes.get(key)
@@ -438,9 +449,20 @@ class Position:
             totals = np.where(ok, totals + n, totals)
         return totals
 
-    def expected(self, seat: np.ndarray, dice: int) -> np.ndarray:
-        """Expected coins each game's ``seat`` gains from its own roll of ``dice`` dice
-        (:meth:`Lookahead.expected_roll_income`)."""
+    def expected(self, seat: np.ndarray | int, dice: int) -> np.ndarray:
+        """Expected coins each game's ``seat`` (one per game, or one for all) gains from
+        its own roll of ``dice`` dice (:meth:`Lookahead.expected_roll_income`); kept per
+        seat and count where every game asks of one seat."""
+        if np.isscalar(seat) or (self.m and seat.min() == seat.max()):
+            one = int(seat) if np.isscalar(seat) else int(seat[0])
+            found = self._expected.get((one, dice))
+            if found is None:
+                found = self._expected[one, dice] = self._expected_of(
+                    np.full(self.m, one, dtype=np.int64), dice)
+            return found
+        return self._expected_of(seat, dice)
+
+    def _expected_of(self, seat: np.ndarray, dice: int) -> np.ndarray:
         terms = []
         faces_of = self.v.faces
         for t, p in self.v.tables.probabilities(dice):
@@ -544,7 +566,7 @@ class Position:
                 if not live.any():
                     continue
                 term = np.zeros(self.m)
-                for k in np.unique(k_of[live]).tolist():
+                for k in distinct(k_of[live]):
                     at = live & (k_of == k)
                     term = np.where(at, p * gain(r, t, k), term)
                 value = value + term

@@ -26,10 +26,11 @@ May import: the scalar agents beside it, the batched engine (:mod:`machikoro.vec
 the layers below; imported by the lab's engines (:mod:`machikoro.lab.engines`).
 """
 
+from .expert_policy import ExpertPolicy, batch_features, expert_policy
 from .fallback import ScalarFallback
 from .greedy_policy import GreedyPolicy, greedy_policy
 from .proofs import PolicyCheck, check_policy
 from .strategy_policy import StrategyPolicy, compile_strategy, strategy_policy
 
-__all__ = ["GreedyPolicy", "PolicyCheck", "ScalarFallback", "StrategyPolicy", "check_policy",
-           "compile_strategy", "greedy_policy", "strategy_policy"]
+__all__ = ["ExpertPolicy", "GreedyPolicy", "PolicyCheck", "ScalarFallback", "StrategyPolicy", "batch_features",
+           "check_policy", "compile_strategy", "expert_policy", "greedy_policy", "strategy_policy"]

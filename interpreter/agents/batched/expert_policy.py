@@ -1,0 +1,203 @@
+"""The batched learned agent (:class:`ExpertPolicy`): the decisions
+:class:`~machikoro.agents.expert.ExpertAgent` makes, game by game, for every game of a batch
+at once.
+
+A build decision is answered as the scalar agent answers it: each option is played on a
+copy of its game (:meth:`~machikoro.vector.engine.VectorGames.fork`: every option of every
+waiting game in one batch of copies) to the end of the turn or the next decision, each
+copy's position is seen as :class:`~machikoro.agents.features.Features` sees it
+(:func:`batch_features`, from the quick look-ahead's arrays,
+:class:`~machikoro.vector.valuation.Position`), and one call of the value network rates
+them all; a copy whose game has ended is worth 1 to its winner, 0 to the others. The other
+decisions are greedy's (:class:`~.greedy_policy.GreedyPolicy`), as the scalar agent's are.
+
+Where the arrays cannot value a card of a copy's towns (as for greedy), that game's build
+is answered by the scalar agent on the game made scalar; ``fallback.asked`` counts them.
+A rule set the batched greedy refuses, or one with a ``before roll`` hook (the scalar
+agent's afterstate plays the next turn's start to its roll; a copy stops at the end of the
+turn), is refused with :class:`~machikoro.errors.VectorUnsupported`.
+
+Where a market row has a deck, the scalar agent's afterstate and a copy each reveal their
+own random cards: the two agents then answer alike in distribution, not game by game.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ...errors import VectorUnsupported
+from ...rules.ruleset import RuleSet
+from ...vector.program import HOOK_PLANS, Program
+from ...vector.valuation import Position, py_sum, valuation_for
+from ..expert import ExpertAgent
+from ..features import COINS, TURNS, Features, features_for
+from ..greedy import MAX_ROUNDS
+from ..value import ValueNet, value_for
+from .fallback import SMALL, ScalarFallback
+from .greedy_policy import GreedyPolicy
+
+
+class ExpertPolicy(GreedyPolicy):
+    """:class:`~machikoro.agents.expert.ExpertAgent`'s decisions for every game of a batch
+    (see the module text): ``rules`` and ``players`` the batch's, ``seat_seeds`` the
+    seats' agent seeds (``(N, P)``), ``value`` the learned value (default: the weights
+    found for the rule set and player count), ``small`` the fewest games at a decision
+    answered as arrays (:data:`~.fallback.SMALL`; 0: all). Raises
+    :class:`~machikoro.errors.WeightsError` when no weights fit and
+    :class:`~machikoro.errors.VectorUnsupported` for a rule set it cannot play."""
+
+    name = "expert"
+
+    def __init__(self, rules: RuleSet, players: int, seat_seeds,
+                 value: ValueNet | None = None, small: int = SMALL):
+        super().__init__(rules, players, seat_seeds, small=small)
+        if rules.dynamic_costs:  # (refused above today: the route below reads fixed costs)
+            raise VectorUnsupported("the agent 'expert' (no batched policy for costs that "
+                                    "change)")
+        self.value = value_for(rules, players) if value is None else value
+        self.features = features_for(rules, players, self.value)
+        self.fallback = ScalarFallback(lambda seed: ExpertAgent(seed, value=self.value),
+                                       seat_seeds)
+        self._checked = False
+
+    def _check_program(self, program) -> None:
+        if not self._checked:
+            if program.plans[HOOK_PLANS["before_roll"]]:
+                raise VectorUnsupported("the agent 'expert' (no batched afterstate across a "
+                                        "'before roll' hook)")
+            self._checked = True
+
+    def build(self, batch, waiting, rows: np.ndarray, options: np.ndarray) -> None:
+        """The option whose afterstate the value rates highest (the first of the best),
+        for the games of ``rows`` of ``waiting`` (each with more than one option)."""
+        self._check_program(batch.program)
+        self.valuation = valuation_for(batch.program)
+        games = waiting.games[rows]
+        mask = waiting.mask[rows]
+        parent, slot = np.nonzero(mask)  # every option of every game, in option order
+        fork = batch.fork(games[parent])
+        fork.answer_slots(Program.BUILD, slot)
+        seat = batch.pending_player[games][parent]
+        ok = self.supported(fork, np.arange(fork.n))
+        unsure = np.zeros(len(games), dtype=bool)
+        unsure[parent[~ok]] = True  # a game with one copy the arrays cannot value
+        self.scalar(batch, games[unsure], options)
+        here = ~unsure[parent]
+        values = np.zeros(fork.n)
+        won = here & (fork.winner >= 0)
+        values[won] = fork.winner[won] == seat[won]
+        rest = np.flatnonzero(here & ~won)
+        if len(rest):
+            values[rest] = self.value(batch_features(self.features, fork, rest, seat[rest],
+                                                     self.valuation))
+        place = np.cumsum(mask, axis=1)[parent, slot] - 1  # each copy's option index
+        table = np.full(mask.shape, -np.inf)
+        table[parent, place] = values
+        chosen = np.argmax(table, axis=1)
+        options[games[~unsure]] = chosen[~unsure]
+
+
+def batch_features(features: Features, batch, games: np.ndarray, seat: np.ndarray,
+                   valuation) -> np.ndarray:
+    """``(len(games), features.size)`` float32: :meth:`Features.of` of each game of
+    ``games`` of ``batch`` seen from its ``seat`` (one per game), the same numbers to the
+    last bit, the look-ahead's incomes from ``valuation``'s arrays
+    (:class:`~machikoro.vector.valuation.Position`). Costs must not change
+    (``rules.dynamic_costs`` false)."""
+    f, n = features, features.players
+    position = Position(valuation, batch, games)
+    m, rows = len(games), np.arange(len(games))
+    coins = batch.coins[games].astype(np.float64)
+    owned = batch.owned[games]
+    # each seat's expected own income per number of dice, and the number it prefers
+    expected = np.stack([np.stack([position.expected(j, d) for d in f.dice], axis=1)
+                         for j in range(n)])  # (P, m, dice)
+    pattern = position.pattern()  # (m, P)
+    cards = list(f.cards)
+    out = np.empty((m, f.size), dtype=np.float32)
+    col = 0
+
+    def put(values) -> None:
+        nonlocal col
+        values = np.asarray(values)
+        width = 1 if values.ndim == 1 else values.shape[1]
+        out[:, col:col + width] = values.reshape(m, width)
+        col += width
+
+    for k in range(n):
+        s = (seat + k) % n
+        town = owned[rows, s]  # (m, C)
+        put(coins[rows, s] / COINS)
+        if f.copies:
+            put(town[:, cards] / 2.0)
+        for group in f._by_icon:
+            put(town[:, list(group)].sum(axis=1) / 4.0)
+        put((town[:, list(f.landmarks)] > 0).astype(np.float64))
+        incomes = expected[s, rows]  # (m, dice)
+        put(incomes / COINS * 4)
+        own = incomes[rows, np.searchsorted(f.dice, pattern[rows, s])]
+        income = _round_income(position, s, town)
+        needed = _route_coins(f, batch, games, town) - coins[rows, s]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rounds = np.where(needed > 0, np.where(
+                income <= 0, MAX_ROUNDS, np.minimum(MAX_ROUNDS, needed / income)), 0.0)
+        put(np.stack([own / COINS * 4, income / COINS * 4, needed / COINS / 4,
+                      rounds / MAX_ROUNDS], axis=1))
+    supply = batch.supply[games][:, cards].astype(np.float32)
+    put(supply / f._piles if f.market == "counts" else supply > 0)
+    mover = np.where(batch.winner[games] >= 0, seat, batch.current[games])
+    put(np.arange(n)[None, :] == ((mover - seat) % n)[:, None])
+    # a copy held at its turn's end: the scalar afterstate has started the next turn
+    put(batch.extra_turn[games] & ~batch.held[games])
+    put(batch.turn[games] / TURNS)
+    return out
+
+
+def _round_income(position: Position, seat: np.ndarray, town: np.ndarray) -> np.ndarray:
+    """:func:`~machikoro.agents.greedy.income_per_round` of each game's ``seat``: its
+    establishments' copies times a copy's value, in the rule set's order, added as
+    Python's ``sum`` adds."""
+    rules = position.v.rules
+    shares = _shares(rules)
+    terms = [np.where(town[:, card] > 0,
+                      town[:, card] * position.card_value(seat, card, float(shares[card])),
+                      0.0)
+             for card in rules.establishments if (town[:, card] > 0).any()]
+    return py_sum(terms) if terms else np.zeros(position.m)
+
+
+def _shares(rules: RuleSet) -> list:
+    from ..greedy import paying_shares
+
+    return paying_shares(rules)
+
+
+def _route_coins(features: Features, batch, games: np.ndarray,
+                 town: np.ndarray) -> np.ndarray:
+    """:func:`~machikoro.agents.victory.victory_route`'s coins for each game's town
+    ``town`` (``(m, C)``) at fixed costs: its cheapest missing victory landmarks (those
+    the market still offers), or a landmark that wins at once where that costs less."""
+    rules = features.rules
+    cost = np.asarray(rules.cost, dtype=np.float64)
+    victory = np.asarray(rules.victory, dtype=np.int64)
+    built = town[:, victory] > 0
+    open_ = ~built
+    if rules.market_landmarks:
+        offered = batch.supply[games][:, victory] > 0
+        open_ &= ~np.isin(victory, list(rules.market_landmarks)) | offered
+    needed = np.maximum(0, (rules.victory_count or len(victory)) - built.sum(axis=1))
+    costs = np.sort(np.where(open_, cost[victory], np.inf), axis=1)
+    taken = (np.arange(len(victory))[None, :] < needed[:, None]) & np.isfinite(costs)
+    route = np.where(taken, costs, 0.0).sum(axis=1)
+    for v in rules.wins_at_once:
+        free = town[:, v] == 0
+        if v in rules.market_landmarks:
+            free &= batch.supply[games][:, v] > 0
+        route = np.where(free & (cost[v] < route), cost[v], route)
+    return route
+
+
+def expert_policy(rules: RuleSet, players: int, seat_seeds) -> ExpertPolicy:
+    """The lab's maker of the ``expert`` agent's batched policy
+    (:data:`machikoro.lab.engines.VECTOR_POLICIES`)."""
+    return ExpertPolicy(rules, players, seat_seeds)
