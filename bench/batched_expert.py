@@ -102,9 +102,10 @@ def main(argv=None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out")
     args = parser.parse_args(argv)
-    lines = [f"batched expert against batched greedy: {args.players} players, {args.games} "
-             f"games per rule set in one batch, seats rotated, seed {args.seed}; CPU per "
-             f"decision (ms) from the same run; scalar expert from {args.scalar_games} games"]
+    lines = [(f"batched expert against batched greedy: {args.players} players, {args.games} "
+              f"games per rule set in one batch, seats rotated, seed {args.seed}; CPU per "
+              f"decision (ms) from the same run; scalar expert from {args.scalar_games} "
+              f"games")]
     print(lines[0], flush=True)
     for variant in args.variants.split(","):
         rules = _rules(variant)

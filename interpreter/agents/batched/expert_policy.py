@@ -11,8 +11,9 @@ copy's position is seen as :class:`~machikoro.agents.features.Features` sees it
 them all; a copy whose game has ended is worth 1 to its winner, 0 to the others. The other
 decisions are greedy's (:class:`~.greedy_policy.GreedyPolicy`), as the scalar agent's are.
 
-Where the arrays cannot value a card of a copy's towns (as for greedy), that game's build
-is answered by the scalar agent on the game made scalar; ``fallback.asked`` counts them.
+Where the arrays cannot value a card of a copy's towns, that copy is seen through the
+scalar afterstate instead (:func:`afterstates`). Fewer games than ``small`` at a decision
+are answered by the scalar agent (``fallback.asked`` counts them), as greedy's are.
 A rule set the batched greedy refuses, or one with a ``before roll`` hook (the scalar
 agent's afterstate plays the next turn's start to its roll; a copy stops at the end of the
 turn), is refused with :class:`~machikoro.errors.VectorUnsupported`.
@@ -27,14 +28,15 @@ import numpy as np
 
 from ...errors import VectorUnsupported
 from ...rules.ruleset import RuleSet
+from ...vector.convert import to_game
 from ...vector.program import HOOK_PLANS, Program
 from ...vector.valuation import Position, py_sum, valuation_for
-from ..expert import ExpertAgent
+from ..expert import ExpertAgent, afterstate
 from ..features import COINS, TURNS, Features, features_for
 from ..greedy import MAX_ROUNDS
 from ..value import ValueNet, value_for
 from .fallback import SMALL, ScalarFallback
-from .greedy_policy import GreedyPolicy
+from .greedy_policy import GreedyPolicy, supported
 
 
 class ExpertPolicy(GreedyPolicy):
@@ -71,30 +73,51 @@ class ExpertPolicy(GreedyPolicy):
         """The option whose afterstate the value rates highest (the first of the best),
         for the games of ``rows`` of ``waiting`` (each with more than one option)."""
         self._check_program(batch.program)
-        self.valuation = valuation_for(batch.program)
         games = waiting.games[rows]
         mask = waiting.mask[rows]
         parent, slot = np.nonzero(mask)  # every option of every game, in option order
-        fork = batch.fork(games[parent])
-        fork.answer_slots(Program.BUILD, slot)
         seat = batch.pending_player[games][parent]
-        ok = self.supported(fork, np.arange(fork.n))
-        unsure = np.zeros(len(games), dtype=bool)
-        unsure[parent[~ok]] = True  # a game with one copy the arrays cannot value
-        self.scalar(batch, games[unsure], options)
-        here = ~unsure[parent]
-        values = np.zeros(fork.n)
-        won = here & (fork.winner >= 0)
-        values[won] = fork.winner[won] == seat[won]
-        rest = np.flatnonzero(here & ~won)
-        if len(rest):
-            values[rest] = self.value(batch_features(self.features, fork, rest, seat[rest],
-                                                     self.valuation))
+        x, winner = afterstates(batch, games[parent], slot, seat, self.features)
+        values = (winner == seat).astype(np.float64)
+        live = np.flatnonzero(winner < 0)
+        if len(live):
+            values[live] = self.value(x[live])
         place = np.cumsum(mask, axis=1)[parent, slot] - 1  # each copy's option index
         table = np.full(mask.shape, -np.inf)
         table[parent, place] = values
-        chosen = np.argmax(table, axis=1)
-        options[games[~unsure]] = chosen[~unsure]
+        options[games] = np.argmax(table, axis=1)
+
+
+def afterstates(batch, games: np.ndarray, slots: np.ndarray, seat: np.ndarray,
+                features: Features) -> tuple[np.ndarray, np.ndarray]:
+    """The afterstates of build answers: game ``games[i]`` of ``batch`` (waiting at its
+    build decision) answered with build slot ``slots[i]`` and played on, on a
+    :meth:`~machikoro.vector.engine.VectorGames.fork`, to the end of the turn or the next
+    decision. ``(x, winner)``: ``x`` ``(len(games), features.size)`` float32, each
+    afterstate seen from ``seat[i]`` as :meth:`Features.of` sees the scalar afterstate
+    (:func:`~machikoro.agents.expert.afterstate`), a row of zeros where the game has ended;
+    ``winner`` the winner of each (-1: none). A town holding a card the arrays cannot value
+    is seen through the scalar afterstate itself (its game made scalar, its decks in the
+    batch's order: the look-ahead shuffles them alike)."""
+    valuation = valuation_for(batch.program)
+    fork = batch.fork(games)
+    fork.answer_slots(Program.BUILD, slots)
+    winner = fork.winner.copy()
+    x = np.zeros((len(games), features.size), dtype=np.float32)
+    live = winner < 0
+    ok = supported(valuation, fork, np.arange(fork.n))
+    rows = np.flatnonzero(live & ok)
+    if len(rows):
+        x[rows] = batch_features(features, fork, rows, seat[rows], valuation)
+    for i in np.flatnonzero(live & ~ok).tolist():
+        g = int(games[i])
+        game = to_game(batch, g, seed=0, builds=False)
+        game.decks = [None if deck is None else deck.of(g) for deck in batch.decks]
+        decision = game.decision()
+        option = decision.options[int(np.count_nonzero(batch.mask_of(
+            Program.BUILD, np.array([g]))[0][:slots[i]]))]
+        x[i] = features.of(afterstate(game, int(seat[i]), option), int(seat[i]))
+    return x, winner
 
 
 def batch_features(features: Features, batch, games: np.ndarray, seat: np.ndarray,

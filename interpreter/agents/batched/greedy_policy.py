@@ -112,12 +112,7 @@ class GreedyPolicy:
 
     def supported(self, batch, games: np.ndarray) -> np.ndarray:
         """Where the arrays value every card of every town of ``games``."""
-        bad = ~self.valuation.card_ok
-        if not bad.any() and self.valuation.raises_ok:
-            return np.ones(len(games), dtype=bool)
-        if not self.valuation.raises_ok:
-            return np.zeros(len(games), dtype=bool)
-        return ~(batch.owned[games][:, :, bad] > 0).any(axis=(1, 2))
+        return supported(self.valuation, batch, games)
 
     def dice(self, batch, waiting, rows: np.ndarray, options: np.ndarray) -> None:
         """The number of dice with the highest expected own income (the first of the
@@ -302,6 +297,17 @@ class GreedyPolicy:
             best = np.where(better, j, best)
             best_score = np.where(better, s, best_score)
         return best
+
+
+def supported(valuation, batch, games: np.ndarray) -> np.ndarray:
+    """Where ``valuation`` (:class:`~machikoro.vector.valuation.Valuation`) values every
+    card of every town of ``games`` of ``batch`` (a bool per game)."""
+    bad = ~valuation.card_ok
+    if not bad.any() and valuation.raises_ok:
+        return np.ones(len(games), dtype=bool)
+    if not valuation.raises_ok:
+        return np.zeros(len(games), dtype=bool)
+    return ~(batch.owned[games][:, :, bad] > 0).any(axis=(1, 2))
 
 
 def greedy_policy(rules: RuleSet, players: int, seat_seeds) -> GreedyPolicy:
