@@ -24,6 +24,13 @@ from machikoro.vector.program import Program
 from machikoro.vector.valuation import valuation_for
 
 
+@pytest.fixture
+def weights_dir(tmp_path, monkeypatch):
+    folder = tmp_path / "weights"
+    monkeypatch.setenv("MACHIKORO_WEIGHTS", str(folder))
+    return folder
+
+
 def _rules(name: str):
     if name == "base":
         return cached_ruleset(None)
@@ -160,3 +167,49 @@ def test_rule_sets_it_cannot_play_batched_are_refused(tmp_path):
     rules = load_ruleset([str(house)])
     with pytest.raises(WeightsError, match="machikoro train"):
         vector_policy("expert", rules, 2, np.zeros((1, 2), dtype=np.int64))
+
+
+def test_batched_self_play_says_where_each_builders_next_position_is():
+    from machikoro.lab.batched_training import self_play_batched
+
+    rules = cached_ruleset(None)
+    x, y, steps = self_play_batched(rules, 2, 12, None, None, 0.3, seed=5)
+    assert len(x) == len(y) == len(steps) and len(x) > 40
+    assert x.shape[1] == Features(rules, 2, copies=False, icons=True).size
+    nexts = np.flatnonzero(steps) + steps[steps > 0]
+    assert (nexts < len(x)).all() and len(set(nexts.tolist())) == len(nexts)
+    assert (y[steps > 0] == y[nexts]).all()  # one game, one winner
+    assert (steps == 0).sum() == 2 * 12  # one last position per seat of each game
+    assert y.sum() * 2 == pytest.approx(len(y), rel=0.3)  # about half the positions won
+
+
+def test_recorded_positions_are_ordered_game_by_game_with_each_builders_next():
+    from machikoro.lab.batched_training import Recorder
+
+    recorder = Recorder(None, Features(cached_ruleset(None), 2))
+    # three calls of the policy: games 1 and 0 build (seats 0, 1), then 1 (seat 1), then 0
+    # (seat 1) and 1 (seat 0); game 2 builds once but is cut at the turn limit
+    for call, (games, seats) in enumerate((([1, 0, 2], [0, 1, 0]), ([1], [1]),
+                                           ([0, 1], [1, 0]))):
+        recorder.games.append(np.array(games))
+        recorder.seats.append(np.array(seats))
+        recorder.rows.append(np.array([[call * 10 + k] for k in range(len(games))], float))
+    x, y, steps = recorder.positions(np.array([1, 0, -1]))
+    assert x[:, 0].tolist() == [1, 20, 0, 10, 21]  # game 0's two, then game 1's three
+    assert y.tolist() == [1, 1, 1, 0, 1]  # game 0 won by seat 1, game 1 by seat 0
+    assert steps.tolist() == [1, 0, 2, 0, 0]
+
+
+def test_train_plays_the_batched_engine_where_it_can(weights_dir, capsys):
+    from machikoro.agents.value import read_weights, weights_name
+    from machikoro.cli import main
+
+    code = main(["train", "--games", "40", "--rounds", "2", "--nets", "1", "--epochs", "3",
+                 "--check", "20", "--workers", "1", "--seed", "3"])
+    said = capsys.readouterr()
+    assert code == 0 and "vector engine" in said.err, said.err
+    meta = read_weights(weights_dir / weights_name(cached_ruleset(None), 2)).meta
+    assert meta["engine"] == "vector" and meta["strength"]["engine"] == "vector"
+    assert main(["train", "--variant", "machi-koro-2", "--engine", "vector",
+                 "--games", "20"]) == 2
+    assert "--engine vector: the batched engine cannot play" in capsys.readouterr().err

@@ -43,6 +43,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "none)")
     parser.add_argument("--workers", type=positive, default=min(2, os.cpu_count() or 1),
                         help="processes that play the games (default: 2, or 1 on one CPU)")
+    parser.add_argument("--engine", choices=("auto", "scalar", "vector"), default="auto",
+                        help="the engine of self-play and the check: vector, the batched "
+                             "engine (several times faster; other games for the same seed); "
+                             "scalar, one game at a time; auto (default): vector where the "
+                             "rule set compiles for it and its batched policies, else scalar")
     parser.add_argument("--seed", type=whole_number(0, 2**63 - 1), default=0,
                         help="the seed of the whole run (default 0)")
     parser.add_argument("--out", type=file_name, default=None, metavar="FILE.npz",
@@ -66,6 +71,9 @@ def _learn(args, rules, meta: dict, start: float):
 
     from ..lab.training import fit, lambda_returns, self_play
     from .lab_options import progress
+
+    if args.engine == "vector":
+        from ..lab.batched_training import self_play_batched as self_play
 
     value = previous = None
     parts = []
@@ -93,6 +101,24 @@ def _learn(args, rules, meta: dict, start: float):
     return value
 
 
+def _engine(engine: str, rules, players: int) -> str:
+    """The engine ``--engine`` names for ``rules`` at ``players`` seats: ``auto`` is
+    ``vector`` where the batched engine and its policies play the rule set, else
+    ``scalar`` (said on stderr); ``vector`` where they do not is a usage error naming
+    why."""
+    if engine == "scalar":
+        return engine
+    from ..lab.batched_training import batched_refusal
+
+    refusal = batched_refusal(rules, players)
+    if refusal is None:
+        return "vector"
+    if engine == "vector":
+        raise UsageError(f"--engine vector: {refusal}; --engine auto plays the scalar engine")
+    print(f"machikoro train: the scalar engine plays ({refusal})", file=sys.stderr)
+    return "scalar"
+
+
 def run(args) -> int:
     """Train, check and save; 0 on success, 1 for a rule set with problems or weights
     that cannot be written, 2 for bad usage (no scikit-learn: the ``train`` extra)."""
@@ -116,6 +142,7 @@ def run(args) -> int:
         Features(rules, args.players)
     except LabUsageError as exc:
         raise UsageError(str(exc)) from None
+    args.engine = _engine(args.engine, rules, args.players)
     found_as = user_folder() / weights_name(rules, args.players)
     out = Path(args.out) if args.out else found_as
     if out.parent.exists() and not out.parent.is_dir():
@@ -128,19 +155,25 @@ def run(args) -> int:
     meta = {"ruleset": rules.name, "digest": rules.digest, "players": args.players,
             "seed": args.seed, "rounds": args.rounds, "games": args.games * args.rounds,
             "nets": args.nets, "explore": args.explore, "td_lambda": args.td_lambda,
-            "command": command,
+            "command": command, "engine": args.engine,
             "market": market_of(rules), **town_flags(args.town),
             "variant": variant if isinstance(variant, (str, type(None))) else list(variant)}
     print(f"machikoro train: {rules.name}, {args.players} players: {_count(args.rounds, 'round')}"
-          f" of {args.games:,} games, {_count(args.nets, 'network')}, seed {args.seed}",
-          file=sys.stderr)
+          f" of {args.games:,} games, {_count(args.nets, 'network')}, seed {args.seed}, "
+          f"{args.engine} engine", file=sys.stderr)
     start = _cpu()
     value = _learn(args, rules, meta, start)
     if value is None:
         return 1
     if args.check:
-        check = strength(rules, args.players, value, args.check, seed=args.seed + 1_000_003,
-                         workers=args.workers)
+        if args.engine == "vector":
+            from ..lab.batched_training import strength_batched
+
+            check = strength_batched(rules, args.players, value, args.check,
+                                     seed=args.seed + 1_000_003)
+        else:
+            check = strength(rules, args.players, value, args.check,
+                             seed=args.seed + 1_000_003, workers=args.workers)
         value.meta["strength"] = check
         print(f"expert against greedy ({args.players} players, seats rotated, "
               f"{check['games']} games): {check['rate']:.1%} (95% interval "

@@ -64,9 +64,9 @@ class ExpertPolicy(GreedyPolicy):
 
     def _check_program(self, program) -> None:
         if not self._checked:
-            if program.plans[HOOK_PLANS["before_roll"]]:
-                raise VectorUnsupported("the agent 'expert' (no batched afterstate across a "
-                                        "'before roll' hook)")
+            refusal = before_roll_refusal(program)
+            if refusal is not None:
+                raise refusal
             self._checked = True
 
     def build(self, batch, waiting, rows: np.ndarray, options: np.ndarray) -> None:
@@ -86,6 +86,16 @@ class ExpertPolicy(GreedyPolicy):
         table = np.full(mask.shape, -np.inf)
         table[parent, place] = values
         options[games] = np.argmax(table, axis=1)
+
+
+def before_roll_refusal(program) -> VectorUnsupported | None:
+    """Why a fork cannot stand for the scalar afterstate in ``program``'s rule set (a
+    ``before roll`` hook: the scalar afterstate plays the next turn's start to its roll,
+    a fork stops at the end of the turn), or None."""
+    if program.plans[HOOK_PLANS["before_roll"]]:
+        return VectorUnsupported("the agent 'expert' (no batched afterstate across a "
+                                 "'before roll' hook)")
+    return None
 
 
 def afterstates(batch, games: np.ndarray, slots: np.ndarray, seat: np.ndarray,
