@@ -119,7 +119,7 @@ def main(argv=None) -> int:
                 f"(95% {low:.1%}-{high:.1%}); ms/decision batched expert {e_ms:.4f}, "
                 f"batched greedy {g_ms:.4f} (ratio {e_ms / g_ms:.1f}x), scalar expert "
                 f"{s_ms:.3f} (batched {s_ms / e_ms:.0f}x faster); batch {found['total']:.1f} "
-                f"CPU s; builds by the scalar fallback {found['fallback']}")
+                f"CPU s; decisions by the scalar fallback {found['fallback']}")
         print(line, flush=True)
         lines.append(line)
     if args.out:
