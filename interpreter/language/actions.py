@@ -3,7 +3,11 @@
 Two kinds of action:
 
 - a plain action has ``run(game, card, owner, copies)``; it returns False when it did not
-  happen (a ``then`` step after it is skipped), anything else when it did;
+  happen (a ``then`` step after it is skipped), anything else when it did; beside it,
+  ``kernel(rules, card) -> (run, possible)``, its batched engine's form over arrays of
+  games (``run(b, g, card, owner, copies) -> happened``: a bool per game, None for all;
+  ``possible`` or None), the coin actions' through one transfer rule per backend
+  (:func:`move_coins`, :func:`move_coins_over`);
 - a choice asks its owner a decision: ``decision`` (its name, or None for the card's id),
   ``options(game, card, owner)`` (the legal answers; none means the action cannot happen
   and is skipped) and ``resolve(game, card, owner, copies, answer)``, which returns False
@@ -121,7 +125,154 @@ def move_coins(game, card: int, owner: int, copies: int, amount, payer: int | No
         game.transfer(payer, payee, per * copies, card)
 
 
-class Gain(Plain, Record):
+def move_coins_over(b, g, card: int, owner, copies, per_copy, payer, payee,
+                    receives: bool, more=None, only=None, counted: bool = True) -> None:
+    """:func:`move_coins` over arrays, the batched engine's transfer rule: in the games
+    ``g`` of batch ``b``, ``payer`` pays ``payee`` (seat arrays, or None for the bank)
+    ``per_copy`` (an amount's kernel, or an int) read for the counterpart (the owner's
+    other side; the owner where that is the bank), plus ``more`` (the boosts, when the
+    owner ``receives``), ``copies`` times when that is more than 0, in the games where
+    ``only`` holds; a player pays what it has, the bank in full (``counted``: as coins
+    received this turn)."""
+    import numpy as np
+
+    counterpart = payer if receives else payee
+    per = per_copy if type(per_copy) is int else \
+        per_copy(b, g, card, owner, owner if counterpart is None else counterpart)
+    if more is not None:
+        per = per + more
+    if type(per) is int:
+        owed = per * copies if per > 0 else 0
+    else:
+        owed = np.where(per > 0, per * copies, 0)
+    if only is not None:
+        owed = np.where(only, owed, 0)
+    if payer is None:
+        if counted:
+            b.gain(g, payee, owed)
+        else:
+            b.add_coins(g, payee, owed)
+    elif payee is None:
+        b.add_coins(g, payer, -np.minimum(owed, b.seat_coins(g, payer)))
+    else:
+        b.transfer(g, payer, payee, owed)
+
+
+def amount_kernel(amount, rules):
+    """The batched form of ``amount``: its own ``kernel(rules)`` (an amount kernel, or an
+    int for a fixed amount). Raises :class:`~machikoro.errors.VectorUnsupported` for an
+    amount without one."""
+    make = getattr(amount, "kernel", None)
+    if make is None:
+        from ..errors import VectorUnsupported
+
+        raise VectorUnsupported(f"the amount '{type(amount).__name__}'")
+    return make(rules)
+
+
+def boost_kernel(rules, card: int):
+    """``(b, g, owner) -> coins more per copy`` from the owner's boosting cards of
+    ``card`` (``rules.boosts``: :meth:`~machikoro.engine.game.Game.boost` over arrays), or
+    None when nothing boosts it."""
+    boosts = rules.boosts[card]
+    if not boosts:
+        return None
+    import numpy as np
+
+    def boost(b, g, owner):
+        more = np.zeros(len(g), dtype=np.int64)
+        for source, n in boosts:
+            if source >= 0:
+                more += (b.seen_copies(g, owner, source) > 0) * n
+            else:  # in force for every player: anyone's town (as the effects see it)
+                more += (b.seen_towns(g)[:, :, ~source] > 0).any(axis=1) * n
+        return more
+    return boost
+
+
+def one_by_one_over(run):
+    """:func:`one_by_one` over arrays: ``run(b, g, card, owner, copies)`` once per copy,
+    each copy on the coins the one before it left."""
+    import numpy as np
+
+    def each(b, g, card_, owner, copies):
+        copies = np.broadcast_to(copies, g.shape)
+        for k in range(int(copies.max(initial=0))):
+            at = copies > k
+            if at.any():
+                run(b, g[at], card_, owner[at], np.ones(int(at.sum()), dtype=np.int64))
+        # (returns None: it happened in every game)
+    return each
+
+
+class CoinAction(Plain):
+    """Defaults of a plain coin action: its batched kernel from its roles
+    (:func:`coins_kernel`), ``payer`` and ``payee`` (or a concept unit's
+    ``counterparts``)."""
+
+    def kernel(self, rules, card: int) -> tuple:
+        """``(run, None)``: the batched engine's form (:func:`coins_kernel`)."""
+        return coins_kernel(self, rules, card), None
+
+
+def coins_kernel(a, rules, card: int):
+    """The batched engine's form of the coin action ``a`` of ``card``:
+    ``run(b, g, card, owner, copies) -> happened`` (a bool per game, None: in every game),
+    from its roles: the bank, the owner, the roller, each other player (those holding
+    ``holding`` coins, when given) or the richest one, or a concept unit's
+    ``counterparts`` (the chosen player's is the batched engine's choice kernel); the
+    transfer is :func:`move_coins_over`."""
+    import numpy as np
+
+    per_copy, payer, payee = amount_kernel(a.amount, rules), a.payer, a.payee
+    boost = boost_kernel(rules, card) if a.boosted else None
+    holding = getattr(a, "holding", None)
+    counted = rules.tracks_received  # (the coins received this turn: counted then only)
+    role = getattr(a, "counterparts", None)
+
+    def run(b, g, card_, owner, copies):
+        more = None if boost is None else boost(b, g, owner)
+        if role is not None:  # a concept unit's role (machikoro.language.units)
+            other = role(b, g, owner)
+            happened = other >= 0
+            other = np.where(happened, other, owner)  # (none: a seat that moves nothing)
+            taking = payee == OWNER
+            move_coins_over(b, g, card, owner, copies, per_copy, other if taking else owner,
+                            owner if taking else other, taking, more, happened)
+            return happened
+        if BANK in (payer, payee):
+            bank = payer == BANK
+            move_coins_over(b, g, card, owner, copies, per_copy, None if bank else owner,
+                            owner if bank else None, bank, more, counted=counted)
+            return None
+        if ROLLER in (payer, payee):
+            roller = b.current[g]
+            happened = roller != owner
+            taking = payer == ROLLER
+            move_coins_over(b, g, card, owner, copies, per_copy,
+                            roller if taking else owner, owner if taking else roller,
+                            taking, more, happened)
+            return happened
+        if OTHERS in (payer, payee):
+            taking = payer == OTHERS
+            for k in range(b.players - 1):
+                other = b.others[owner, k]
+                only = None if holding is None else holding(b.seat_coins(g, other))
+                move_coins_over(b, g, card, owner, copies, per_copy,
+                                other if taking else owner, owner if taking else other,
+                                taking, more, only)
+            return None
+        if b.players == 1:  # the richest other player: none
+            return np.zeros(len(g), dtype=bool)
+        others = b.others[owner]  # (G, P-1), payment order: argmax keeps the first
+        richest = others[np.arange(len(g)), np.argmax(b.coins[g[:, None], others], axis=1)]
+        move_coins_over(b, g, card, owner, copies, per_copy, richest, owner, True, more)
+        return None
+    reads_coins = "coins" in _amount_reads(a.amount) or holding is not None
+    return one_by_one_over(run) if reads_coins and payer in (OTHERS, RICHEST) else run
+
+
+class Gain(CoinAction, Record):
     """``gain AMOUNT``: the bank pays the owner AMOUNT (plus boosts) per copy."""
 
     amount: object
@@ -140,7 +291,7 @@ class Gain(Plain, Record):
                    game.boost(card, owner))
 
 
-class PayBank(Plain, Record):
+class PayBank(CoinAction, Record):
     """``pay AMOUNT to the bank``: the owner pays what it can of AMOUNT per copy."""
 
     amount: object
@@ -156,7 +307,7 @@ class PayBank(Plain, Record):
         move_coins(game, card, owner, copies, self.amount, owner, None)
 
 
-class PayEach(Plain, Record):
+class PayEach(CoinAction, Record):
     """``pay AMOUNT to each other player``: the owner pays each other player, in payment
     order, what it can of AMOUNT per copy."""
 
@@ -174,7 +325,7 @@ class PayEach(Plain, Record):
             move_coins(game, card, owner, copies, self.amount, owner, payee)
 
 
-class PayRoller(Plain, Record):
+class PayRoller(CoinAction, Record):
     """``pay AMOUNT to the roller``: the owner pays the roller (never itself)."""
 
     amount: object
@@ -218,7 +369,7 @@ class PayChosen(Choice, Record):
         return None
 
 
-class TakeFromRoller(Plain, Record):
+class TakeFromRoller(CoinAction, Record):
     """``take AMOUNT from roller``: the roller pays the owner, only what the roller has."""
 
     amount: object
@@ -241,7 +392,7 @@ class TakeFromRoller(Plain, Record):
         return None
 
 
-class TakeFromEach(Plain, Record):
+class TakeFromEach(CoinAction, Record):
     """``take AMOUNT from each other player [with Q coins]``: every other player (those
     holding Q coins, when given) pays the owner, each only what it has; asked in payment
     order starting after the owner."""
@@ -282,7 +433,7 @@ def one_by_one(game, copies: int, run) -> None:
     game.running = item
 
 
-class TakeFromRichest(Plain, Record):
+class TakeFromRichest(CoinAction, Record):
     """``take AMOUNT from the richest other player``: the other player holding the most
     coins pays (on a tie, the first of them in payment order after the owner)."""
 
@@ -359,6 +510,17 @@ class ShareCoins(Plain, Record):
 
     def run(self, game, card: int, owner: int, copies: int) -> None:
         game.share_coins(card)
+
+    def kernel(self, rules, card: int) -> tuple:
+        """``(run, None)``: the batched engine's form of :meth:`run`."""
+        def run(b, g, card_, owner, copies):
+            before = b.coins[g]
+            each = -(-before.sum(axis=1) // b.players)
+            b.coins[g] = each[:, None]
+            if b.received is not None:
+                gained = each[:, None] - before
+                b.received[g] += gained.clip(min=0).astype(b.received.dtype)
+        return run, None
 
 
 # --------------------------------------------------------------------------- cards
@@ -508,6 +670,20 @@ class ReturnCard(Plain, Record):
     def run(self, game, card: int, owner: int, copies: int) -> None:
         game.return_activated(owner, card, copies)
 
+    def kernel(self, rules, card: int) -> tuple:
+        """``(run, None)``: the batched engine's form of :meth:`run`."""
+        import numpy as np
+
+        def run(b, g, card_, owner, copies):
+            moved = b.followed(g, card)  # the activated copies, from where each is now
+            b.return_to_market(g[~moved], owner[~moved], card, copies[~moved])
+            for k in moved.nonzero()[0].tolist():
+                game = int(g[k])
+                for seat, n in b.activated_copies(game, int(owner[k]), card, int(copies[k])):
+                    b.return_to_market(np.array([game]), np.array([seat]), card,
+                                       np.array([n]))
+        return run, None
+
 
 # --------------------------------------------------------------------------- markers
 
@@ -533,6 +709,35 @@ class Mark(Plain, Record):
             game.mark(self.marker, seat, game.bound, game.owned[seat][game.bound], card)
         return None
 
+    def kernel(self, rules, card: int) -> tuple:
+        """``(run, None)``: the batched engine's form of :meth:`run`."""
+        import numpy as np
+
+        marker, chosen = self.marker, self.chosen_kind
+
+        def run(b, g, card_, owner, copies):
+            table = b.marks[marker]
+            if not chosen:  # the activated copies, wherever they are now
+                moved = b.followed(g, card)
+                for k in moved.nonzero()[0].tolist():
+                    game = int(g[k])
+                    for seat, n in b.activated_copies(game, int(owner[k]), card,
+                                                      int(copies[k])):
+                        table[game, seat, card] = min(int(b.owned[game, seat, card]),
+                                                      int(table[game, seat, card]) + n)
+                g, owner, copies = g[~moved], owner[~moved], copies[~moved]
+                table[g, owner, card] = np.minimum(b.owned[g, owner, card],
+                                                   table[g, owner, card] + copies)
+                return None
+            kind = b.bound[g]
+            happened = kind >= 0
+            h, k = g[happened], kind[happened]
+            if len(h):
+                seats = np.arange(b.players)
+                table[h[:, None], seats, k[:, None]] = b.owned[h[:, None], seats, k[:, None]]
+            return happened
+        return run, None
+
 
 class PutCoins(Plain, Record):
     """``put N coin(s) on this card``: the owner moves N coins per copy from its own coins
@@ -553,6 +758,25 @@ class PutCoins(Plain, Record):
         game.store_coins(self.marker, owner, card, self.n * copies)
         return None
 
+    def kernel(self, rules, card: int) -> tuple:
+        """``(run, possible)``: the batched engine's forms of :meth:`run` and
+        :meth:`possible`."""
+        import numpy as np
+
+        n, marker = self.n, self.marker
+
+        def run(b, g, card_, owner, copies):
+            need = n * copies
+            happened = b.seat_coins(g, owner) >= need
+            put = np.where(happened, need, 0)
+            b.add_coins(g, owner, -put)
+            b.marks[marker][g, owner, b.mark_cols[marker][card]] += put
+            return happened
+
+        def possible(b, g, card_, owner):
+            return b.seat_coins(g, owner) >= n
+        return run, possible
+
 
 # --------------------------------------------------------------------------- the turn
 
@@ -565,6 +789,14 @@ class ExtraTurn(Plain, Record):
             return False
         game.grant_extra_turn(owner, card)
         return None
+
+    def kernel(self, rules, card: int) -> tuple:
+        """``(run, None)``: the batched engine's form of :meth:`run`."""
+        def run(b, g, card_, owner, copies):
+            happened = owner == b.current[g]
+            b.extra_turn[g[happened]] = True
+            return happened
+        return run, None
 
 
 class Reroll(Choice, Record):
@@ -602,6 +834,14 @@ class AddToRoll(Plain, Record):
 
     def run(self, game, card: int, owner: int, copies: int) -> None:
         game.add_to_roll(self.n, card)
+
+    def kernel(self, rules, card: int) -> tuple:
+        """``(run, None)``: the batched engine's form of :meth:`run`."""
+        n = self.n
+
+        def run(b, g, card_, owner, copies):
+            b.total[g] += n
+        return run, None
 
 
 class Optional(Choice, Record):

@@ -23,6 +23,7 @@ class Quantity(Record):
     n: int
 
     def __call__(self, value: int) -> bool:
+        """The comparison of ``value`` (a number, or an array: a bool array)."""
         op, n = self.op, self.n
         if op == "==":
             return value == n

@@ -17,13 +17,14 @@ like ``g``):
   array``.
 
 The kernels mirror the scalar actions of :mod:`machikoro.language.actions` (who pays, caps,
-boosts, payment order, limits) line for line; :data:`KERNELS` maps each compiled class to
-its maker. A class missing there is a concept the batched engine cannot play yet: compiling
-a rule set that uses it raises :class:`~machikoro.errors.VectorUnsupported` naming it. The
-conditions, game values and amounts hold their kernels themselves, beside their reference
-rules (``kernel``: :mod:`machikoro.language.conditions`, :mod:`machikoro.language.values`,
-:mod:`machikoro.language.amounts` and the concept units); here they are only asked for them
-(:func:`condition`, :func:`value`, :func:`amount`).
+boosts, payment order, limits) line for line. The conditions, game values, amounts and
+plain actions hold their kernels themselves, beside their reference rules (``kernel``:
+:mod:`machikoro.language.conditions`, :mod:`machikoro.language.values`,
+:mod:`machikoro.language.amounts`, :mod:`machikoro.language.actions` and the concept
+units); here they are only asked for them (:func:`condition`, :func:`value`,
+:func:`amount`, :func:`plain_action`), and the choices' kernels are made (:func:`action`).
+A construct without one is a concept the batched engine cannot play yet: compiling a rule
+set that uses it raises :class:`~machikoro.errors.VectorUnsupported` naming it.
 """
 
 from __future__ import annotations
@@ -38,16 +39,6 @@ from ..language import conditions, values
 from ..rules.tables import NO_LIMIT
 
 # --------------------------------------------------------------------------- quantities
-
-_COMPARE = {"==": np.equal, ">=": np.greater_equal, "<=": np.less_equal, "<": np.less,
-            ">": np.greater}
-
-
-def _quantity(q: conditions.Quantity):
-    """A :class:`~machikoro.language.conditions.Quantity` as an array test."""
-    compare, n = _COMPARE[q.op], q.n
-    return lambda value: compare(value, n)
-
 
 # --------------------------------------------------------------------------- conditions
 
@@ -85,45 +76,10 @@ def value(v, rules, item: bool = False):
 
 def amount(a, rules):
     """The kernel of an amount: ``(b, g, card, owner, payer) -> int64 array`` (coins for
-    one copy), or an int for a fixed amount: the amount's own (``kernel``,
-    :mod:`machikoro.language.amounts` and the concept units). Raises
+    one copy), or an int for a fixed amount: the amount's own
+    (:func:`machikoro.language.actions.amount_kernel`). Raises
     :class:`~machikoro.errors.VectorUnsupported` for one without."""
-    make = getattr(a, "kernel", None)
-    if make is None:
-        raise VectorUnsupported(f"the amount '{type(a).__name__}'")
-    return make(rules)
-
-
-def _per(amount_kernel, b, g, card, owner, payer):
-    """One copy's coins of an amount kernel (an int for a fixed amount)."""
-    if type(amount_kernel) is int:
-        return amount_kernel
-    return amount_kernel(b, g, card, owner, payer)
-
-
-def _boost(rules, card: int):
-    """``(b, g, owner) -> coins more per copy`` from the owner's boosting cards, or None."""
-    boosts = rules.boosts[card]
-    if not boosts:
-        return None
-
-    def boost(b, g, owner):
-        more = np.zeros(len(g), dtype=np.int64)
-        for source, n in boosts:
-            if source >= 0:
-                more += (b.seen_copies(g, owner, source) > 0) * n
-            else:  # in force for every player: anyone's town (as the effects see it)
-                more += (b.seen_towns(g)[:, :, ~source] > 0).any(axis=1) * n
-        return more
-    return boost
-
-
-def _times(per, copies):
-    """``per * copies`` when ``per`` (coins for one copy) is more than nothing, else 0
-    (an action moves nothing then)."""
-    if type(per) is int:
-        return per * copies if per > 0 else 0
-    return np.where(per > 0, per * copies, 0)
+    return act.amount_kernel(a, rules)
 
 
 # --------------------------------------------------------------------------- plain actions
@@ -142,182 +98,8 @@ class Plain:
 _ALL = None  # a kernel's "happened in every game" (no array made)
 
 
-def _moved(b, g, card: int, owner, copies, per_copy, payer, payee, receives: bool,
-           more=None, only=None, counted: bool = True) -> None:
-    """The transfer rule of every coin action over arrays
-    (:func:`~machikoro.language.actions.move_coins`): ``payer`` pays ``payee`` (seat
-    arrays, or None for the bank) ``per_copy`` read for the counterpart (the owner's other
-    side; the owner where that is the bank), plus ``more`` (the boosts, when the owner
-    ``receives``), ``copies`` times when that is more than 0, in the games where ``only``
-    holds; a player pays what it has, the bank in full (``counted``: as coins received)."""
-    counterpart = payer if receives else payee
-    per = _per(per_copy, b, g, card, owner, owner if counterpart is None else counterpart)
-    if more is not None:
-        per = per + more
-    owed = _times(per, copies)
-    if only is not None:
-        owed = np.where(only, owed, 0)
-    if payer is None:
-        if counted:
-            b.gain(g, payee, owed)
-        else:
-            b.add_coins(g, payee, owed)
-    elif payee is None:
-        b.add_coins(g, payer, -np.minimum(owed, b.seat_coins(g, payer)))
-    else:
-        b.transfer(g, payer, payee, owed)
-
-
-def _coins(a, rules, card):
-    """The kernel of a plain coin action, from its roles (``a.payer``, ``a.payee``: the
-    bank, the owner, the roller, each other player or the richest one; the chosen player's
-    is :func:`_chosen_player`)."""
-    per_copy, payer, payee = amount(a.amount, rules), a.payer, a.payee
-    boost = _boost(rules, card) if a.boosted else None
-    holding = None if getattr(a, "holding", None) is None else _quantity(a.holding)
-    counted = rules.tracks_received  # (the coins received this turn: counted then only)
-    role = getattr(a, "counterparts", None)
-
-    def run(b, g, card_, owner, copies):
-        more = None if boost is None else boost(b, g, owner)
-        if role is not None:  # a concept unit's role (machikoro.language.units)
-            other = role(b, g, owner)
-            happened = other >= 0
-            other = np.where(happened, other, owner)  # (none: a seat that moves nothing)
-            taking = payee == act.OWNER
-            _moved(b, g, card, owner, copies, per_copy, other if taking else owner,
-                   owner if taking else other, taking, more, happened)
-            return happened
-        if payer == act.BANK or payee == act.BANK:
-            bank = payer == act.BANK
-            _moved(b, g, card, owner, copies, per_copy, None if bank else owner,
-                   owner if bank else None, bank, more, counted=counted)
-            return _ALL
-        if act.ROLLER in (payer, payee):
-            roller = b.current[g]
-            happened = roller != owner
-            taking = payer == act.ROLLER
-            _moved(b, g, card, owner, copies, per_copy, roller if taking else owner,
-                   owner if taking else roller, taking, more, happened)
-            return happened
-        if act.OTHERS in (payer, payee):
-            taking = payer == act.OTHERS
-            for k in range(b.players - 1):
-                other = b.others[owner, k]
-                only = None if holding is None else holding(b.seat_coins(g, other))
-                _moved(b, g, card, owner, copies, per_copy, other if taking else owner,
-                       owner if taking else other, taking, more, only)
-            return _ALL
-        if b.players == 1:  # the richest other player: none
-            return np.zeros(len(g), dtype=bool)
-        others = b.others[owner]  # (G, P-1), payment order: argmax keeps the first
-        richest = others[np.arange(len(g)), np.argmax(b.coins[g[:, None], others], axis=1)]
-        _moved(b, g, card, owner, copies, per_copy, richest, owner, True, more)
-        return _ALL
-    reads_coins = "coins" in getattr(a.amount, "reads", ()) or holding is not None
-    one_by_one = reads_coins and payer in (act.OTHERS, act.RICHEST)
-    return Plain(_one_by_one(run) if one_by_one else run)
-
-
-def _one_by_one(run):
-    """``run`` once per copy, each copy on the coins the one before it left (the scalar
-    :func:`~machikoro.language.actions.one_by_one`): for an amount or a filter that reads
-    the payer's coins."""
-    def each(b, g, card_, owner, copies):
-        copies = np.broadcast_to(copies, g.shape)
-        for k in range(int(copies.max(initial=0))):
-            at = copies > k
-            if at.any():
-                run(b, g[at], card_, owner[at], np.ones(int(at.sum()), dtype=np.int64))
-        return _ALL
-    return each
-
-
-def _share_coins(a, rules, card):
-    def run(b, g, card_, owner, copies):
-        before = b.coins[g]
-        each = -(-before.sum(axis=1) // b.players)
-        b.coins[g] = each[:, None]
-        if b.received is not None:
-            b.received[g] += np.maximum(each[:, None] - before, 0).astype(b.received.dtype)
-        return _ALL
-    return Plain(run)
-
-
-def _return_card(a, rules, card):
-    def run(b, g, card_, owner, copies):
-        moved = b.followed(g, card)  # the activated copies, from where each is now
-        b.return_to_market(g[~moved], owner[~moved], card, copies[~moved])
-        for k in moved.nonzero()[0].tolist():
-            game = int(g[k])
-            for seat, n in b.activated_copies(game, int(owner[k]), card, int(copies[k])):
-                b.return_to_market(np.array([game]), np.array([seat]), card, np.array([n]))
-        return _ALL
-    return Plain(run)
-
-
-def _mark(a, rules, card):
-    marker, chosen = a.marker, a.chosen_kind
-
-    def run(b, g, card_, owner, copies):
-        table = b.marks[marker]
-        if not chosen:  # the activated copies, wherever they are now
-            moved = b.followed(g, card)
-            if moved.any():
-                for k in moved.nonzero()[0].tolist():
-                    game = int(g[k])
-                    for seat, n in b.activated_copies(game, int(owner[k]), card,
-                                                      int(copies[k])):
-                        table[game, seat, card] = min(int(b.owned[game, seat, card]),
-                                                      int(table[game, seat, card]) + n)
-                g, owner, copies = g[~moved], owner[~moved], copies[~moved]
-            table[g, owner, card] = np.minimum(b.owned[g, owner, card],
-                                               table[g, owner, card] + copies)
-            return _ALL
-        kind = b.bound[g]
-        happened = kind >= 0
-        h, k = g[happened], kind[happened]
-        if len(h):
-            table[h[:, None], np.arange(b.players), k[:, None]] = \
-                b.owned[h[:, None], np.arange(b.players), k[:, None]]
-        return happened
-    return Plain(run)
-
-
-def _put_coins(a, rules, card):
-    n, marker = a.n, a.marker
-
-    def run(b, g, card_, owner, copies):
-        need = n * copies
-        happened = b.seat_coins(g, owner) >= need
-        put = np.where(happened, need, 0)
-        b.add_coins(g, owner, -put)
-        b.marks[marker][g, owner, b.mark_cols[marker][card]] += put
-        return happened
-
-    def possible(b, g, card_, owner):
-        return b.seat_coins(g, owner) >= n
-    return Plain(run, possible)
-
-
-def _extra_turn(a, rules, card):
-    def run(b, g, card_, owner, copies):
-        happened = owner == b.current[g]
-        b.extra_turn[g[happened]] = True
-        return happened
-    return Plain(run)
-
-
-def _add_to_roll(a, rules, card):
-    n = a.n
-
-    def run(b, g, card_, owner, copies):
-        b.total[g] += n
-        return _ALL
-    return Plain(run)
-
-
-# --------------------------------------------------------------------------- choices
+# (the plain actions' kernels are their own: ``kernel(rules, card)`` beside their
+# reference rule in machikoro.language.actions; :func:`plain_action` asks for them)
 
 
 class Choice:
@@ -394,7 +176,7 @@ def _chosen_player(a, rules, card, players, pays: bool):
     head = _optional_head(a.optional)
     slots = head + tuple(range(1, players))
     per_copy = amount(a.amount, rules)
-    boost = None if pays else _boost(rules, card)
+    boost = None if pays else act.boost_kernel(rules, card)
 
     def mask(b, g, card_, owner):
         return np.ones((len(g), len(slots)), dtype=bool)
@@ -406,8 +188,8 @@ def _chosen_player(a, rules, card, players, pays: bool):
             o = owner[h]
             other = b.others[o, slot[h] - len(head)]
             more = None if boost is None else boost(b, g[h], o)
-            _moved(b, g[h], card, o, copies[h], per_copy, o if pays else other,
-                   other if pays else o, not pays, more)
+            act.move_coins_over(b, g[h], card, o, copies[h], per_copy, o if pays else other,
+                                other if pays else o, not pays, more)
         return happened
     return Choice("player", slots, mask, resolve, None)
 
@@ -579,23 +361,15 @@ def _subsets(kinds: tuple, size: int):
 # --------------------------------------------------------------------------- compiling
 
 
-PLAIN = {
-    act.Gain: _coins, act.PayBank: _coins, act.PayEach: _coins, act.PayRoller: _coins,
-    act.TakeFromRoller: _coins, act.TakeFromEach: _coins, act.TakeFromRichest: _coins,
-    act.ShareCoins: _share_coins, act.ReturnCard: _return_card, act.Mark: _mark,
-    act.PutCoins: _put_coins, act.ExtraTurn: _extra_turn, act.AddToRoll: _add_to_roll,
-}
-"""Plain action kernel makers by compiled class: ``(action, rules, card) -> Plain``."""
-
-
 def plain_action(a, rules, card: int) -> Plain:
-    """The kernel of one plain (asking nothing) action of ``card``."""
-    make = PLAIN.get(type(a))
+    """The kernel of one plain (asking nothing) action of ``card``: the action's own
+    (``kernel(rules, card) -> (run, possible)``, beside its reference rule in
+    :mod:`machikoro.language.actions` and the concept units). Raises
+    :class:`~machikoro.errors.VectorUnsupported` for one without."""
+    make = getattr(a, "kernel", None)
     if make is None:
-        if hasattr(a, "counterparts"):  # a concept unit's coin action: its role's seats
-            return _coins(a, rules, card)
         raise VectorUnsupported(f"the action '{type(a).__name__}'")
-    return make(a, rules, card)
+    return Plain(*make(rules, card))
 
 
 def action(a, rules, card: int, players: int, dice_counts: tuple):

@@ -66,20 +66,6 @@ def distinct(values: np.ndarray) -> list:
     return np.flatnonzero(np.bincount(values)).tolist()
 
 
-def quantity(q: Quantity, values: np.ndarray) -> np.ndarray:
-    """:class:`Quantity` ``q`` applied to an array of values."""
-    op, n = q.op, q.n
-    if op == "==":
-        return values == n
-    if op == ">=":
-        return values >= n
-    if op == "<=":
-        return values <= n
-    if op == "<":
-        return values < n
-    return values > n
-
-
 class View:
     """What a condition or a payout program reads, for ``m`` games: ``towns`` (``(m, P,
     C)`` copies; the towns a condition counts), ``coins`` (``(m, P)`` floats: the coins of
@@ -242,7 +228,7 @@ class Valuation:
                 other = self.others[owner, k]
                 ok = live.copy()
                 if step.holding is not None:
-                    ok &= quantity(step.holding, coins[rows, other])
+                    ok &= step.holding(coins[rows, other])
                 value = self._amount(amount, view, card, owner, other)
                 if op == po.FROM_EACH:
                     self._transfer(coins, rows, other, owner, (value + boost) * copies,

@@ -12,7 +12,7 @@ batched engine's); the transfer itself is every backend's own one rule
 from __future__ import annotations
 
 from ...records import Record
-from ..actions import OWNER, Plain, move_coins
+from ..actions import OWNER, CoinAction, move_coins
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ ROLE = "poorest"
 """The role of the player paid: the other player with the fewest coins."""
 
 
-class PayPoorest(Plain, Record):
+class PayPoorest(CoinAction, Record):
     """``pay AMOUNT to the poorest other player``: the owner pays what it can of AMOUNT per
     copy to the other player holding the fewest coins."""
 
