@@ -213,3 +213,38 @@ def test_train_plays_the_batched_engine_where_it_can(weights_dir, capsys):
     assert main(["train", "--variant", "machi-koro-2", "--engine", "vector",
                  "--games", "20"]) == 2
     assert "--engine vector: the batched engine cannot play" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("agent, forbidden", [("greedy", ("wheat_field", "ranch")),
+                                              ("expert", ("bakery",)),
+                                              ("expert", ("wheat_field", "convenience_store"))])
+def test_a_batched_policy_forbidden_cards_plays_as_the_restricted_scalar_agent(agent, forbidden):
+    from machikoro.agents.greedy import GreedyAgent
+    from machikoro.agents.restricted import RestrictedAgent
+
+    rules = cached_ruleset(None)
+    value = value_for(rules, 2)
+    policy = GreedyPolicy if agent == "greedy" else ExpertPolicy
+
+    def scalar(seed):
+        inner = GreedyAgent(seed) if agent == "greedy" else ExpertAgent(seed, value=value)
+        return RestrictedAgent(inner, frozenset(forbidden))
+
+    result = check_policy(rules, 2, range(8),
+                          lambda r, p, s: policy(r, p, s, small=0, forbidden=forbidden), scalar)
+    assert not result.report.differences and result.count == 0, result.mismatches[:5]
+    # and the batch never builds them: in games where both seats are forbidden them
+    batch = VectorGames(rules, 2, range(40), keep_builds=True)
+    batch.run(vector_policy(f"{agent}!{'!'.join(forbidden)}", rules, 2,
+                            np.zeros((40, 2), dtype=np.int64)))
+    built = np.concatenate([cards for *_, cards in batch.builds])
+    assert not np.isin(built, [rules.index[c] for c in forbidden]).any()
+    assert np.isin(built, rules.establishments).any()  # (it builds others)
+
+
+def test_a_forbidden_card_that_is_no_establishment_is_refused():
+    from machikoro.errors import MachikoroError
+
+    with pytest.raises(MachikoroError, match="'greedy!radio_tower': 'radio_tower' is no"):
+        vector_policy("greedy!radio_tower", cached_ruleset(None), 2,
+                      np.zeros((1, 2), dtype=np.int64))

@@ -66,7 +66,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="local processes, or a Ray cluster")
     parser.add_argument("--engine", choices=("auto", "scalar", "vector"), default="auto",
                         help="auto/vector: the batched engine for the pairings it can play "
-                             "(random, greedy, strategies), the scalar engine for the rest "
+                             "(random, greedy, expert, strategies, and greedy or expert forbidden "
+                             "a card), the scalar engine for the rest "
                              "(default auto); scalar: every game in the scalar engine")
     parser.add_argument("--max-turns", type=positive, default=1000,
                         help="turn cap per game (default 1000)")

@@ -30,7 +30,8 @@ from pathlib import Path
 
 import numpy as np
 
-from ..errors import VectorUnsupported
+from ..agents.restricted import split_name
+from ..errors import MachikoroError, VectorUnsupported
 from ..records import Record
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet
@@ -105,11 +106,36 @@ theirs from :func:`_strategy` (:class:`~machikoro.agents.batched.StrategyPolicy`
 has none (its rollouts are batched elsewhere)."""
 
 
+def _restrictable(base: str):
+    def make(rules: RuleSet, players: int, seat_seeds: np.ndarray, forbidden: tuple):
+        from ..agents.batched import ExpertPolicy, GreedyPolicy
+
+        policy = GreedyPolicy if base == "greedy" else ExpertPolicy
+        return policy(rules, players, seat_seeds, forbidden=forbidden)
+    return make
+
+
+RESTRICTABLE: dict[str, Callable] = {"greedy": _restrictable("greedy"),
+                                     "expert": _restrictable("expert")}
+"""The batched policies that take ``forbidden`` cards, for ``NAME!CARD`` (restricted play,
+:mod:`machikoro.agents.restricted`): ``make(rules, players, seat_seeds, forbidden)``."""
+
+
 def vector_policy(name: str, rules: RuleSet, players: int, seat_seeds) -> Callable:
     """The batched policy of agent ``name`` for games of ``rules`` at ``players`` seats,
     each seat of each game seeded by ``seat_seeds`` (``(N, P)`` whole numbers: the seats'
-    agent seeds): :data:`VECTOR_POLICIES`, else a strategy's. Raises :class:`~machikoro.errors.VectorUnsupported` naming the agent
-    when it has no batched policy (or its maker refuses the rule set)."""
+    agent seeds): :data:`VECTOR_POLICIES`, ``NAME!CARD`` of :data:`RESTRICTABLE`, else a
+    strategy's. Raises :class:`~machikoro.errors.VectorUnsupported` naming the agent when
+    it has no batched policy (or its maker refuses the rule set), and
+    :class:`~machikoro.errors.MachikoroError` for a forbidden card that is no
+    establishment."""
+    base, cards = split_name(name)
+    if cards and base in RESTRICTABLE:  # NAME!CARD: the policy, never building those
+        try:
+            return RESTRICTABLE[base](rules, players, np.asarray(seat_seeds, dtype=np.int64),
+                                      forbidden=cards)
+        except ValueError as exc:
+            raise MachikoroError(f"'{name}': {exc}") from None
     make = VECTOR_POLICIES.get(name)
     if make is None:
         policy = _strategy(name, rules, players, np.asarray(seat_seeds, dtype=np.int64))

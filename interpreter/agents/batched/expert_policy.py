@@ -36,7 +36,7 @@ from ..features import COINS, TURNS, Features, features_for
 from ..greedy import MAX_ROUNDS
 from ..value import ValueNet, value_for
 from .fallback import SMALL, ScalarFallback
-from .greedy_policy import GreedyPolicy, supported
+from .greedy_policy import GreedyPolicy, restricted, supported
 
 
 class ExpertPolicy(GreedyPolicy):
@@ -44,22 +44,23 @@ class ExpertPolicy(GreedyPolicy):
     (see the module text): ``rules`` and ``players`` the batch's, ``seat_seeds`` the
     seats' agent seeds (``(N, P)``), ``value`` the learned value (default: the weights
     found for the rule set and player count), ``small`` the fewest games at a decision
-    answered as arrays (:data:`~.fallback.SMALL`; 0: all). Raises
+    answered as arrays (:data:`~.fallback.SMALL`; 0: all), ``forbidden`` the card ids it
+    never builds (``expert!CARD``). Raises
     :class:`~machikoro.errors.WeightsError` when no weights fit and
     :class:`~machikoro.errors.VectorUnsupported` for a rule set it cannot play."""
 
     name = "expert"
 
     def __init__(self, rules: RuleSet, players: int, seat_seeds,
-                 value: ValueNet | None = None, small: int = SMALL):
-        super().__init__(rules, players, seat_seeds, small=small)
+                 value: ValueNet | None = None, small: int = SMALL, forbidden: tuple = ()):
+        super().__init__(rules, players, seat_seeds, small=small, forbidden=forbidden)
         if rules.dynamic_costs:  # (refused above today: the route below reads fixed costs)
             raise VectorUnsupported("the agent 'expert' (no batched policy for costs that "
                                     "change)")
         self.value = value_for(rules, players) if value is None else value
         self.features = features_for(rules, players, self.value)
-        self.fallback = ScalarFallback(lambda seed: ExpertAgent(seed, value=self.value),
-                                       seat_seeds)
+        self.fallback = ScalarFallback(restricted(
+            lambda seed: ExpertAgent(seed, value=self.value), forbidden), seat_seeds)
         self._checked = False
 
     def _check_program(self, program) -> None:
@@ -75,7 +76,9 @@ class ExpertPolicy(GreedyPolicy):
         self._check_program(batch.program)
         games = waiting.games[rows]
         mask = waiting.mask[rows]
-        parent, slot = np.nonzero(mask)  # every option of every game, in option order
+        allowed = mask.copy()  # (NAME!CARD: never the forbidden)
+        allowed[:, 1:] &= ~self.forbidden[np.asarray(batch.program.by_cost, dtype=np.int64)]
+        parent, slot = np.nonzero(allowed)  # every option of every game, in option order
         seat = batch.pending_player[games][parent]
         x, winner = afterstates(batch, games[parent], slot, seat, self.features)
         values = (winner == seat).astype(np.float64)

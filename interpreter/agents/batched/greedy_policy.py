@@ -25,20 +25,23 @@ class GreedyPolicy:
     """:class:`~machikoro.agents.greedy.GreedyAgent`'s decisions for every game of a batch
     (see the module text): ``rules`` and ``players`` the batch's, ``seat_seeds`` the
     seats' agent seeds (``(N, P)``), ``horizon`` greedy's (rounds), ``small`` the fewest
-    games at a decision answered as arrays (:data:`SMALL`; 0: all). ``decisions`` counts
+    games at a decision answered as arrays (:data:`SMALL`; 0: all), ``forbidden`` the card
+    ids it never builds (``greedy!CARD``: :func:`forbidden_cards`). ``decisions`` counts
     the decisions it answered, ``fallback.asked`` those the scalar agent answered."""
 
     name = "greedy"
     takes_only = True
 
     def __init__(self, rules: RuleSet, players: int, seat_seeds, horizon: float = 6.0,
-                 small: int = SMALL):
+                 small: int = SMALL, forbidden: tuple = ()):
         concept = dynamic_concepts(rules)
         if concept is not None:  # greedy's arrays value neither costs that change nor these
             raise VectorUnsupported(f"the agent 'greedy' (no batched policy for {concept})")
         self.rules, self.players, self.horizon = rules, players, horizon
         self.small = small
-        self.fallback = ScalarFallback(lambda seed: GreedyAgent(seed, horizon), seat_seeds)
+        self.forbidden = forbidden_cards(rules, forbidden)
+        self.fallback = ScalarFallback(restricted(lambda seed: GreedyAgent(seed, horizon),
+                                                  forbidden), seat_seeds)
         self.shares = np.asarray(paying_shares(rules), dtype=np.float64)
         self.decisions = 0
         self.valuation = None
@@ -203,7 +206,7 @@ class GreedyPolicy:
         victory = np.zeros(len(rules.ids), dtype=bool)
         victory[list(rules.victory)] = True
         mask = waiting.mask[rows]
-        menu = mask[:, 1:]
+        menu = mask[:, 1:] & ~self.forbidden[cards]  # (NAME!CARD: never the forbidden)
         ranks = np.cumsum(mask, axis=1) - 1  # option index of each slot
         games = waiting.games[rows]
         finishing = menu & victory[cards]
@@ -297,6 +300,29 @@ class GreedyPolicy:
             best = np.where(better, j, best)
             best_score = np.where(better, s, best_score)
         return best
+
+
+def forbidden_cards(rules: RuleSet, forbidden: tuple) -> np.ndarray:
+    """A bool per card of ``rules``: the establishments of ``forbidden`` (card ids), which
+    an agent ``NAME!CARD`` never builds (:mod:`machikoro.agents.restricted`: a build
+    decision always keeps its pass). Raises ValueError for an id that is no
+    establishment."""
+    out = np.zeros(len(rules.ids), dtype=bool)
+    for card in forbidden:
+        if card not in rules.index or rules.index[card] not in rules.establishments:
+            raise ValueError(f"'{card}' is no establishment of {rules.name}")
+        out[rules.index[card]] = True
+    return out
+
+
+def restricted(make, forbidden: tuple):
+    """``make`` (``seed -> agent``), its agents forbidden the cards ``forbidden`` when
+    there are any (:class:`~machikoro.agents.restricted.RestrictedAgent`)."""
+    if not forbidden:
+        return make
+    from ..restricted import RestrictedAgent
+
+    return lambda seed: RestrictedAgent(make(seed), frozenset(forbidden))
 
 
 def supported(valuation, batch, games: np.ndarray) -> np.ndarray:
