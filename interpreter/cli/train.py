@@ -179,8 +179,10 @@ def run(args) -> int:
               f"{check['games']} games): {check['rate']:.1%} (95% interval "
               f"{check['low']:.1%}-{check['high']:.1%})")
         if check["high"] < 1 / args.players:
+            hint = " or --town copies --td-lambda 1 (fit the outcomes: what trains Harbor at " \
+                "4 players, docs/agents.md)" if args.td_lambda < 1.0 else ""
             print("machikoro train: warning: these weights play worse than greedy (below a "
-                  "fair share): train with more --games or --rounds", file=sys.stderr)
+                  f"fair share): train with more --games or --rounds{hint}", file=sys.stderr)
     value.meta["cpu_seconds"] = round(_cpu() - start, 1)
     try:
         value.save(out)
