@@ -27,10 +27,12 @@ from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
+from ..agents.batched.expert_policy import afterstates
 from ..agents.features import features_of_town
 from ..agents.value import ValueNet
 from ..errors import MachikoroError, VectorUnsupported
 from ..rules.ruleset import RuleSet
+from ..vector.program import Program
 from .runs import game_seed
 from .statistics import wilson
 from .training import KINDS, MAX_TURNS
@@ -51,8 +53,6 @@ class Exploring:
 
     def __call__(self, batch, only=None) -> np.ndarray:
         options = self.policy(batch, only)
-        from ..vector.program import Program
-
         build = batch.decisions().get(Program.BUILD)
         if build is None or not self.share:
             return options
@@ -78,9 +78,6 @@ class Recorder:
         self.rows: list = []
 
     def __call__(self, batch) -> np.ndarray:
-        from ..agents.batched.expert_policy import afterstates
-        from ..vector.program import Program
-
         options = self.policy(batch)
         build = batch.decisions().get(Program.BUILD)
         if build is not None and len(build.games):

@@ -30,13 +30,19 @@ from ...errors import VectorUnsupported
 from ...rules.ruleset import RuleSet
 from ...vector.convert import to_game
 from ...vector.program import HOOK_PLANS, Program
-from ...vector.valuation import Position, py_sum, valuation_for
+from ...vector.valuation import Position, valuation_for
 from ..expert import ExpertAgent, afterstate
 from ..features import COINS, TURNS, Features, features_for
-from ..greedy import MAX_ROUNDS
+from ..greedy import MAX_ROUNDS, paying_shares
 from ..value import ValueNet, value_for
 from .fallback import SMALL, ScalarFallback
-from .greedy_policy import GreedyPolicy, restricted, supported
+from .greedy_policy import (
+    GreedyPolicy,
+    missing_victory_cost,
+    restricted,
+    round_income,
+    supported,
+)
 
 
 class ExpertPolicy(GreedyPolicy):
@@ -150,6 +156,7 @@ def batch_features(features: Features, batch, games: np.ndarray, seat: np.ndarra
                          for j in range(n)])  # (P, m, dice)
     pattern = position.pattern()  # (m, P)
     cards = list(f.cards)
+    shares = paying_shares(f.rules)
     out = np.empty((m, f.size), dtype=np.float32)
     col = 0
 
@@ -172,7 +179,8 @@ def batch_features(features: Features, batch, games: np.ndarray, seat: np.ndarra
         incomes = expected[s, rows]  # (m, dice)
         put(incomes / COINS * 4)
         own = incomes[rows, np.searchsorted(f.dice, pattern[rows, s])]
-        income = _round_income(position, s, town)
+        income = round_income(position, s, town,
+                              lambda card, s=s: position.card_value(s, card, shares[card]))
         needed = _route_coins(f, batch, games, town) - coins[rows, s]
         with np.errstate(divide="ignore", invalid="ignore"):
             rounds = np.where(needed > 0, np.where(
@@ -189,47 +197,20 @@ def batch_features(features: Features, batch, games: np.ndarray, seat: np.ndarra
     return out
 
 
-def _round_income(position: Position, seat: np.ndarray, town: np.ndarray) -> np.ndarray:
-    """:func:`~machikoro.agents.greedy.income_per_round` of each game's ``seat``: its
-    establishments' copies times a copy's value, in the rule set's order, added as
-    Python's ``sum`` adds."""
-    rules = position.v.rules
-    shares = _shares(rules)
-    terms = [np.where(town[:, card] > 0,
-                      town[:, card] * position.card_value(seat, card, float(shares[card])),
-                      0.0)
-             for card in rules.establishments if (town[:, card] > 0).any()]
-    return py_sum(terms) if terms else np.zeros(position.m)
-
-
-def _shares(rules: RuleSet) -> list:
-    from ..greedy import paying_shares
-
-    return paying_shares(rules)
-
-
 def _route_coins(features: Features, batch, games: np.ndarray,
                  town: np.ndarray) -> np.ndarray:
     """:func:`~machikoro.agents.victory.victory_route`'s coins for each game's town
-    ``town`` (``(m, C)``) at fixed costs: its cheapest missing victory landmarks (those
-    the market still offers), or a landmark that wins at once where that costs less."""
+    ``town`` (``(m, C)``) at fixed costs: its cheapest missing victory landmarks
+    (:func:`~.greedy_policy.missing_victory_cost`), or a landmark that wins at once where
+    that costs less."""
     rules = features.rules
-    cost = np.asarray(rules.cost, dtype=np.float64)
-    victory = np.asarray(rules.victory, dtype=np.int64)
-    built = town[:, victory] > 0
-    open_ = ~built
-    if rules.market_landmarks:
-        offered = batch.supply[games][:, victory] > 0
-        open_ &= ~np.isin(victory, list(rules.market_landmarks)) | offered
-    needed = np.maximum(0, (rules.victory_count or len(victory)) - built.sum(axis=1))
-    costs = np.sort(np.where(open_, cost[victory], np.inf), axis=1)
-    taken = (np.arange(len(victory))[None, :] < needed[:, None]) & np.isfinite(costs)
-    route = np.where(taken, costs, 0.0).sum(axis=1)
+    supply = batch.supply[games]
+    route = missing_victory_cost(rules, town, supply)
     for v in rules.wins_at_once:
         free = town[:, v] == 0
         if v in rules.market_landmarks:
-            free &= batch.supply[games][:, v] > 0
-        route = np.where(free & (cost[v] < route), cost[v], route)
+            free &= supply[:, v] > 0
+        route = np.where(free & (rules.cost[v] < route), rules.cost[v], route)
     return route
 
 

@@ -255,22 +255,12 @@ class GreedyPolicy:
         offers, when landmarks are in the market) over its income a round (the sum of
         its establishments' copies times a copy's value, in the rule set's order, as
         Python's ``sum`` adds), :data:`~machikoro.agents.greedy.MAX_ROUNDS` at most."""
-        rules, rows = self.rules, position.rows
+        rows = position.rows
         town = position.owned[rows, seat]  # (m, C)
-        victory = np.asarray(rules.victory, dtype=np.int64)
-        built = town[:, victory] > 0
-        missing = ~built
-        market = [v in rules.market_landmarks for v in rules.victory]
-        if any(market):
-            missing &= ~np.asarray(market) | (position.supply[:, victory] > 0)
-        needed = (rules.victory_count or len(rules.victory)) - built.sum(axis=1)
-        costs = np.sort(np.where(missing, np.asarray(rules.cost)[victory], np.inf), axis=1)
-        taken = (np.arange(len(victory))[None, :] < needed[:, None]) & np.isfinite(costs)
-        coins = np.where(taken, costs, 0.0).sum(axis=1) - position.coins[rows, seat]
-        terms = [np.where(town[:, card] > 0, town[:, card] * self._value(position, seat, card),
-                          0.0)
-                 for card in rules.establishments if (town[:, card] > 0).any()]
-        income = py_sum(terms) if terms else np.zeros(position.m)
+        coins = missing_victory_cost(self.rules, town, position.supply) - \
+            position.coins[rows, seat]
+        income = round_income(position, seat, town,
+                              lambda card: self._value(position, seat, card))
         rounds = np.where(income * MAX_ROUNDS <= coins, MAX_ROUNDS,
                           coins / np.where(income == 0, 1.0, income))
         return np.where(coins <= 0, 0.0, rounds)
@@ -300,6 +290,33 @@ class GreedyPolicy:
             best = np.where(better, j, best)
             best_score = np.where(better, s, best_score)
         return best
+
+
+def missing_victory_cost(rules: RuleSet, town: np.ndarray, supply: np.ndarray) -> np.ndarray:
+    """Per game, what the cheapest victory landmarks a town still needs cost (coins, at
+    fixed costs): ``town`` ``(m, C)`` copies, ``supply`` ``(m, C)`` the market (a landmark
+    of the market counts while it offers one). Greedy's rounds to win and the learned
+    value's route (:func:`~machikoro.agents.victory.victory_route`) read it."""
+    victory = np.asarray(rules.victory, dtype=np.int64)
+    built = town[:, victory] > 0
+    missing = ~built
+    market = [v in rules.market_landmarks for v in rules.victory]
+    if any(market):
+        missing &= ~np.asarray(market) | (supply[:, victory] > 0)
+    needed = (rules.victory_count or len(rules.victory)) - built.sum(axis=1)
+    costs = np.sort(np.where(missing, np.asarray(rules.cost)[victory], np.inf), axis=1)
+    taken = (np.arange(len(victory))[None, :] < needed[:, None]) & np.isfinite(costs)
+    return np.where(taken, costs, 0.0).sum(axis=1)
+
+
+def round_income(position: Position, seat, town: np.ndarray, value) -> np.ndarray:
+    """Per game, :func:`~machikoro.agents.greedy.income_per_round` of ``seat`` (one per
+    game, or one for all) whose town is ``town`` (``(m, C)``): its establishments' copies
+    times ``value(card)`` (a copy's coins a round, per game), in the rule set's order,
+    added as Python's ``sum`` adds."""
+    terms = [np.where(town[:, card] > 0, town[:, card] * value(card), 0.0)
+             for card in position.v.rules.establishments if (town[:, card] > 0).any()]
+    return py_sum(terms) if terms else np.zeros(position.m)
 
 
 def forbidden_cards(rules: RuleSet, forbidden: tuple) -> np.ndarray:
