@@ -23,7 +23,6 @@ engine (``train --engine auto``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from concurrent.futures import ProcessPoolExecutor
 
 import numpy as np
 
@@ -35,7 +34,7 @@ from ..rules.ruleset import RuleSet
 from ..vector.program import Program
 from .runs import game_seed
 from .statistics import wilson
-from .training import KINDS, MAX_TURNS
+from .training import KINDS, MAX_TURNS, played
 
 CHUNK = 500
 """Games per batch of a round (a worker's unit, and the progress bar's step)."""
@@ -188,19 +187,7 @@ def self_play_batched(rules: RuleSet, players: int, games: int, value: ValueNet 
     jobs = [(rules, players, value, previous, explore, seed,
              range(start, min(games, start + CHUNK)), town)
             for start in range(0, games, CHUNK)]
-    parts = []
-    if workers > 1 and len(jobs) > 1:
-        with ProcessPoolExecutor(min(workers, len(jobs))) as pool:
-            for part, job in zip(pool.map(_play_chunk, jobs), jobs):
-                parts.append(part)
-                if progress:
-                    progress(len(job[-2]))
-    else:
-        for job in jobs:
-            parts.append(_play_chunk(job))
-            if progress:
-                progress(len(job[-2]))
-    return tuple(np.concatenate(column) for column in zip(*parts))
+    return played(_play_chunk, jobs, workers, progress)
 
 
 def batched_refusal(rules: RuleSet, players: int) -> VectorUnsupported | None:

@@ -173,16 +173,24 @@ def self_play(rules: RuleSet, players: int, games: int, value: ValueNet | None,
     jobs = [(rules, players, value, previous, explore, seed,
              list(range(start, min(games, start + chunk))), town)
             for start in range(0, games, chunk)]
+    return played(_play_chunk, jobs, workers, progress)
+
+
+def played(play: Callable, jobs: list, workers: int,
+           progress: Callable[[int], None] | None) -> tuple:
+    """The positions, labels and steps of a round's chunks of games, in order: ``play(job)``
+    for every job (its games' indices second to last), on ``workers`` processes when there
+    are several jobs; ``progress`` is called with each chunk's games."""
     parts = []
-    if workers > 1:
-        with ProcessPoolExecutor(workers) as pool:
-            for part, job in zip(pool.map(_play_chunk, jobs), jobs):
+    if workers > 1 and len(jobs) > 1:
+        with ProcessPoolExecutor(min(workers, len(jobs))) as pool:
+            for part, job in zip(pool.map(play, jobs), jobs):
                 parts.append(part)
                 if progress:
                     progress(len(job[-2]))
     else:
         for job in jobs:
-            parts.append(_play_chunk(job))
+            parts.append(play(job))
             if progress:
                 progress(len(job[-2]))
     return tuple(np.concatenate(column) for column in zip(*parts))
