@@ -248,3 +248,16 @@ def test_a_forbidden_card_that_is_no_establishment_is_refused():
     with pytest.raises(MachikoroError, match="'greedy!radio_tower': 'radio_tower' is no"):
         vector_policy("greedy!radio_tower", cached_ruleset(None), 2,
                       np.zeros((1, 2), dtype=np.int64))
+
+
+def test_batched_self_play_is_the_same_whatever_the_workers(monkeypatch):
+    import machikoro.lab.batched_training as bt
+
+    monkeypatch.setattr(bt, "CHUNK", 10)  # three chunks of games
+    rules = cached_ruleset(None)
+    one = bt.self_play_batched(rules, 2, 30, None, None, 0.2, seed=8, workers=1)
+    two = bt.self_play_batched(rules, 2, 30, None, None, 0.2, seed=8, workers=2)
+    for a, b in zip(one, two):
+        assert np.array_equal(a, b)
+    other = bt.self_play_batched(rules, 2, 30, None, None, 0.2, seed=9, workers=1)
+    assert len(other[0]) != len(one[0]) or not np.array_equal(other[0], one[0])
