@@ -175,9 +175,10 @@ def test_a_learned_agent_without_weights_is_refused_before_the_game_starts(saves
                                                                            monkeypatch):
     monkeypatch.setenv("MACHIKORO_WEIGHTS", str(tmp_path / "none"))
     client = _client(saves)
-    # (Harbor at 3 players: no bundled weights; the user's folder is empty)
-    body = _refused(client.post("/api/games", json={"seats": ["expert", "random", "greedy"],
-                                                    "variants": ["harbor"]}), 422)
+    # (a house rule: no bundled weights, ever; the user's folder is empty)
+    body = _refused(client.post("/api/games", json={"seats": ["expert", "random"],
+                                                    "variants": ["house/station-costs-2"]}),
+                    422)
     assert "seat 'expert'" in body["error"] and "machikoro train" in body["error"]
     assert list(saves.iterdir()) == []
     response = client.post("/api/games", json={"seats": ["expert", "random"], "seed": 1})
