@@ -261,3 +261,16 @@ def test_batched_self_play_is_the_same_whatever_the_workers(monkeypatch):
         assert np.array_equal(a, b)
     other = bt.self_play_batched(rules, 2, 30, None, None, 0.2, seed=9, workers=1)
     assert len(other[0]) != len(one[0]) or not np.array_equal(other[0], one[0])
+
+
+def test_a_rule_set_with_a_before_roll_hook_is_refused_when_the_policy_is_made(tmp_path):
+    """A fork stops at the end of the turn; the scalar afterstate plays the next turn's
+    start: where a card acts there, the batched expert is refused before any game."""
+    variant = tmp_path / "early.yaml"
+    variant.write_text("kind: variant\nname: Early wheat\nextends: base\nchange:\n"
+                       "  wheat_field: {effect: \"before roll, gain 1\"}\n")
+    rules = load_ruleset([str(variant)])
+    seeds = np.zeros((1, 2), dtype=np.int64)
+    assert GreedyPolicy(rules, 2, seeds) is not None  # greedy plays it batched
+    with pytest.raises(VectorUnsupported, match="'before roll' hook"):
+        ExpertPolicy(rules, 2, seeds, value=value_for(cached_ruleset(None), 2))

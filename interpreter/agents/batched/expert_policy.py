@@ -29,7 +29,7 @@ import numpy as np
 from ...errors import VectorUnsupported
 from ...rules.ruleset import RuleSet
 from ...vector.convert import to_game
-from ...vector.program import HOOK_PLANS, Program
+from ...vector.program import HOOK_PLANS, Program, compile_rules
 from ...vector.valuation import Position, valuation_for
 from ..expert import ExpertAgent, afterstate
 from ..features import COINS, TURNS, Features, features_for
@@ -63,23 +63,17 @@ class ExpertPolicy(GreedyPolicy):
         if rules.dynamic_costs:  # (refused above today: the route below reads fixed costs)
             raise VectorUnsupported("the agent 'expert' (no batched policy for costs that "
                                     "change)")
+        refusal = before_roll_refusal(compile_rules(rules, players))
+        if refusal is not None:  # (refused when made: the lab then plays the scalar engine)
+            raise refusal
         self.value = value_for(rules, players) if value is None else value
         self.features = features_for(rules, players, self.value)
         self.fallback = ScalarFallback(restricted(
             lambda seed: ExpertAgent(seed, value=self.value), forbidden), seat_seeds)
-        self._checked = False
-
-    def _check_program(self, program) -> None:
-        if not self._checked:
-            refusal = before_roll_refusal(program)
-            if refusal is not None:
-                raise refusal
-            self._checked = True
 
     def build(self, batch, waiting, rows: np.ndarray, options: np.ndarray) -> None:
         """The option whose afterstate the value rates highest (the first of the best),
         for the games of ``rows`` of ``waiting`` (each with more than one option)."""
-        self._check_program(batch.program)
         games = waiting.games[rows]
         mask = waiting.mask[rows]
         allowed = mask.copy()  # (NAME!CARD: never the forbidden)
