@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import sys
 import zipfile
 from pathlib import Path
 
@@ -105,7 +106,7 @@ class ValueNet:
         os.replace(part, path)
 
 
-_BLAS: list = []  # the process's BLAS thread pools (threadpoolctl), found at the first call
+_BLAS: list = []  # the process's BLAS thread pools (threadpoolctl) and the modules then
 THREADED_ROWS = 16
 """Rows of a value's input from which its products are run on one BLAS thread: OpenBLAS
 shares them among threads from about 20 rows on (16 rows took 45-85 us, 20 rows up to
@@ -120,10 +121,11 @@ def one_blas_thread():
     on Harbor from 1.2 ms to 3.7 ms (measured in the same games, another run on the
     other core; OpenBLAS shares a product among threads from about 20 rows on, which a
     build decision on Harbor often has): :data:`THREADED_ROWS`."""
-    if not _BLAS:
+    loaded = len(sys.modules)  # (a module imported since, SciPy's, may bring its own BLAS)
+    if not _BLAS or _BLAS[1] != loaded:
         from threadpoolctl import ThreadpoolController
 
-        _BLAS.append(ThreadpoolController())
+        _BLAS[:] = [ThreadpoolController(), len(sys.modules)]
     return _BLAS[0].limit(limits=1, user_api="blas")
 
 
