@@ -24,7 +24,6 @@ import time
 
 import numpy as np
 
-from machikoro import Game, make_agent
 from machikoro.agents.batched import ExpertPolicy, GreedyPolicy
 from machikoro.data.bundled import resolve_variant
 from machikoro.lab.runs import game_seed
@@ -74,22 +73,14 @@ def batched(rules, players: int, games: int, seed: int) -> dict:
             "fallback": expert.policy.fallback.asked}
 
 
-def scalar(rules, players: int, games: int, seed: int) -> tuple[float, int]:
-    """The scalar expert's CPU seconds and decisions over ``games`` games against greedy."""
-    cpu, count = 0.0, 0
-    for i in range(games):
-        mine = i % players
-        agents = [make_agent("expert" if s == mine else "greedy", game_seed(seed, i, s), rules)
-                  for s in range(players)]
-        game = Game(rules, players, seed=game_seed(seed, i), max_turns=1000)
-        while (decision := game.decision()) is not None:
-            start = time.process_time()
-            answer = agents[decision.player].choose(game, decision)
-            if decision.player == mine:
-                cpu += time.process_time() - start
-                count += 1
-            game.answer(answer, decision.player)
-    return cpu, count
+def scalar(variant: str, players: int, games: int, seed: int) -> tuple[float, int]:
+    """The scalar expert's CPU seconds and decisions over ``games`` games against greedy
+    (:func:`expert.one_game`, bench/expert.py's, which times each agent's choose)."""
+    from expert import one_game  # (bench/expert.py, beside this script)
+
+    found = [one_game((None if variant == "base" else variant, players, "greedy", seed, i))
+             for i in range(games)]
+    return sum(f[1] for f in found), sum(f[2] for f in found)
 
 
 def main(argv=None) -> int:
@@ -112,7 +103,7 @@ def main(argv=None) -> int:
         found = batched(rules, args.players, args.games, args.seed)
         low, high = wilson(found["wins"], found["games"])
         (e_cpu, e_n), (g_cpu, g_n) = found["expert"], found["greedy"]
-        s_cpu, s_n = scalar(rules, args.players, args.scalar_games, args.seed)
+        s_cpu, s_n = scalar(variant, args.players, args.scalar_games, args.seed)
         e_ms, g_ms, s_ms = (1e3 * e_cpu / max(e_n, 1), 1e3 * g_cpu / max(g_n, 1),
                             1e3 * s_cpu / max(s_n, 1))
         line = (f"{variant:>26}: expert wins {found['wins'] / found['games']:.1%} "
