@@ -11,7 +11,8 @@ Two kinds of action:
 - a choice asks its owner a decision: ``decision`` (its name, or None for the card's id),
   ``options(game, card, owner)`` (the legal answers; none means the action cannot happen
   and is skipped) and ``resolve(game, card, owner, copies, answer)``, which returns False
-  when the answer did nothing (declined).
+  when the answer did nothing (declined); beside them, ``kernel(rules, card, players,
+  dice_counts)``, their batched form (a :class:`ChoiceKernel`).
 
 ``asks`` tells them apart. Static powers (:data:`STATIC`) never run: the rule-set loader
 turns them into tables the engine reads. ``reads`` and ``writes`` name the parts of the
@@ -84,6 +85,65 @@ class Choice:
     chooses_player: ClassVar[bool] = False
     reads: ClassVar[frozenset] = _NOTHING
     writes: ClassVar[frozenset] = _NOTHING
+
+
+class ChoiceKernel:
+    """A choice's batched form (its ``kernel(rules, card, players, dice_counts)``):
+    ``slots`` (every answer it may offer in games of ``players`` seats, in the scalar order
+    of ``Decision.options``), ``mask(b, g, card, owner) -> (len(g), len(slots)) bool array``
+    (which slots are options now), ``resolve(b, g, card, owner, copies, slot) -> bool
+    array`` (which games it happened in), ``shape`` (what a slot is: ``yes_no``,
+    ``reroll``, ``player``, ``card``, ``give``, ``swap``, ``order``, for policies that read
+    the options), ``decision`` (the scalar decision's name; None: the card's id) and
+    ``available`` (``(b, g, card) -> bool array``, or None: always)."""
+
+    asks = True
+
+    def __init__(self, shape: str, slots: tuple, mask, resolve, decision: str | None,
+                 available=None):
+        self.shape, self.slots, self.mask, self.resolve = shape, slots, mask, resolve
+        self.decision = decision
+        self.available = available
+
+
+def yes_no_kernel(shape: str, possible, run, decision: str | None = None,
+                  available=None) -> ChoiceKernel:
+    """The batched form of a yes/no choice (slots ``False``, ``True``) that runs the plain
+    kernel ``run`` on yes; ``True`` is offered only where ``possible`` (None: always)."""
+    import numpy as np
+
+    def mask(b, g, card, owner):
+        out = np.ones((len(g), 2), dtype=bool)
+        if possible is not None:
+            out[:, 1] = possible(b, g, card, owner)
+        return out
+
+    def resolve(b, g, card, owner, copies, slot):
+        yes = slot == 1
+        happened = np.zeros(len(g), dtype=bool)
+        if yes.any():
+            done = run(b, g[yes], card, owner[yes], copies[yes])
+            happened[yes] = True if done is None else done
+        return happened
+    return ChoiceKernel(shape, (False, True), mask, resolve, decision, available)
+
+
+def _head(optional: bool) -> tuple:
+    """The slots before a choice's answers: ``None`` (declined) with ``may``."""
+    return (None,) if optional else ()
+
+
+def _answered(head: tuple, act_on):
+    """A ``resolve`` for a choice whose first ``len(head)`` slots decline: ``act_on(b,
+    g, owner, copies, k)`` runs in the games that answered, ``k`` the answer's index
+    after the head."""
+    def resolve(b, g, card, owner, copies, slot):
+        happened = slot >= len(head)
+        h = happened.nonzero()[0]
+        if len(h):
+            act_on(b, g[h], owner[h], copies[h], slot[h] - len(head))
+        return happened
+    return resolve
 
 
 def _amount_reads(amount) -> frozenset:
@@ -368,6 +428,32 @@ class PayChosen(Choice, Record):
         move_coins(game, card, owner, copies, self.amount, owner, answer)
         return None
 
+    def kernel(self, rules, card: int, players: int, dice_counts: tuple) -> ChoiceKernel:
+        """The batched form of :meth:`options` and :meth:`resolve`."""
+        return chosen_player_kernel(self, rules, card, players, pays=True)
+
+
+def chosen_player_kernel(a, rules, card: int, players: int, pays: bool) -> ChoiceKernel:
+    """The batched form of ``take|pay AMOUNT from|to a chosen player``: slots None (with
+    ``may``) and the other players in payment order, as offsets (slot ``head + k`` is
+    ``b.others[owner, k]``); the coins move by :func:`move_coins_over`."""
+    import numpy as np
+
+    head = _head(a.optional)
+    slots = head + tuple(range(1, players))
+    per_copy = amount_kernel(a.amount, rules)
+    boost = None if pays else boost_kernel(rules, card)
+
+    def mask(b, g, card_, owner):
+        return np.ones((len(g), len(slots)), dtype=bool)
+
+    def pay(b, g, owner, copies, k):
+        other = b.others[owner, k]
+        more = None if boost is None else boost(b, g, owner)
+        move_coins_over(b, g, card, owner, copies, per_copy, owner if pays else other,
+                        other if pays else owner, not pays, more)
+    return ChoiceKernel("player", slots, mask, _answered(head, pay), None)
+
 
 class TakeFromRoller(CoinAction, Record):
     """``take AMOUNT from roller``: the roller pays the owner, only what the roller has."""
@@ -500,6 +586,10 @@ class TakeFromChosen(Choice, Record):
                    game.boost(card, owner))
         return None
 
+    def kernel(self, rules, card: int, players: int, dice_counts: tuple) -> ChoiceKernel:
+        """The batched form of :meth:`options` and :meth:`resolve`."""
+        return chosen_player_kernel(self, rules, card, players, pays=False)
+
 
 class ShareCoins(Plain, Record):
     """``share all coins evenly``: every player's coins are pooled and shared out evenly,
@@ -532,6 +622,12 @@ _NO_LIMIT = 1 << 30  # a card's limit when it has none (rules.tables.NO_LIMIT)
 def _fits(game, seat: int, card: int, gained: int = 1) -> bool:
     """True when ``seat`` may own ``gained`` more copies of ``card`` (its limit)."""
     return game.owned[seat][card] + gained <= game.rules.limit[card]
+
+
+def _fits_over(b, g, seat, cards, gained: int = 1):
+    """:func:`_fits` over arrays: ``(len(g), len(cards))``, may ``seat`` (per game) own
+    ``gained`` more copies of each of ``cards`` (card indices)."""
+    return b.town(g, seat)[:, cards] + gained <= b.limit[cards]
 
 
 def _swap_fits(game, owner: int, give: int, other: int, take: int) -> bool:
@@ -573,6 +669,48 @@ class Swap(Choice, Record):
         game.swap(owner, index[answer["give"]], answer["from"], index[answer["take"]], card)
         return None
 
+    def kernel(self, rules, card: int, players: int, dice_counts: tuple) -> ChoiceKernel:
+        """The batched form of :meth:`options` and :meth:`resolve`: slots None (with
+        ``may``), then per other player (payment order), per card given, per card taken
+        (``swappable`` order)."""
+        import numpy as np
+
+        head = _head(self.optional)
+        cards = np.array(self.swappable, dtype=np.int64)
+        width, others = len(cards), players - 1
+        slots = head + tuple((k, int(give), int(take)) for k in range(1, players)
+                             for give in cards for take in cards)
+        limited = bool(width) and bool((np.asarray(rules.limit)[cards] < _NO_LIMIT).any())
+
+        def mask(b, g, card_, owner):
+            out = np.empty((len(g), len(slots)), dtype=bool)
+            out[:, :len(head)] = True
+            if not width or not others:
+                return out
+            body = out[:, len(head):].reshape(len(g), others, width, width)  # a view
+            rows = g[:, None] * b.players + b.others[owner]  # (G, others): their towns
+            theirs = b.towns_flat[rows[:, :, None], cards] > 0  # (G, others, K)
+            own = b.town(g, owner)[:, cards] > 0  # (G, K)
+            np.logical_and(own[:, None, :, None], theirs[:, :, None, :], out=body)
+            if limited:
+                same = np.eye(width, dtype=bool)[None]
+                take_fits = np.where(same, _fits_over(b, g, owner, cards, 0)[:, None, :],
+                                     _fits_over(b, g, owner, cards)[:, None, :])
+                for k in range(others):
+                    other = b.others[owner, k]
+                    give_fits = np.where(same, _fits_over(b, g, other, cards, 0)[:, :, None],
+                                         _fits_over(b, g, other, cards)[:, :, None])
+                    body[:, k] &= take_fits & give_fits
+            return out
+
+        def swap(b, g, owner, copies, answer):
+            k, rest = np.divmod(answer, width * width)
+            give, take = np.divmod(rest, width)
+            other = b.others[owner, k]
+            b.move_copy(g, owner, cards[give], other)
+            b.move_copy(g, other, cards[take], owner)
+        return ChoiceKernel("swap", slots, mask, _answered(head, swap), None)
+
 
 class Give(Choice, Record):
     """``[may] give an establishment [except NAMES] to a chosen player``: the owner gives
@@ -603,6 +741,38 @@ class Give(Choice, Record):
         game.give(owner, game.rules.index[answer["give"]], answer["to"], card)
         return None
 
+    def kernel(self, rules, card: int, players: int, dice_counts: tuple) -> ChoiceKernel:
+        """The batched form of :meth:`options` and :meth:`resolve`: slots None (with
+        ``may``), then per card given (``giveable`` order) per receiver: each other player
+        in payment order, or with ``previous`` only the seat before the owner (the other
+        player ``k`` places along the payment order: 1 counterclockwise, else the last)."""
+        import numpy as np
+
+        head = _head(self.optional)
+        cards = np.array(self.giveable, dtype=np.int64)
+        if self.previous:
+            offsets = (1 if rules.payment_order == "counterclockwise" else players - 1,)
+        else:
+            offsets = tuple(range(1, players))
+        slots = head + tuple((int(c), k) for c in cards for k in offsets)
+        receivers = len(offsets)
+
+        def mask(b, g, card_, owner):
+            out = np.zeros((len(g), len(slots)), dtype=bool)
+            out[:, :len(head)] = True
+            if not len(cards) or players < 2:
+                return out
+            own = b.town(g, owner)[:, cards] > 0  # (G, K)
+            fit = np.stack([_fits_over(b, g, b.others[owner, k - 1], cards) for k in offsets],
+                           axis=2)  # (G, K, receivers)
+            out[:, len(head):] = (own[:, :, None] & fit).reshape(len(g), -1)
+            return out
+
+        def give(b, g, owner, copies, answer):
+            given, k = np.divmod(answer, receivers)
+            b.move_copy(g, owner, cards[given], b.others[owner, np.asarray(offsets)[k] - 1])
+        return ChoiceKernel("give", slots, mask, _answered(head, give), None)
+
 
 class CardChoice(Choice):
     """A choice of one card among ``cards`` (card indices; only those the owner has, when
@@ -622,6 +792,26 @@ class CardChoice(Choice):
         self.act(game, owner, game.rules.index[answer], card)
         return None
 
+    def kernel(self, rules, card: int, players: int, dice_counts: tuple) -> ChoiceKernel:
+        """The batched form of :meth:`options` and :meth:`resolve`: slots None (with
+        ``may``) and ``cards`` in order; the act is :meth:`act_over`."""
+        import numpy as np
+
+        head = _head(self.optional)
+        cards = np.array(self.cards, dtype=np.int64)
+        own = self.own
+
+        def mask(b, g, card_, owner):
+            out = np.ones((len(g), len(head) + len(cards)), dtype=bool)
+            if own and len(cards):
+                out[:, len(head):] = b.town(g, owner)[:, cards] > 0
+            return out
+
+        def act(b, g, owner, copies, answer):
+            self.act_over(b, g, owner, cards[answer], card)
+        slots = head + tuple(int(c) for c in cards)
+        return ChoiceKernel("card", slots, mask, _answered(head, act), None)
+
 
 class Unbuild(CardChoice, Record):
     """``[may] unbuild a landmark``: the owner turns one of its built landmarks (those
@@ -635,6 +825,14 @@ class Unbuild(CardChoice, Record):
     def act(self, game, owner: int, chosen: int, card: int) -> None:
         game.unbuild(owner, chosen, card)
 
+    def act_over(self, b, g, owner, chosen, card: int) -> None:
+        """:meth:`act` over arrays (``chosen``: a card index per game)."""
+        import numpy as np
+
+        b.towns_changing(g, chosen, owner, np.full(len(g), -1))
+        b.owned_flat[(g * b.players + owner) * b.cards + chosen] = 0
+        b.menu_card(g, owner, chosen)
+
 
 class ChooseKind(CardChoice, Record):
     """``[may] choose an establishment [except NAMES]``: the owner names any kind of
@@ -646,6 +844,10 @@ class ChooseKind(CardChoice, Record):
 
     def act(self, game, owner: int, chosen: int, card: int) -> None:
         game.bound = chosen
+
+    def act_over(self, b, g, owner, chosen, card: int) -> None:
+        """:meth:`act` over arrays (``chosen``: a card index per game)."""
+        b.bound[g] = chosen
 
 
 class Activate(CardChoice, Record):
@@ -659,6 +861,10 @@ class Activate(CardChoice, Record):
 
     def act(self, game, owner: int, chosen: int, card: int) -> None:
         game.activate(owner, chosen, card)
+
+    def act_over(self, b, g, owner, chosen, card: int) -> None:
+        """:meth:`act` over arrays (``chosen``: a card index per game)."""
+        b.activate(g, owner, chosen)
 
 
 class ReturnCard(Plain, Record):
@@ -824,6 +1030,34 @@ class Reroll(Choice, Record):
             game.reroll(card, answer)
         return None
 
+    def kernel(self, rules, card: int, players: int, dice_counts: tuple) -> ChoiceKernel:
+        """The batched form of :meth:`options`, :meth:`available` and :meth:`resolve`:
+        slots ``False``/``True``, or ``False`` and ``dice_counts`` (the rule set's)."""
+        import numpy as np
+
+        def available(b, g, card_):
+            return ~b.rerolled[g, card]
+
+        if rules.options["reroll_same_dice"]:
+            def run(b, g, card_, owner, copies):
+                b.reroll(g, card, None)
+            return yes_no_kernel("yes_no", None, run, "reroll", available)
+        counts = np.asarray(dice_counts, dtype=np.int64)
+        slots = (False,) + tuple(dice_counts)
+
+        def mask(b, g, card_, owner):
+            out = np.zeros((len(g), len(slots)), dtype=bool)
+            out[:, 0] = True
+            out[:, 1:] = b.dice_choices(g, owner)
+            return out
+
+        def resolve(b, g, card_, owner, copies, slot):
+            yes = slot > 0
+            if yes.any():
+                b.reroll(g[yes], card, counts[slot[yes] - 1])
+            return yes
+        return ChoiceKernel("reroll", slots, mask, resolve, "reroll", available)
+
 
 class AddToRoll(Plain, Record):
     """``add N to the roll``: the roll total grows by N, for everyone (with ``may``, the
@@ -869,6 +1103,16 @@ class Optional(Choice, Record):
         if answer is not True:
             return False
         return self.action.run(game, card, owner, copies)
+
+    def kernel(self, rules, card: int, players: int, dice_counts: tuple) -> ChoiceKernel:
+        """The batched form: a yes/no around the plain action's own kernel. Raises
+        :class:`~machikoro.errors.VectorUnsupported` when that action has none."""
+        make = getattr(self.action, "kernel", None)
+        if make is None:
+            from ..errors import VectorUnsupported
+            raise VectorUnsupported(f"the action '{type(self.action).__name__}'")
+        run, possible = make(rules, card)
+        return yes_no_kernel("yes_no", possible, run)
 
 
 def optional(action):
