@@ -106,7 +106,7 @@ class ChoiceKernel:
         self.available = available
 
 
-def yes_no_kernel(shape: str, possible, run, decision: str | None = None,
+def yes_no_kernel(possible, run, decision: str | None = None,
                   available=None) -> ChoiceKernel:
     """The batched form of a yes/no choice (slots ``False``, ``True``) that runs the plain
     kernel ``run`` on yes; ``True`` is offered only where ``possible`` (None: always)."""
@@ -125,7 +125,7 @@ def yes_no_kernel(shape: str, possible, run, decision: str | None = None,
             done = run(b, g[yes], card, owner[yes], copies[yes])
             happened[yes] = True if done is None else done
         return happened
-    return ChoiceKernel(shape, (False, True), mask, resolve, decision, available)
+    return ChoiceKernel("yes_no", (False, True), mask, resolve, decision, available)
 
 
 def _head(optional: bool) -> tuple:
@@ -755,7 +755,7 @@ class Give(Choice, Record):
         else:
             offsets = tuple(range(1, players))
         slots = head + tuple((int(c), k) for c in cards for k in offsets)
-        receivers = len(offsets)
+        receivers, sides = len(offsets), np.asarray(offsets, dtype=np.int64) - 1
 
         def mask(b, g, card_, owner):
             out = np.zeros((len(g), len(slots)), dtype=bool)
@@ -770,7 +770,7 @@ class Give(Choice, Record):
 
         def give(b, g, owner, copies, answer):
             given, k = np.divmod(answer, receivers)
-            b.move_copy(g, owner, cards[given], b.others[owner, np.asarray(offsets)[k] - 1])
+            b.move_copy(g, owner, cards[given], b.others[owner, sides[k]])
         return ChoiceKernel("give", slots, mask, _answered(head, give), None)
 
 
@@ -1041,7 +1041,7 @@ class Reroll(Choice, Record):
         if rules.options["reroll_same_dice"]:
             def run(b, g, card_, owner, copies):
                 b.reroll(g, card, None)
-            return yes_no_kernel("yes_no", None, run, "reroll", available)
+            return yes_no_kernel(None, run, "reroll", available)
         counts = np.asarray(dice_counts, dtype=np.int64)
         slots = (False,) + tuple(dice_counts)
 
@@ -1112,7 +1112,7 @@ class Optional(Choice, Record):
             from ..errors import VectorUnsupported
             raise VectorUnsupported(f"the action '{type(self.action).__name__}'")
         run, possible = make(rules, card)
-        return yes_no_kernel("yes_no", possible, run)
+        return yes_no_kernel(possible, run)
 
 
 def optional(action):
