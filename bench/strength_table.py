@@ -5,6 +5,7 @@ ratings (greedy at 0) and each agent's CPU per decision.
     python bench/strength_table.py [--rulesets base,harbor,...] [--games 100]
                                    [--ladder random,greedy,STRATEGY,mcts:50,expert]
                                    [--cpu-games 20] [--workers 1] [--out FILE.md]
+                                   [--pool-games 1000] [--pool-players 4]
 
 The games are ``machikoro balance``'s ladder (``--no-cards --no-train``; ``expert`` is left
 out where it has no weights), so a
@@ -14,6 +15,11 @@ that rule set in a first small round (``--games`` / 4 seeds each). CPU per decis
 measured apart, in the scalar engine: ``--cpu-games`` games of each agent against greedy,
 ``time.process_time`` around each of its ``choose`` calls (a ratio to greedy's in the same
 games is what to read on a shared machine). Prints Markdown.
+
+The pools (``--pool-games`` games per rule set, 0: none) seat one ``expert`` against
+``--pool-players`` - 1 ``greedy``, seats rotated, in ``machikoro simulate --engine auto``
+(the batched engine where the rule set and the agents compile for it); a fair share is
+1 / players. ``--games 0`` plays the pools alone.
 """
 
 from __future__ import annotations
@@ -40,14 +46,14 @@ def _rules(ruleset: str):
                        if ruleset != "base" else None)
 
 
-def _has_weights(ruleset: str) -> bool:
-    """True when ``expert`` has weights for ``ruleset`` at 2 players (else it is left out:
-    this bench trains nothing)."""
+def _has_weights(ruleset: str, players: int = 2) -> bool:
+    """True when ``expert`` has weights for ``ruleset`` at ``players`` (else it is left
+    out: this bench trains nothing)."""
     from machikoro.agents.expert import ExpertAgent
     from machikoro.errors import WeightsError
 
     try:
-        ExpertAgent.check(_rules(ruleset), 2)
+        ExpertAgent.check(_rules(ruleset), players)
     except WeightsError:
         return False
     return True
@@ -111,6 +117,41 @@ def cpu_per_decision(ruleset: str, agent: str, games: int) -> float:
     return 1000 * spent / max(1, asked)
 
 
+def pool(ruleset: str, players: int, games: int, workers: int) -> dict:
+    """``machikoro simulate --json`` of one ``expert`` against ``players`` - 1 ``greedy``
+    on ``ruleset``, seats rotated: the expert's ``by_agent`` entry, with the engine."""
+    variants = [] if ruleset == "base" else [
+        arg for name in ruleset.split("+") for arg in ("--variant", name)]
+    done = subprocess.run(
+        MACHIKORO + ["simulate", *variants, "--players", str(players), "--agents",
+                     ",".join(["expert"] + ["greedy"] * (players - 1)), "--seats", "rotate",
+                     "--engine", "auto", "--games", str(games), "--workers", str(workers),
+                     "--json"], capture_output=True, text=True, cwd=ROOT, check=False)
+    if done.returncode:
+        raise SystemExit(f"simulate {ruleset} failed:\n{done.stderr[-2000:]}")
+    report = json.loads(done.stdout)
+    found = next(a for a in report["by_agent"] if a["agent"] == "expert")
+    return dict(found, engine=report["engine"])
+
+
+def pool_rows(rulesets: list[str], players: int, games: int, workers: int) -> list[str]:
+    """The Markdown table of :func:`pool` for each rule set (those without weights at
+    ``players`` are said so)."""
+    lines = [(f"| rule set | expert wins, one against {players - 1} greedy (95%) | fair share "
+             "| engine |"), "| --- | --- | --- | --- |"]
+    print("\n".join(lines), flush=True)
+    for ruleset in rulesets:
+        if not _has_weights(ruleset, players):
+            lines.append(f"| {ruleset} | no bundled weights | {1 / players:.0%} | |")
+            continue
+        found = pool(ruleset, players, games, workers)
+        low, high = found["ci95"]
+        lines.append(f"| {ruleset} | {found['rate']:.1%} ({low:.1%}-{high:.1%}) of "
+                     f"{found['games']:,} | {1 / players:.0%} | {found['engine']} |")
+        print(lines[-1], flush=True)
+    return lines
+
+
 def table(ruleset: str, found: dict, cpu: dict) -> list[str]:
     """The Markdown rows of one rule set: each agent's wins against each other, in %."""
     measures = found["measures"]
@@ -137,13 +178,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cpu-games", type=int, default=20)
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--pool-games", type=int, default=0)
+    parser.add_argument("--pool-players", type=int, default=4)
     args = parser.parse_args(argv)
     title = (f"Strength table: {args.games} seeds per pairing, each in both seatings "
              f"({2 * args.games} games), 2 players; row against column, 95% Wilson "
              "intervals; ratings Bradley-Terry (Elo scale, greedy 0); CPU per decision "
              f"over {args.cpu_games} games against greedy (scalar engine).")
-    out = [title, ""]
-    for ruleset in args.rulesets.split(","):
+    out = [title, ""] if args.games else []
+    for ruleset in args.rulesets.split(",") if args.games else ():
         ladder = [a for a in args.ladder.split(",") if a != "expert" or _has_weights(ruleset)]
         if "STRATEGY" in ladder:
             strategy = best_strategy(ruleset, args.games // 4, args.workers)
@@ -155,6 +198,12 @@ def main(argv: list[str] | None = None) -> int:
         out += table(ruleset, found, cpu) + [""]
         out += [f"- {note}" for note in found["notes"]] + [""]
         print("\n".join(out[-(len(playing) + 4 + len(found["notes"])):]), flush=True)
+    if args.pool_games:
+        out += [(f"Pools: {args.pool_players} players, one expert against "
+                f"{args.pool_players - 1} greedy, seats rotated, {args.pool_games:,} games a "
+                "rule set (machikoro simulate --engine auto)."), ""]
+        out += pool_rows(args.rulesets.split(","), args.pool_players, args.pool_games,
+                         args.workers) + [""]
     if args.out:
         Path(args.out).write_text("\n".join(out) + "\n", encoding="utf-8")
     return 0

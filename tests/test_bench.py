@@ -142,3 +142,17 @@ def test_a_tiny_strength_table_run_prints_a_row_per_agent():
     rows = [line for line in done.stdout.splitlines()
             if line.startswith(("| greedy |", "| random |"))]
     assert len(rows) == 2 and "| +0 |" in rows[0] + rows[1]
+
+
+def test_a_tiny_pool_run_prints_the_experts_share_against_greedy():
+    """bench/strength_table.py --pool-games (issue 32: the 4-player pools): one expert
+    against three greedy per rule set, a rate with its interval out of the games played,
+    beside the fair share; ``--games 0`` plays the pools alone."""
+    script = Path(__file__).resolve().parents[1] / "bench" / "strength_table.py"
+    done = subprocess.run([sys.executable, str(script), "--rulesets", "base", "--games", "0",
+                           "--pool-games", "8"],
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    row = [line for line in done.stdout.splitlines() if line.startswith("| base |")]
+    assert len(row) == 1 and " of 8 | 25% |" in row[0], done.stdout
+    assert "| rating |" not in done.stdout  # no ladder was played
