@@ -12,6 +12,7 @@ import pytest
 from machikoro.agents.batched import ExpertPolicy, GreedyPolicy, batch_features, check_policy
 from machikoro.agents.expert import ExpertAgent, afterstate
 from machikoro.agents.features import Features
+from machikoro.agents.greedy import GreedyAgent
 from machikoro.agents.value import value_for
 from machikoro.data.bundled import resolve_variant
 from machikoro.engine.market import Unshuffled, look_ahead_orders, settle_decks
@@ -274,3 +275,32 @@ def test_a_rule_set_with_a_before_roll_hook_is_refused_when_the_policy_is_made(t
     assert GreedyPolicy(rules, 2, seeds) is not None  # greedy plays it batched
     with pytest.raises(VectorUnsupported, match="'before roll' hook"):
         ExpertPolicy(rules, 2, seeds, value=value_for(cached_ruleset(None), 2))
+
+
+def test_a_lineup_seats_the_learner_against_the_kinds_it_names_in_turn():
+    """train --lineup: game i meets the kind at i mod len(lineup) (after the first round),
+    the learner (policy 0) at seat i mod players, the strategies (policies 3...) in turn;
+    the scalar self-play seats the same kinds (training._lineup)."""
+    import machikoro.lab.batched_training as bt
+    from machikoro.agents.strategy import StrategyAgent
+    from machikoro.lab import training
+
+    lineup = ("self", "strategy", "greedy", "previous", "strategy")
+    seats = bt._seating(lineup, 4, 2, range(10), True)
+    for i in range(10):
+        kind, other = lineup[i % 5], seats[i, 1 - i % 2]
+        assert seats[i, i % 2] == 0
+        assert {"self": other == 0, "greedy": other == 1, "previous": other == 2,
+                "strategy": other >= 3}[kind], (i, kind, seats[i])
+    assert len({int(seats[i, 1 - i % 2]) for i in (1, 4, 6, 9)}) > 1  # strategies in turn
+    assert not bt._seating(lineup, 4, 2, range(10), True)[[0, 5], :].any()  # self: 0s
+    assert not bt._seating(lineup, 4, 2, range(10), False).any()  # first round: greedy
+    rules = load_ruleset()
+    value = value_for(rules, 2)
+    agents = training._lineup(lineup, value, None, 0.1, [1, 2], 2, 1,
+                              training._strategies(rules))
+    assert isinstance(agents[1].agent, ExpertAgent)  # game 1: the learner at seat 1 ...
+    assert isinstance(agents[0], StrategyAgent)  # ... against a strategy
+    agents = training._lineup(lineup, value, None, 0.1, [1, 2], 2, 2, [])
+    assert isinstance(agents[0].agent, ExpertAgent)  # game 2: the learner at seat 0 ...
+    assert isinstance(agents[1].agent, GreedyAgent)  # ... against greedy

@@ -338,6 +338,8 @@ def test_train_refuses_bad_usage_and_keeps_the_previous_weights(weights_dir, cap
     assert main(["train", "--players", "9"]) == 2
     assert main(["train", "--explore", "2"]) == 2
     assert main(["train", "--td-lambda", "1.5"]) == 2
+    assert main(["train", "--lineup", "self,cheese-factory"]) == 2
+    assert "'cheese-factory': not a kind of opponent" in capsys.readouterr().err
     assert main(["train", "--variant", "no-such-variant"]) == 2
     rules = load_ruleset()
     path = weights_dir / weights_name(rules, 2)

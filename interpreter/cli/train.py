@@ -38,6 +38,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how the value sees a town's establishments beside their incomes:"
                              " a column of copies per icon (default), per card, or none (what "
                              "worked with both expansions; docs/agents.md)")
+    parser.add_argument("--lineup", type=_lineup, default=None, metavar="KINDS",
+                        help="who the learner meets after the first round, game by game in "
+                             "turn: self, greedy, previous (the last round's weights), "
+                             "strategy (the bundled strategies in turn), comma-separated "
+                             "(default self,self,greedy,previous,strategy; more strategy "
+                             "games learned to beat cheese-factory with both expansions: "
+                             "docs/agents.md)")
     parser.add_argument("--check", type=whole_number(0, 1_000_000), default=400,
                         help="games of the strength check against greedy (default 400; 0: "
                              "none)")
@@ -52,6 +59,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="the seed of the whole run (default 0)")
     parser.add_argument("--out", type=file_name, default=None, metavar="FILE.npz",
                         help="write the weights here instead of the user's weights folder")
+
+
+def _lineup(text: str) -> tuple:
+    """``--lineup``'s kinds (:data:`~machikoro.lab.training.LINEUP_KINDS`)."""
+    from ..lab.training import LINEUP_KINDS
+
+    kinds = tuple(k.strip() for k in text.split(","))
+    wrong = [k for k in kinds if k not in LINEUP_KINDS]
+    if wrong or not kinds:
+        raise argparse.ArgumentTypeError(
+            f"{', '.join(map(repr, wrong)) or 'nothing'}: not a kind of opponent; the kinds "
+            f"are {', '.join(LINEUP_KINDS)}, comma-separated")
+    return kinds
 
 
 def _count(n: int, word: str) -> str:
@@ -69,7 +89,7 @@ def _learn(args, rules, meta: dict, start: float):
     on stderr) when no game of a round ended before its turn limit."""
     import numpy as np
 
-    from ..lab.training import fit, lambda_returns, self_play
+    from ..lab.training import KINDS, fit, lambda_returns, self_play
     from .lab_options import progress
 
     if args.engine == "vector":
@@ -81,7 +101,8 @@ def _learn(args, rules, meta: dict, start: float):
         with progress(args.games, f"round {round_ + 1}/{args.rounds}") as bar:
             part = self_play(rules, args.players, args.games, value, previous, args.explore,
                              seed=args.seed * 1000 + round_, workers=args.workers,
-                             progress=bar.update, town=args.town)
+                             progress=bar.update, town=args.town,
+                             lineup=args.lineup or KINDS)
         if not len(part[0]):
             print("machikoro train: no game of the round ended before its turn limit: "
                   "nothing to learn from", file=sys.stderr)
@@ -156,6 +177,7 @@ def run(args) -> int:
             "seed": args.seed, "rounds": args.rounds, "games": args.games * args.rounds,
             "nets": args.nets, "explore": args.explore, "td_lambda": args.td_lambda,
             "command": command, "engine": args.engine,
+            **({"lineup": list(args.lineup)} if args.lineup else {}),
             "market": market_of(rules), **town_flags(args.town),
             "variant": variant if isinstance(variant, (str, type(None))) else list(variant)}
     print(f"machikoro train: {rules.name}, {args.players} players: {_count(args.rounds, 'round')}"

@@ -138,15 +138,16 @@ def _policies(rules: RuleSet, players: int, value: ValueNet | None,
     return policies
 
 
-def _seating(kinds: int, strategies: int, players: int, indices: range,
+def _seating(lineup: tuple, strategies: int, players: int, indices: range,
              learning: bool) -> np.ndarray:
     """``(games, players)``: each seat's policy index (:func:`_policies`' order) in the
-    games of ``indices``, as :func:`~.training._lineup` seats them."""
+    games of ``indices``, as :func:`~.training._lineup` seats them for ``lineup``."""
+    kinds = len(lineup)
     seats = np.zeros((len(indices), players), dtype=np.int64)
     if not learning:  # the first round: greedy, exploring, at every seat
         return seats
     for row, index in enumerate(indices):
-        kind = KINDS[index % kinds]
+        kind = lineup[index % kinds]
         for s in range(players):
             if s == index % players or kind == "self":
                 continue
@@ -163,12 +164,12 @@ def _play_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     from ..vector.engine import VectorGames
     from ..vector.policies import SeatPolicies
 
-    rules, players, value, previous, explore, seed, indices, town = job
+    rules, players, value, previous, explore, seed, lineup, indices, town = job
     seat_seeds = np.array([[game_seed(seed, i, s) for s in range(players)]
                            for i in indices], dtype=np.int64)
     policies = _policies(rules, players, value, previous, explore, seat_seeds,
                          seed * 100_003 + indices[0])
-    seats = _seating(len(KINDS), len(policies) - 3, players, indices, value is not None)
+    seats = _seating(lineup, len(policies) - 3, players, indices, value is not None)
     recorder = Recorder(SeatPolicies(policies, seats), features_of_town(rules, players, town))
     batch = VectorGames(rules, players, [game_seed(seed, i) for i in indices],
                         max_turns=MAX_TURNS)
@@ -179,12 +180,13 @@ def _play_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 def self_play_batched(rules: RuleSet, players: int, games: int, value: ValueNet | None,
                       previous: ValueNet | None, explore: float, seed: int,
                       workers: int = 1, progress: Callable[[int], None] | None = None,
-                      town: str = "icons") -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+                      town: str = "icons", lineup: tuple = KINDS
+                      ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`~.training.self_play` on the batched engine (the module text): the same
     arguments and the same arrays, from other games. Raises
     :class:`~machikoro.errors.VectorUnsupported` for a rule set the batched policies
     cannot play (:func:`batched_refusal`)."""
-    jobs = [(rules, players, value, previous, explore, seed,
+    jobs = [(rules, players, value, previous, explore, seed, lineup,
              range(start, min(games, start + CHUNK)), town)
             for start in range(0, games, CHUNK)]
     return played(_play_chunk, jobs, workers, progress)

@@ -93,11 +93,13 @@ def record_game(rules: RuleSet, agents: list, seed: int, features: Features
     return rows, [int(s == game.winner) for s in seats], steps
 
 
-def _lineup(kind: str, value: ValueNet | None, previous: ValueNet | None, explore: float,
-            seeds: list[int], players: int, index: int, strategies: list) -> list:
+def _lineup(lineup: tuple, value: ValueNet | None, previous: ValueNet | None,
+            explore: float, seeds: list[int], players: int, index: int,
+            strategies: list) -> list:
     """The seats of self-play game ``index`` of a round: the learning agent at one seat
-    (rotating), the others as ``kind`` says (``strategies``: the makers of the bundled
-    strategies that play this rule set, taken in turn)."""
+    (rotating), the others as its kind in ``lineup`` says (:data:`KINDS`; ``strategies``:
+    the makers of the bundled strategies that play this rule set, taken in turn)."""
+    kind = lineup[index % len(lineup)]
     def learner(s):
         agent = GreedyAgent(s) if value is None else ExpertAgent(s, value=value)
         return Exploring(agent, explore, s)
@@ -110,7 +112,7 @@ def _lineup(kind: str, value: ValueNet | None, previous: ValueNet | None, explor
         elif kind == "greedy":
             seats.append(Exploring(GreedyAgent(seeds[s]), explore, seeds[s]))
         elif kind == "strategy" and strategies:
-            make = strategies[(index // len(KINDS) + s) % len(strategies)]
+            make = strategies[(index // len(lineup) + s) % len(strategies)]
             seats.append(make(seeds[s]))
         else:  # the previous round's weights
             seats.append(Exploring(ExpertAgent(seeds[s], value=previous or value),
@@ -119,8 +121,12 @@ def _lineup(kind: str, value: ValueNet | None, previous: ValueNet | None, explor
 
 
 KINDS = ("self", "self", "greedy", "previous", "strategy")
-"""Who the learning agent meets in a round after the first, game by game in turn: itself
-(twice), greedy, the previous round's weights, the bundled strategies."""
+"""Who the learning agent meets in a round after the first, game by game in turn, by
+default (``train --lineup``): itself (twice), greedy, the previous round's weights, the
+bundled strategies (each in turn). A lineup is any sequence of these four kinds."""
+
+LINEUP_KINDS = ("self", "greedy", "previous", "strategy")
+"""The kinds a lineup may name."""
 
 
 def _strategies(rules: RuleSet) -> list:
@@ -140,15 +146,15 @@ def _strategies(rules: RuleSet) -> list:
 
 
 def _play_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    rules, players, value, previous, explore, seed, indices, town = job
+    rules, players, value, previous, explore, seed, lineup, indices, town = job
     # (the market seen as market_of(rules) says)
     features = features_of_town(rules, players, town)
     strategies = _strategies(rules) if value is not None else []
     rows, labels, steps = [], [], []
     for index in indices:
         seeds = [game_seed(seed, index, s) for s in range(players)]
-        agents = _lineup(KINDS[index % len(KINDS)], value, previous, explore, seeds,
-                         players, index, strategies)
+        agents = _lineup(lineup, value, previous, explore, seeds, players, index,
+                         strategies)
         r, y, step = record_game(rules, agents, game_seed(seed, index), features)
         rows.extend(r)
         labels.extend(y)
@@ -161,16 +167,16 @@ def _play_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def self_play(rules: RuleSet, players: int, games: int, value: ValueNet | None,
               previous: ValueNet | None, explore: float, seed: int, workers: int = 1,
-              progress: Callable[[int], None] | None = None, town: str = "icons"
-              ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+              progress: Callable[[int], None] | None = None, town: str = "icons",
+              lineup: tuple = KINDS) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Play ``games`` games of a round (see the module text) on ``workers`` processes;
     ``(positions x features, labels, steps)``: per position, 1/0 whether its builder won
     and how many positions later the builder's next one comes (0: its last; what
     :func:`lambda_returns` reads). The positions are seen as ``town`` says
-    (:data:`~machikoro.agents.features.TOWNS`). ``progress`` is called with the games
-    done."""
+    (:data:`~machikoro.agents.features.TOWNS`). ``lineup``: who the learner meets after
+    the first round (:data:`KINDS`). ``progress`` is called with the games done."""
     chunk = 50
-    jobs = [(rules, players, value, previous, explore, seed,
+    jobs = [(rules, players, value, previous, explore, seed, lineup,
              list(range(start, min(games, start + chunk))), town)
             for start in range(0, games, chunk)]
     return played(_play_chunk, jobs, workers, progress)
