@@ -37,7 +37,8 @@ RULE_SETS = {  # name: the --variant options, in stacking order
     "harbor+millionaires-row": ["harbor", "millionaires-row"], "machi-koro-2": ["machi-koro-2"],
 }
 OPTIONS = {  # (rule set, from this many players on): train's options there
-    ("harbor+millionaires-row", 2): ["--town", "incomes"],
+    ("harbor+millionaires-row", 2): ["--town", "incomes", "--lineup",
+                                     "self,strategy,greedy,previous,strategy"],
     ("harbor", 3): ["--town", "copies", "--td-lambda", "1"],
     ("harbor+millionaires-row", 3): ["--town", "incomes", "--td-lambda", "1"],
     ("millionaires-row", 4): ["--town", "incomes", "--td-lambda", "1"],
@@ -48,7 +49,9 @@ both expansions a town is seen through its incomes alone (a column per icon or p
 misled the value there); on Harbor from 3 players on the targets are the outcomes
 (λ-returns gave an expert that won 0-3.5% at 4 players; fitted to outcomes, 2 rounds of
 600 games won 45.8% on Harbor and 60.8% with both expansions, one against three greedy);
-Millionaire's Row at 4 players the same, with incomes (50.7%; the defaults 39.3%); Machi
+with both expansions at 2 players, two games in five against the strategies (57.2% against
+cheese-factory, 38.0% with one in five); Millionaire's Row at 4 players fitted to outcomes,
+with incomes (50.7%; the defaults 39.3%); Machi
 Koro 2 from 3 players on sees a town through its incomes (54.8% at 3 players, 50.4% at 4;
 the defaults 37.1% and 40.4%)."""
 
