@@ -49,8 +49,8 @@ both expansions a town is seen through its incomes alone (a column per icon or p
 misled the value there); on Harbor from 3 players on the targets are the outcomes
 (λ-returns gave an expert that won 0-3.5% at 4 players; fitted to outcomes, 2 rounds of
 600 games won 45.8% on Harbor and 60.8% with both expansions, one against three greedy);
-with both expansions at 2 players, two games in five against the strategies (57.2% against
-cheese-factory, 38.0% with one in five); Millionaire's Row at 4 players fitted to outcomes,
+with both expansions at 2 players, two games in five against the strategies (65.0% against
+cheese-factory in bench/expert.py, 40.3% with one in five); Millionaire's Row at 4 players fitted to outcomes,
 with incomes (50.7%; the defaults 39.3%); Machi
 Koro 2 from 3 players on sees a town through its incomes (54.8% at 3 players, 50.4% at 4;
 the defaults 37.1% and 40.4%)."""
