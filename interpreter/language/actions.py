@@ -128,6 +128,17 @@ def yes_no_kernel(possible, run, decision: str | None = None,
     return ChoiceKernel("yes_no", (False, True), mask, resolve, decision, available)
 
 
+def plain_kernel(action, rules, card: int) -> tuple:
+    """``(run, possible)``: a plain action's own batched form (its ``kernel(rules,
+    card)``). Raises :class:`~machikoro.errors.VectorUnsupported` naming an action
+    without one."""
+    make = getattr(action, "kernel", None)
+    if make is None:
+        from ..errors import VectorUnsupported
+        raise VectorUnsupported(f"the action '{type(action).__name__}'")
+    return make(rules, card)
+
+
 def _head(optional: bool) -> tuple:
     """The slots before a choice's answers: ``None`` (declined) with ``may``."""
     return (None,) if optional else ()
@@ -1107,11 +1118,7 @@ class Optional(Choice, Record):
     def kernel(self, rules, card: int, players: int, dice_counts: tuple) -> ChoiceKernel:
         """The batched form: a yes/no around the plain action's own kernel. Raises
         :class:`~machikoro.errors.VectorUnsupported` when that action has none."""
-        make = getattr(self.action, "kernel", None)
-        if make is None:
-            from ..errors import VectorUnsupported
-            raise VectorUnsupported(f"the action '{type(self.action).__name__}'")
-        run, possible = make(rules, card)
+        run, possible = plain_kernel(self.action, rules, card)
         return yes_no_kernel(possible, run)
 
 

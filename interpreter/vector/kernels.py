@@ -122,10 +122,7 @@ def plain_action(a, rules, card: int) -> Plain:
     (``kernel(rules, card) -> (run, possible)``, beside its reference rule in
     :mod:`machikoro.language.actions` and the concept units). Raises
     :class:`~machikoro.errors.VectorUnsupported` for one without."""
-    make = getattr(a, "kernel", None)
-    if make is None:
-        raise VectorUnsupported(f"the action '{type(a).__name__}'")
-    return Plain(*make(rules, card))
+    return Plain(*act.plain_kernel(a, rules, card))
 
 
 def action(a, rules, card: int, players: int, dice_counts: tuple):
