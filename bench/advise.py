@@ -2,7 +2,7 @@
 
     python bench/advise.py [--positions 30] [--truth-games 100000] [--seed 0]
                            [--workers 1] [--only RULES:PLAYERS ...] [--truth-cache F]
-                           [--seeds 1] [--json]
+                           [--seeds 1] [--agents greedy] [--cutoff auto] [--json]
 
 Positions from real games: greedy plays seeded games of the bundled rule sets below (each
 case in turn), and the position is taken at the first build decision with at least three
@@ -17,7 +17,10 @@ in that order). ``--only`` measures the positions of some cases (the same positi
 the whole run); ``--truth-cache`` keeps the reference runs (raw wins and games per option)
 in a JSON file and reuses them, so that the estimates under test can be measured again
 without the hours of reference playouts. ``--seeds N`` runs the default budget N times
-per position (other seeds), for an error less noisy than one run's.
+per position (other seeds), for an error less noisy than one run's. ``--agents`` names the
+agent of every seat of the rollouts, under test and reference alike (default greedy);
+``--cutoff`` is the advisor's under test (``auto``, ``end`` or turns: rollouts cut short
+and scored by the learned value), the reference's rollouts always play to the end.
 """
 
 from __future__ import annotations
@@ -87,17 +90,20 @@ def measure(task: tuple) -> dict:
     """The row of one position: ``task`` is ``(name, players, seed, from_turn,
     truth_games, truth)``; ``truth`` (or None: played now) maps each option (as text) to
     its reference ``[wins, games]``, the raw rate of the large run."""
-    name, players, seed, from_turn, truth_games, truth, seeds = task
+    name, players, seed, from_turn, truth_games, agent, cutoff, truth, seeds = task
     game = position(rule_set(name), players, seed, from_turn)
+    agents = [agent] * players
     runs = []
     for tested_seed in [1] + list(range(3, seeds + 2)):  # (2: the reference's)
         start = time.process_time()
-        tested = {str(e.option): e.rate for e in advise(game, seed=tested_seed)}
+        tested = {str(e.option): e.rate for e in advise(game, agents, seed=tested_seed,
+                                                        cutoff=cutoff)}
         runs.append((tested, time.process_time() - start))
     cpu = max(c for _, c in runs)
     if truth is None:
         truth = {str(e.option): [e.wins, e.games] for e in advise(
-            game, games=truth_games, seconds=None, seed=2, round_games=truth_games)}
+            game, agents, games=truth_games, seconds=None, seed=2,
+            round_games=truth_games, cutoff=None)}
     error = sum(abs(tested[o] - w / g) for tested, _ in runs
                 for o, (w, g) in truth.items()) / (len(truth) * len(runs))
     return {"rules": name, "players": players, "seed": seed, "turn": game.turn,
@@ -106,9 +112,16 @@ def measure(task: tuple) -> dict:
 
 
 def _key(task: tuple) -> str:
-    """A position's key in ``--truth-cache``: rule set, players, seed, turn, games."""
-    name, players, seed, from_turn, truth_games = task[:5]
-    return f"{name}:{players}:{seed}:{from_turn}:{truth_games}"
+    """A position's key in ``--truth-cache``: rule set, players, seed, turn, games (and
+    the agent, where not greedy)."""
+    name, players, seed, from_turn, truth_games, agent = task[:6]
+    key = f"{name}:{players}:{seed}:{from_turn}:{truth_games}"
+    return key if agent == "greedy" else f"{key}:{agent}"
+
+
+def _cutoff(text: str):
+    """``--cutoff``: ``auto``, ``end`` (None) or a whole number of turns."""
+    return None if text == "end" else text if text == "auto" else int(text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,6 +138,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, default=1,
                         help="default-budget runs per position (seeds 1, 3, 4...; 2 is the "
                              "reference's): the error is their mean, the CPU time their most")
+    parser.add_argument("--agents", default="greedy",
+                        help="the agent of every seat of the rollouts (default greedy)")
+    parser.add_argument("--cutoff", type=_cutoff, default="auto",
+                        help="the advisor's cut-off under test: auto, end or turns")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if min(args.positions, args.truth_games, args.workers, args.seeds) < 1:
@@ -132,7 +149,8 @@ def main(argv: list[str] | None = None) -> int:
     cache = {}
     if args.truth_cache and Path(args.truth_cache).exists():
         cache = json.loads(Path(args.truth_cache).read_text())
-    tasks = [p + (args.truth_games,) for p in _picked(args.positions, args.seed)
+    tasks = [p + (args.truth_games, args.agents, args.cutoff)
+             for p in _picked(args.positions, args.seed)
              if args.only is None or f"{p[0]}:{p[1]}" in args.only]
     tasks = [t + (cache.get(_key(t)), args.seeds) for t in tasks]
     rows = []

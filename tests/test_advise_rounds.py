@@ -38,7 +38,7 @@ def _fake(clock: _Clock, calls: list):
             wins[i] = round(RATES[i] * per)
             turns[i] = per  # (one turn a rollout)
             clock.now += COST * per
-        return wins, turns, None
+        return wins, turns, None, wins.astype(float)
     return rollouts
 
 
@@ -61,7 +61,7 @@ def test_a_last_round_of_single_rollouts_fills_the_time_left(monkeypatch):
     clock = _Clock()
     monkeypatch.setattr(advise_module.time, "process_time", clock)
     calls: list = []
-    wins, turns, played, luck = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0,
+    wins, turns, played, luck, _ = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0,
                                         1 << 20, 0.001, 0.0, None)
     # rounds of the scalar engine option by option: 1, then eightfold, then what the time
     # left holds: (0.85 - 9 x 0.02) / 0.02 = 33, then single rollouts
@@ -87,7 +87,7 @@ def test_without_partial_rounds_every_option_has_the_same_rollouts(monkeypatch):
     clock = _Clock()
     monkeypatch.setattr(advise_module.time, "process_time", clock)
     calls: list = []
-    _, _, played, _ = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0, 1 << 20,
+    _, _, played, _, _ = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0, 1 << 20,
                               0.001, 0.0, 0)  # (the batched engine alone)
     assert all(only is None for _, only in calls)
     assert len(set(played.tolist())) == 1
@@ -100,7 +100,7 @@ def test_a_round_of_the_scalar_engine_alone_stops_at_the_budget_whatever_its_siz
     clock = _Clock()
     monkeypatch.setattr(advise_module.time, "process_time", clock)
     calls: list = []
-    _, _, played, _ = _rounds(_fake(clock, calls), len(RATES), 100_000, 10.0, 0, 1 << 20,
+    _, _, played, _, _ = _rounds(_fake(clock, calls), len(RATES), 100_000, 10.0, 0, 1 << 20,
                               0.001, 0.0, None)
     assert max(_parts(calls, 0)) >= 300  # (a round of 352 an option, at the pace)
     assert all(only is not None for _, only in calls)
@@ -115,7 +115,7 @@ def test_a_first_round_longer_than_the_budget_stops_at_it(monkeypatch):
     monkeypatch.setattr(advise_module.time, "process_time", clock)
     calls: list = []
     monkeypatch.setattr(sys.modules[__name__], "COST", 0.3)
-    _, _, played, _ = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0, 1 << 20,
+    _, _, played, _, _ = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0, 1 << 20,
                               0.001, 0.0, None)
     assert played.tolist() == [1, 1, 1, 0, 0]  # 0.9 s > 0.85 s after the third
     assert [only for _, only in calls] == [[0], [1], [2]]
@@ -133,7 +133,7 @@ def test_a_round_that_would_overrun_stops_at_the_budget(monkeypatch):
         if len(calls) >= 2 * len(RATES):
             clock.now += 3 * COST * per * len(only)
         return fake(per, seed, only)
-    _, _, played, _ = _rounds(slowing, len(RATES), 100_000, 1.0, 0, 1 << 20, 0.001, 0.0,
+    _, _, played, _, _ = _rounds(slowing, len(RATES), 100_000, 1.0, 0, 1 << 20, 0.001, 0.0,
                               None)
     # the round of 33, sized on the round of 8's pace: 0.53 s an option at 4 times the
     # cost, in chunks of 0.128 s; after the first option (at 0.71 s) two chunks of the

@@ -95,3 +95,38 @@ class ExpertAgent:
         for i, v in known.items():
             values[i] = v
         return values
+
+
+class PositionValue:
+    """The learned chance to win of positions between two turns, seen from one seat: the
+    value the expert rates its afterstates with (:mod:`.value`), for the positions where
+    a rollout stops short of the game's end (:func:`machikoro.lab.advise.advise`'s
+    ``cutoff``). ``rules`` at ``players`` seats; ``value`` default: the weights found
+    for them. Raises :class:`~machikoro.errors.WeightsError` when none fit.
+
+    A position is seen as an afterstate is (:func:`afterstate`): its next turn started,
+    on a light copy, to the roll; the value was trained on such positions of self-play,
+    so it is the chance to win with ``expert`` in every seat."""
+
+    def __init__(self, rules, players: int, value: ValueNet | None = None):
+        self.value = value_for(rules, players) if value is None else value
+        self.features = features_for(rules, players, self.value)
+
+    def of(self, games: list, seat: int) -> np.ndarray:
+        """``(len(games),)`` floats, 0 to 1: ``seat``'s chance to win in each game of
+        ``games`` (scalar games stopped at the end of a turn: ``decision(
+        stop_at_turn_end=True)`` returned None); a finished game is worth 1 to its winner,
+        0 to the others."""
+        out = np.zeros(len(games), dtype=np.float64)
+        rows, live = [], []
+        for i, game in enumerate(games):
+            if game.winner is not None:
+                out[i] = float(game.winner == seat)
+                continue
+            after = game.clone(light=True)
+            after.decision()
+            live.append(i)
+            rows.append(self.features.of(after, seat))
+        if rows:
+            out[live] = self.value(np.stack(rows))
+        return out

@@ -12,7 +12,10 @@ position file in the rule-case format (``--position FILE``: its players, towns a
 market, its turns played with their scripted rolls and answers up to the first decision
 it leaves unanswered). Each option is played out with ``--agents`` for every seat
 (default greedy) until the best option's 95% interval is clear of the others' or the
-budget (``--games``, ``--seconds`` of CPU) is spent. Nothing is written. Exit 0; 1 for a
+budget (``--games``, ``--seconds`` of CPU) is spent; ``--cutoff N`` stops each rollout
+at the end of the mover's turn N rounds on and counts it as the learned value's chance
+(default ``auto``: 4 rounds where ``expert`` plays every seat and weights are found, else
+``end``: every rollout to the end of its game). Nothing is written. Exit 0; 1 for a
 log or position file with problems (located), a turn or decision the log does not reach
 (K past the turn's decisions, a turn after the game's end) or a position with nothing to
 decide; 2 for bad usage.
@@ -77,7 +80,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", choices=("auto", "vector", "scalar"), default="auto",
                         help="the engine of the rollouts (default auto: batched when it "
                              "applies)")
+    parser.add_argument("--cutoff", type=_cutoff, default="auto", metavar="ROUNDS",
+                        help="stop each rollout at the end of the mover's turn this many "
+                             "rounds on and count it as the learned value's chance to "
+                             "win; 'end': play every rollout to the end (default auto: 4 "
+                             "where expert plays every seat and weights are found, else "
+                             "end)")
     parser.add_argument("--json", action="store_true", help="the estimates as JSON")
+
+
+def _cutoff(text: str):
+    """``--cutoff``'s type: ``auto``, ``end`` (None) or a whole number of rounds >= 0."""
+    word = text.strip().lower()
+    if word in ("auto", "end"):
+        return None if word == "end" else "auto"
+    try:
+        return whole_number(0, 10_000)(text)
+    except argparse.ArgumentTypeError as exc:
+        raise argparse.ArgumentTypeError(f"{exc} (or 'auto', or 'end')") from None
 
 
 def _game(args):
@@ -170,7 +190,7 @@ def run(args) -> int:
     try:
         ranked = advise(game, agents, games=max(args.games, len(decision.options)),
                         seconds=args.seconds or None, seed=args.seed, engine=args.engine,
-                        precision=args.precision)
+                        precision=args.precision, cutoff=args.cutoff)
     except VectorUnsupported as exc:  # --engine vector: a usage error, as in the lab (2)
         raise UsageError(str(exc)) from None
     if args.json:

@@ -25,8 +25,25 @@ advisor stops when the best option's interval is clear of every other option's a
 interval is at most ``precision`` either side of its estimate (a ranking with numbers to
 trust), or at the budget (``games`` in all; ``seconds`` of CPU). The rollouts run in
 the batched engine (:func:`~machikoro.vector.rollouts.option_rollouts`), for rounds of
-:data:`SMALL_ROUND` rollouts or more, when the rule set, the position and every agent
-compile for it; else in the scalar engine, one game at a time.
+:data:`SMALL_ROUND` rollouts or more (every round where a seat is ``expert``), when
+the rule set, the position and every agent compile for it; else in the scalar engine,
+one game at a time.
+
+With a ``cutoff`` of N rounds, a rollout stops at the end of the mover's own turn once N
+rounds (N times the players' turns) have been played after the turn under way (0: the
+end of the mover's next turn, this one where it is the mover's): the position of one of
+the mover's afterstates, what the learned value was trained on (an afterstate seen from
+another seat misled it: its estimates erred by up to 0.15 on Harbor at 3 players). When
+the game is not over there, the rollout counts as the value's chance to win for the
+mover (:class:`~machikoro.agents.expert.PositionValue`: the value the ``expert`` agent
+rates its afterstates with, learned by self-play, so the chance to win with ``expert`` in
+every seat). A rollout cut short costs a fraction of a whole one and its outcome varies
+far less (a number between 0 and 1, not a win or a loss), so many more fit the budget;
+the estimates take on the value's error instead (bench/advise.py measures both). The
+default (``cutoff="auto"``) cuts at :data:`AUTO_CUTOFF` rounds where ``expert`` plays
+every seat and weights are found, and plays every other rollout to the end (``None``:
+always to the end, the estimates of the agents' own play without the value's error).
+The intervals read the variance of the outcomes as played (:func:`_noise`).
 
 For a build option, ``income`` is the expected coins per round one more copy of the card
 brings the mover in this position (:func:`~machikoro.engine.expectations.card_value`, the
@@ -58,13 +75,14 @@ sizes, the time left times a pace, past what a float holds."""
 @dataclass(frozen=True)
 class OptionEstimate:
     """One option's estimate: ``option`` (as in ``Decision.options``), ``games`` played
-    out, ``wins`` of the mover, ``rate`` (0 to 1) and its 95% interval ``low``..``high``,
+    out, ``wins`` of the mover (a rollout cut short counting the learned value's chance:
+    then a float), ``rate`` (0 to 1) and its 95% interval ``low``..``high``,
     ``turns`` (mean turns to the end), ``income`` (coins per round one more copy of a
     built card brings the mover; None for other options)."""
 
     option: object
     games: int
-    wins: int
+    wins: int | float
     rate: float
     low: float
     high: float
@@ -74,20 +92,25 @@ class OptionEstimate:
 
 def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
            seconds: float | None = 2.0, seed: int = 0, engine: str = "auto",
-           round_games: int = 1 << 20, precision: float = 0.05) -> list[OptionEstimate]:
+           round_games: int = 1 << 20, precision: float = 0.05,
+           cutoff: int | str | None = "auto") -> list[OptionEstimate]:
     """Rank the options of ``game``'s pending decision by the mover's win rate (see the
     module text): ``agents``, one agent name per seat (default greedy for all), play every
     seat after the option; ``games`` (rollouts in all) and ``seconds`` (CPU time, None: no
     limit) bound the work; ``seed`` seeds the rollouts (the same seed and budget in games,
     the same estimates); ``engine`` is ``auto``, ``vector`` or ``scalar``;
     ``round_games`` the most rollouts per option in a round; ``precision`` the widest
-    interval half-width (win rate, 0 to 1) of a ranking that stops before the budget.
+    interval half-width (win rate, 0 to 1) of a ranking that stops before the budget;
+    ``cutoff`` the rounds after which a rollout stops and counts as the learned value
+    (see the module text; None: every rollout to the end; ``"auto"``: :func:`auto_cutoff`).
     Returns one :class:`OptionEstimate` per option, best first; ``game`` is left as it
     was.
 
     Raises :class:`~machikoro.errors.MachikoroError` for a game with no pending decision,
     a wrong number of agents, a budget below one round, ``seconds`` negative, not finite
-    or past :data:`MAX_SECONDS`, or a negative ``seed``, and
+    or past :data:`MAX_SECONDS`, a negative ``seed`` or a bad ``cutoff``,
+    :class:`~machikoro.errors.WeightsError` for a ``cutoff`` without weights for the
+    rule set and player count, and
     :class:`~machikoro.errors.VectorUnsupported` for ``engine="vector"`` where the batched
     engine cannot play."""
     start = time.process_time()
@@ -116,25 +139,84 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
             not 0 < precision <= 1:
         raise MachikoroError(f"advise: precision must be a number above 0 and at most 1 "
                              f"(a win rate), not {precision!r}")
-    rollouts, batched_from = _rollouts(game, agents, engine)
-    wins, turns, played, luck = _rounds(rollouts, len(options), games, seconds, seed,
-                                        round_games, precision, start, batched_from)
-    return _estimates(game, decision, wins, *_luck_adjusted(wins, luck, played), turns,
-                      played)
+    leaf = _leaf(game, agents, cutoff)
+    rollouts, batched_from = _rollouts(game, agents, engine, leaf)
+    wins, turns, played, luck, squares = _rounds(rollouts, len(options), games, seconds,
+                                                 seed, round_games, precision, start,
+                                                 batched_from)
+    adjusted, noise = _luck_adjusted(wins, luck, played)
+    return _estimates(game, decision, wins, adjusted,
+                      noise * _noise(wins, squares, played), turns, played)
+
+
+AUTO_CUTOFF = 4
+"""The rounds after which ``cutoff="auto"`` stops an ``expert`` rollout (bench/advise.py,
+``--agents expert``)."""
+
+
+def auto_cutoff(game: Game, agents: list[str]) -> int | None:
+    """:data:`AUTO_CUTOFF` where ``expert`` plays every seat of ``agents`` and weights
+    for ``game``'s rule set and player count are found, else None (rollouts to the end)."""
+    from ..agents.value import value_for
+    from ..errors import WeightsError
+
+    if any(name != "expert" for name in agents):
+        return None
+    try:
+        value_for(game.rules, game.n)
+    except WeightsError:
+        return None
+    return AUTO_CUTOFF
+
+
+def _leaf(game: Game, agents: list[str], cutoff) -> tuple | None:
+    """``(stop, value)``: the turn count at which a rollout stops and the
+    :class:`~machikoro.agents.expert.PositionValue` that scores it, for ``cutoff`` (see
+    :func:`advise`); None: rollouts to the end."""
+    if isinstance(cutoff, str) and cutoff == "auto":
+        cutoff = auto_cutoff(game, agents)
+    if cutoff is None:
+        return None
+    if type(cutoff) is not int or cutoff < 0:
+        raise MachikoroError(f"advise: cutoff must be a whole number of rounds >= 0, "
+                             f"'auto' or None, not {cutoff!r:.60}")
+    from ..agents.expert import PositionValue
+
+    return game.turn + 1 + cutoff * game.n, PositionValue(game.rules, game.n)
+
+
+def _noise(wins: np.ndarray, squares: np.ndarray, played) -> float:
+    """The variance of one rollout's outcome within its option as a share of a win or a
+    loss's at the same rate, over the options (1 where every outcome is a win or a loss;
+    less where rollouts cut short count as the value's chance): ``wins`` and ``squares``
+    the sums of the outcomes and of their squares per option over ``played`` rollouts
+    (one number for all, or one per option)."""
+    if np.array_equal(wins, squares):  # every outcome 0 or 1: plain counts
+        return 1.0
+    played = np.broadcast_to(played, wins.shape).astype(np.float64)
+    seen = played > 0
+    rate = wins[seen] / played[seen]
+    plain = (played[seen] * rate * (1 - rate)).sum()  # what wins and losses would vary
+    if plain <= 0:
+        return 1.0
+    within = (squares[seen] - wins[seen] * rate).sum()
+    return float(min(1.0, max(within, 0.0) / plain))
 
 
 def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
             round_games: int, precision: float, start: float,
             batched_from: int | None) -> tuple:
     """Play the rounds of :func:`advise` (see the module text) for ``k`` options:
-    ``(wins, summed turns, games played, luck rows or None)``, arrays per option
+    ``(wins, summed turns, games played, luck rows or None, summed squared outcomes)``,
+    arrays per option
     (``batched_from``: the rollouts of a round from which the batched engine plays it,
     None: never, 0: always). With a time budget, a round of the scalar engine plays option
     by option and stops at the budget (:func:`_by_option`), and when the time left holds
     no whole round, it holds a last one of single rollouts for the options whose rates
     are the least certain (:func:`_neediest`)."""
     budget = max(1, games // k)  # playouts per option at most
-    wins = np.zeros(k, dtype=np.int64)
+    wins = np.zeros(k, dtype=np.float64)
+    squares = np.zeros(k, dtype=np.float64)
     turns = np.zeros(k, dtype=np.float64)
     counts = np.zeros(k, dtype=np.int64)
     controls: list = []  # per round played in the scalar engine: its games' luck rows
@@ -148,14 +230,15 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
         began = time.process_time()
         chosen = list(range(k)) if only is None else only
         if deadline is not None and per * len(chosen) < batched_from:
-            won, lengths, luck, done = _by_option(rollouts, per, chosen,
-                                                  game_seed(seed, step), deadline,
-                                                  start + _ENDS * seconds)
+            won, lengths, luck, done, sq = _by_option(rollouts, per, chosen,
+                                                      game_seed(seed, step), deadline,
+                                                      start + _ENDS * seconds)
         else:
-            won, lengths, luck = rollouts(per, game_seed(seed, step), only)
+            won, lengths, luck, sq = rollouts(per, game_seed(seed, step), only)
             done = np.zeros(k, dtype=np.int64)
             done[chosen] = per
         wins += won
+        squares += sq
         turns += lengths
         counts += done
         if luck is not None:
@@ -179,7 +262,7 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
                 if not partial or single < 1 or played >= budget:
                     break
                 only, per = _neediest(wins, played, single), 1
-    return wins, turns, counts, np.concatenate(controls) if controls else None
+    return wins, turns, counts, np.concatenate(controls) if controls else None, squares
 
 
 def _sized(per: int, last: int, k: int, left: float, elapsed: float, scalar_pace: float,
@@ -209,28 +292,29 @@ def _by_option(rollouts, per: int, chosen: list, seed: int, deadline: float,
     option by option in chunks of at most :data:`CHUNK` rollouts (chunk ``j`` of an option
     seeded ``game_seed(seed, j)``), while the CPU time is before ``deadline`` and a chunk,
     at the round's pace, would end before ``budget``: ``(wins, summed turns, luck rows,
-    rollouts played per option)``; the round is whole when every option of ``chosen``
+    rollouts played per option, summed squared outcomes)``; the round is whole when every option of ``chosen``
     played ``per``."""
-    wins = turns = played = None
+    wins = turns = played = squares = None
     rows: list = []
     began, chunks = time.process_time(), 0
     for i in chosen:
         for j, first in enumerate(range(0, per, CHUNK)):
             now = time.process_time()
             if chunks and (now > deadline or now + (now - began) / chunks > budget):
-                return wins, turns, np.concatenate(rows) if rows else None, played
+                return wins, turns, np.concatenate(rows) if rows else None, played, \
+                    squares
             size = min(CHUNK, per - first)
-            won, lengths, luck = rollouts(size, game_seed(seed, j), [i])
+            won, lengths, luck, sq = rollouts(size, game_seed(seed, j), [i])
             if played is None:
-                wins, turns = won, lengths
+                wins, turns, squares = won, lengths, sq
                 played = np.zeros(len(won), dtype=np.int64)
             else:
-                wins, turns = wins + won, turns + lengths
+                wins, turns, squares = wins + won, turns + lengths, squares + sq
             played[i] += size
             chunks += 1
             if luck is not None:
                 rows.append(luck)
-    return wins, turns, np.concatenate(rows) if rows else None, played
+    return wins, turns, np.concatenate(rows) if rows else None, played, squares
 
 
 CHUNK = 8
@@ -276,23 +360,24 @@ is one count of rollouts, not a measured pace, so that a run without a time limi
 the same estimates for the same seed."""
 
 
-def _rollouts(game: Game, agents: list[str], engine: str):
+def _rollouts(game: Game, agents: list[str], engine: str, leaf: tuple | None):
     """``(rollouts, batched_from)``: ``rollouts(per, seed, only) -> (wins, summed turns,
-    luck)`` per option (``luck``: the rows of :func:`_luck_adjusted`, None from the
-    batched engine; ``only``: the options to play, None: all), in the batched engine
+    luck, summed squared outcomes)`` per option (``luck``: the rows of
+    :func:`_luck_adjusted`, None from the batched engine; ``only``: the options to play,
+    None: all; ``leaf``: :func:`_leaf`'s, rollouts cut short), in the batched engine
     when it applies (``auto``: for rounds of all options of :data:`SMALL_ROUND` rollouts
-    or more), else the scalar one; ``batched_from``, the rollouts of a round from which
+    or more, and every round where a seat is :data:`EXPERT`), else the scalar one; ``batched_from``, the rollouts of a round from which
     the batched engine plays it (None: never; 0: always)."""
-    scalar = _scalar(game, agents)
+    scalar = _scalar(game, agents, leaf)
     if engine == "scalar":
         return scalar, None
     try:
-        batched = _batched(game, agents)
+        batched = _batched(game, agents, leaf)
     except VectorUnsupported:
         if engine == "vector":
             raise
         return scalar, None
-    if engine == "vector":
+    if engine == "vector" or EXPERT in agents:
         return batched, 0
     k = len(game.decision().options)
 
@@ -303,7 +388,14 @@ def _rollouts(game: Game, agents: list[str], engine: str):
     return rollouts, SMALL_ROUND
 
 
-def _batched(game: Game, agents: list[str]):
+EXPERT = "expert"
+"""The agent whose rollouts ``engine="auto"`` plays in the batched engine from the first
+round on: its scalar rollouts are many times slower than its batched ones even in small
+batches (2 s of advice on a base-set position: 37 scalar rollouts an option against 253
+batched, rollouts cut at 8 turns; 10 against 64 played to the end)."""
+
+
+def _batched(game: Game, agents: list[str], leaf: tuple | None):
     from ..vector.policies import SeatPolicies
     from ..vector.program import compile_rules
     from ..vector.rollouts import option_rollouts
@@ -321,22 +413,29 @@ def _batched(game: Game, agents: list[str]):
             return made[0]
         return SeatPolicies(made, np.tile(seats, (len(seat_seeds), 1)))
 
+    cut = None
+    if leaf is not None:
+        from ..agents.batched.expert_policy import held_values
+
+        stop, value = leaf
+        cut = (stop, lambda batch, games, seat: held_values(value, batch, games, seat))
+
     def rollouts(per: int, seed: int, only=None):  # (only: None, see _rounds)
-        found = option_rollouts(game, per, seed, policy=policy)
-        return (np.array([f.wins for f in found]),
-                np.array([f.turns * f.games for f in found]), None)
+        found = option_rollouts(game, per, seed, policy=policy, cut=cut)
+        return (np.array([f.wins + f.values for f in found]),
+                np.array([f.turns * f.games for f in found]), None,
+                np.array([f.wins + f.squares for f in found]))
 
     return rollouts
 
 
-def _scalar(game: Game, agents: list[str]):
+def _scalar(game: Game, agents: list[str], leaf: tuple | None):
     rules, mover = game.rules, game.decision().player
     options = game.decision().options
 
     def rollouts(per: int, seed: int, only=None):
-        wins = np.zeros(len(options), dtype=np.int64)
         turns = np.zeros(len(options), dtype=np.float64)
-        rows = []
+        rows, played = [], []
         for i in range(len(options)) if only is None else only:
             option = options[i]
             for r in range(per):
@@ -346,14 +445,40 @@ def _scalar(game: Game, agents: list[str]):
                 copy.answer(option)
                 players = [make_agent(name, game_seed(seed, i * per + r, s), rules)
                            for s, name in enumerate(agents)]
-                play(copy, players)
-                won = copy.winner == mover
-                wins[i] += won
+                if leaf is None:
+                    play(copy, players)
+                else:
+                    _play_to(copy, players, leaf[0], mover)
                 turns[i] += copy.turn - game.turn
-                rows.append((i, won, *_controls(luck, mover)))
-        return wins, turns, np.array(rows, dtype=np.float64)
+                played.append(copy)
+                rows.append((i, float(copy.winner == mover), *_controls(luck, mover)))
+        rows = np.array(rows, dtype=np.float64)
+        if leaf is not None and len(rows):
+            rows[:, 1] = leaf[1].of(played, mover)
+        chosen = rows[:, 0].astype(np.int64) if len(rows) else np.zeros(0, dtype=np.int64)
+        won = rows[:, 1] if len(rows) else np.zeros(0)
+        return (np.bincount(chosen, weights=won, minlength=len(options)), turns, rows,
+                np.bincount(chosen, weights=won ** 2, minlength=len(options)))
 
     return rollouts
+
+
+def _play_to(game: Game, players: list, stop: int, seat: int) -> None:
+    """Play ``game`` with ``players`` (one agent per seat) to its end or to the end of
+    ``seat``'s first turn that ends with the turn count at ``stop`` or more, whichever
+    comes first (the next turn not started: the position of an afterstate of ``seat``,
+    what the learned value saw in training)."""
+    while True:
+        decision = game.decision(stop_at_turn_end=True)
+        if decision is None:
+            if game.over:
+                return
+            # (the seat whose turn ended: the current one moved on, unless it plays again)
+            last = game.current if game.extra_turn else (game.current - 1) % game.n
+            if game.turn >= stop and last == seat:
+                return
+            continue
+        game.answer(players[decision.player].choose(game, decision), decision.player)
 
 
 def _luck_observer(luck: list):
@@ -412,7 +537,7 @@ def _luck_adjusted(wins: np.ndarray, luck: np.ndarray | None, played) -> tuple:
 def _settled(wins: np.ndarray, played: int, precision: float) -> bool:
     """True when the best option's interval is clear of every other option's and every
     interval is at most ``precision`` either side of its estimate."""
-    bounds = [wilson(int(w), played) for w in wins]
+    bounds = [wilson(float(w), played) for w in wins]
     if any(max(high - w / played, w / played - low) > precision
            for w, (low, high) in zip(wins, bounds)):
         return False
@@ -447,8 +572,10 @@ def _estimates(game: Game, decision, wins, adjusted, noise: float, turns,
             card = rules.index[option]
             if card in rules.establishments:
                 income = expectations.card_value(game, decision.player, card)
-        out.append(OptionEstimate(option, int(played[i]), int(wins[i]), float(rates[i]),
-                                  *bounds[i], float(per_game[i]), income))
+        won = float(wins[i])  # (a count where no rollout was cut short)
+        out.append(OptionEstimate(option, int(played[i]), int(won) if won.is_integer()
+                                  else won, float(rates[i]), *bounds[i],
+                                  float(per_game[i]), income))
     return sorted(out, key=lambda e: (-e.rate, e.turns))  # (of equals, the quicker)
 
 

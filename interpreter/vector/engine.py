@@ -737,10 +737,12 @@ class VectorGames(Batch):
             return {}
         return {START: games}
 
-    def go_on(self) -> None:
+    def go_on(self, games=None) -> None:
         """Start the next turn of the games held between turns (``hold_turns``): each
-        plays on to its next decision."""
-        held = np.flatnonzero(self.held)
+        plays on to its next decision; ``games`` (an index array) those of them to start
+        (default: every held game; the others stay held)."""
+        held = np.flatnonzero(self.held) if games is None else \
+            np.asarray(games, dtype=np.int64)
         self.held[held] = False
         self._advance({START: held}, {})
 

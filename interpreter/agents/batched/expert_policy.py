@@ -31,7 +31,7 @@ from ...rules.ruleset import RuleSet
 from ...vector.convert import to_game
 from ...vector.program import HOOK_PLANS, Program, compile_rules
 from ...vector.valuation import Position, valuation_for
-from ..expert import ExpertAgent, afterstate
+from ..expert import ExpertAgent, PositionValue, afterstate
 from ..features import COINS, TURNS, Features, features_for
 from ..greedy import MAX_ROUNDS, paying_shares
 from ..value import ValueNet, value_for
@@ -212,3 +212,25 @@ def expert_policy(rules: RuleSet, players: int, seat_seeds) -> ExpertPolicy:
     """The lab's maker of the ``expert`` agent's batched policy
     (:data:`machikoro.lab.engines.VECTOR_POLICIES`)."""
     return ExpertPolicy(rules, players, seat_seeds)
+
+
+def held_values(value: PositionValue, batch, games: np.ndarray, seat: int) -> np.ndarray:
+    """:meth:`~machikoro.agents.expert.PositionValue.of` for games of a batch of the
+    batched engine (:class:`~machikoro.vector.engine.VectorGames`) held between two turns
+    (``hold_turns``): ``games`` an index array; ``(len(games),)`` floats, ``seat``'s
+    chance to win in each, from the arrays' features (:func:`batch_features`) where they
+    value every card of the towns, else from the game made scalar."""
+    out = np.zeros(len(games), dtype=np.float64)
+    features = value.features
+    valuation = valuation_for(batch.program)
+    ok = np.zeros(len(games), dtype=bool) if features.rules.dynamic_costs else \
+        supported(valuation, batch, games)
+    rows = np.flatnonzero(ok)
+    if len(rows):
+        out[rows] = value.value(batch_features(features, batch, games[rows],
+                                               np.full(len(rows), seat), valuation))
+    scalar = [to_game(batch, int(games[i]), seed=0, builds=False)
+              for i in np.flatnonzero(~ok).tolist()]
+    if scalar:
+        out[~ok] = value.of(scalar, seat)
+    return out
