@@ -342,5 +342,6 @@ class LearnedLeaf:
         import numpy as np
 
         rows = np.stack([self.features.of(game, seat) for seat in range(game.n)])
-        chances = np.clip(self.value(rows), 1e-6, None)
+        # (in float64: the networks' float32 shares summed to 1 only within 3e-8)
+        chances = np.clip(self.value(rows).astype(np.float64), 1e-6, None)
         return (chances / chances.sum()).tolist()
