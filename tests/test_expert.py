@@ -13,7 +13,7 @@ import pytest
 
 from machikoro import Game, load_ruleset
 from machikoro.agents.expert import ExpertAgent
-from machikoro.agents.features import Features
+from machikoro.agents.features import Features, features_for
 from machikoro.agents.greedy import GreedyAgent
 from machikoro.agents.value import read_weights, value_for, weights_name
 from machikoro.cli import main
@@ -229,6 +229,27 @@ def test_a_damaged_weights_file_is_refused_naming_it(tmp_path):
     extra = dict(arrays, stray=np.zeros(2, np.float32))
     with pytest.raises(WeightsError, match="belong to no network"):
         read_weights(written("extra.npz", good.meta, extra))
+    for bad in ({"scale": "1", "shift": 0}, {"scale": 0.0, "shift": 0}, {"shift": 0},
+                {"scale": 1, "shift": float("nan")}, [1, 2]):
+        with pytest.raises(WeightsError, match="calib.npz: its calibration is not a "
+                                               "positive 'scale' and a 'shift'"):
+            read_weights(written("calib.npz", dict(good.meta, calibration=bad), arrays))
+
+
+def test_a_calibration_maps_the_value_to_a_chance_and_keeps_its_order(tmp_path):
+    rules = load_ruleset()
+    value = _tiny_value(rules, 2)
+    features = features_for(rules, 2, value)
+    x = np.stack([features.of(Game(rules, 2, seed=s), 0) for s in range(6)])
+    raw = value(x)
+    assert np.array_equal(value.chance(x), raw.astype(np.float64))  # none: the value
+    value.meta["calibration"] = {"scale": 2.0, "shift": -1.0}
+    path = tmp_path / "w.npz"
+    value.save(path)
+    read = read_weights(path)
+    logit = np.log(raw / (1 - raw))
+    assert read.chance(x) == pytest.approx(1 / (1 + np.exp(-(2.0 * logit - 1.0))))
+    assert np.array_equal(np.argsort(read.chance(x)), np.argsort(raw))  # (rising: order kept)
 
 
 def test_expert_without_weights_says_how_to_train(weights_dir, capsys):
@@ -317,7 +338,7 @@ def test_fitting_targets_weighs_both_labels_by_them():
 def test_train_on_a_house_rule_as_a_user_runs_it(weights_dir, capsys):
     code = main(["train", "--variant", "house/station-costs-2", "--games", "24",
                  "--rounds", "2", "--nets", "1", "--epochs", "3", "--check", "6",
-                 "--workers", "1", "--seed", "3"])
+                 "--calibrate", "8", "--workers", "1", "--seed", "3"])
     said = capsys.readouterr()
     assert code == 0, said.err
     cheap = _rules("house/station-costs-2")
@@ -328,6 +349,9 @@ def test_train_on_a_house_rule_as_a_user_runs_it(weights_dir, capsys):
     assert meta["market"] == "counts"  # every pile face up
     assert meta["strength"]["games"] == 6 and meta["games"] == 48
     assert meta["td_lambda"] == 0.5 and meta["copies"] is False and meta["icons"] is True
+    calibrated = meta["calibration"]  # (8 self-play games: the value read as a chance)
+    assert calibrated["games"] == 8 and calibrated["positions"] > 0 and \
+        calibrated["scale"] > 0 and "calibration (8 self-play games" in said.out
     assert main(["play", "--agents", "expert,greedy", "--variant", "house/station-costs-2",
                  "--seed", "2", "--json"]) == 0
     lines = [json.loads(line) for line in capsys.readouterr().out.splitlines() if line]

@@ -106,7 +106,8 @@ class PositionValue:
 
     A position is seen as an afterstate is (:func:`afterstate`): its next turn started,
     on a light copy, to the roll; the value was trained on such positions of self-play,
-    so it is the chance to win with ``expert`` in every seat."""
+    so it is the chance to win with ``expert`` in every seat, read through the weights'
+    calibration where they have one (:meth:`~.value.ValueNet.chance`)."""
 
     def __init__(self, rules, players: int, value: ValueNet | None = None):
         self.value = value_for(rules, players) if value is None else value
@@ -128,5 +129,5 @@ class PositionValue:
             live.append(i)
             rows.append(self.features.of(after, seat))
         if rows:
-            out[live] = self.value(np.stack(rows))
+            out[live] = self.value.chance(np.stack(rows))
         return out

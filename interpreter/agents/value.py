@@ -7,7 +7,8 @@ matrices ``net{k}.w{i}`` and offsets ``net{k}.b{i}`` (ReLU between layers, a log
 output), and ``meta``: JSON text with ``format``, the rule set's ``ruleset`` name and
 ``digest`` (:attr:`~machikoro.rules.ruleset.RuleSet.digest`), ``players``, ``features``
 (their count), ``sha256`` of the arrays, and how they were made (``seed``, ``games``,
-``command``, ``strength``...). Weights are used only with the rule set and player count
+``command``, ``strength``...) and, where measured, ``calibration`` (:meth:`ValueNet.chance`).
+Weights are used only with the rule set and player count
 they were trained for: any other, or a file whose arrays do not match their ``sha256``,
 is refused with a :class:`~machikoro.errors.WeightsError` that says what to do.
 
@@ -75,7 +76,7 @@ class ValueNet:
                 h = h[:, :, 0].T
             return (1.0 / (1.0 + np.exp(-np.clip(h, -30, 30)))).mean(axis=1)
         total = np.zeros(x.shape[0], dtype=np.float64)
-        for net in self.layers:
+        for net in self.layers:  # (one network after another)
             h = x
             for i, (w, b) in enumerate(net):
                 h = h @ w + b
@@ -83,6 +84,27 @@ class ValueNet:
                     np.maximum(h, 0.0, out=h)
             total += 1.0 / (1.0 + np.exp(-np.clip(h[:, 0], -30, 30)))
         return total / len(self.layers)
+
+    def chance(self, x: np.ndarray) -> np.ndarray:
+        """The chance to win of each row of ``x`` as a probability (float64, 0-1): the
+        value (:meth:`__call__`) through :meth:`calibrate`."""
+        return self.calibrate(self(x))
+
+    def calibrate(self, values) -> np.ndarray:
+        """``values`` of this value (0-1) as probabilities (float64): mapped by the file's
+        ``calibration``, ``{"scale": a, "shift": b}``: ``1 / (1 + exp(-(a * logit(value)
+        + b)))``, fitted to the outcomes of self-play between ``expert`` seats
+        (:func:`machikoro.lab.training.calibration`); the values themselves where the file
+        has none. The map rises with the value, so the expert's choices (its highest
+        value) are the same either way; where the value is read as a chance (the
+        advisor's playouts cut short), it is this one."""
+        values = np.asarray(values, dtype=np.float64)
+        found = self.meta.get("calibration")
+        if not found:
+            return values
+        v = np.clip(values, 1e-6, 1 - 1e-6)
+        z = found["scale"] * np.log(v / (1 - v)) + found["shift"]
+        return 1.0 / (1.0 + np.exp(-np.clip(z, -30, 30)))
 
     def arrays(self) -> dict[str, np.ndarray]:
         """The networks as named arrays (the file's)."""
@@ -171,6 +193,12 @@ def read_weights(path: str | Path) -> ValueNet:
     if meta.get("format") != FORMAT:
         raise WeightsError(f"{path}: weights format {meta.get('format')!r:.20}, this "
                            f"version reads {FORMAT}: {again}")
+    found = meta.get("calibration")
+    if found is not None and not (isinstance(found, dict) and all(
+            type(found.get(k)) in (int, float) and np.isfinite(found[k]) and
+            (k != "scale" or found[k] > 0) for k in ("scale", "shift"))):
+        raise WeightsError(f"{path}: its calibration is not a positive 'scale' and a "
+                           f"'shift' (numbers): {json.dumps(found)[:80]}; {again}")
     if meta.get("sha256") != _arrays_digest(arrays):
         raise WeightsError(f"{path}: the arrays do not match their sha256: the file was "
                            f"changed or damaged; {again}")

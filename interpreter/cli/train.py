@@ -48,6 +48,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--check", type=whole_number(0, 1_000_000), default=400,
                         help="games of the strength check against greedy (default 400; 0: "
                              "none)")
+    parser.add_argument("--calibrate", type=whole_number(0, 1_000_000), default=100,
+                        metavar="GAMES",
+                        help="self-play games that map the value to a chance to win, for "
+                             "the advisor's playouts cut short (default 100; 0: none; "
+                             "docs/advise.md)")
     parser.add_argument("--workers", type=positive, default=min(2, os.cpu_count() or 1),
                         help="processes that play the games (default: 2, or 1 on one CPU)")
     parser.add_argument("--engine", choices=("auto", "scalar", "vector"), default="auto",
@@ -205,6 +210,8 @@ def run(args) -> int:
                 "4 players, docs/agents.md)" if args.td_lambda < 1.0 else ""
             print("machikoro train: warning: these weights play worse than greedy (below a "
                   f"fair share): train with more --games or --rounds{hint}", file=sys.stderr)
+    if args.calibrate:
+        _calibrate(args, rules, value)
     value.meta["cpu_seconds"] = round(_cpu() - start, 1)
     try:
         value.save(out)
@@ -219,3 +226,22 @@ def run(args) -> int:
               f"{found_as.parent}, or in the folder MACHIKORO_WEIGHTS names: put them there "
               "under that name to play them)")
     return 0
+
+
+def _calibrate(args, rules, value) -> None:
+    """``--calibrate``: the map from the value to a chance to win, fitted on that many
+    self-play games (:func:`~machikoro.lab.training.calibration`), into the weights'
+    ``meta``; said on one line. Games that give nothing to fit leave the weights without
+    one (said on standard error)."""
+    from ..errors import MachikoroError
+    from ..lab.training import calibration
+
+    try:
+        found = calibration(rules, args.players, value, args.calibrate,
+                            seed=args.seed + 2_000_003, workers=args.workers)
+    except MachikoroError as exc:
+        print(f"machikoro train: warning: no calibration: {exc}", file=sys.stderr)
+        return
+    value.meta["calibration"] = found
+    print(f"calibration ({found['games']} self-play games, {found['positions']:,} "
+          f"positions): mean value {found['value']:.3f}, builders won {found['won']:.3f}")

@@ -280,3 +280,64 @@ def _strength_game(job: tuple) -> bool:
     while (decision := game.decision()) is not None:
         game.answer(agents[decision.player].choose(game, decision), decision.player)
     return game.winner == learner
+
+
+def calibration(rules: RuleSet, players: int, value: ValueNet, games: int, seed: int,
+                workers: int = 1) -> dict:
+    """The map :meth:`~machikoro.agents.value.ValueNet.chance` reads from the weights'
+    ``meta["calibration"]``: ``games`` self-play games with ``expert`` (these weights) in
+    every seat, on seeds apart from training's and the strength check's; at each build of
+    several options the value of the afterstate its builder chose (the positions the
+    advisor's cut playouts stop at) and whether that builder won; then a logistic
+    regression of the outcome on the value's logit (scikit-learn, hardly penalized). Returns
+    ``{"scale", "shift", "games", "positions", "value", "won"}`` (``value``, ``won``: the
+    mean value and the share of those positions' builders that won: how far off the value
+    was). Raises :class:`~machikoro.errors.MachikoroError` when the games give nothing to
+    fit (no position, or every builder won or every one lost)."""
+    from sklearn.linear_model import LogisticRegression
+
+    from ..errors import MachikoroError
+
+    jobs = [(rules, players, value, seed, i) for i in range(games)]
+    if workers > 1:
+        with ProcessPoolExecutor(workers) as pool:
+            found = list(pool.map(_calibration_game, jobs, chunksize=4))
+    else:
+        found = [_calibration_game(job) for job in jobs]
+    values = np.concatenate([v for v, _ in found]) if found else np.zeros(0)
+    won = np.concatenate([w for _, w in found]) if found else np.zeros(0)
+    if len(set(won.tolist())) < 2:
+        raise MachikoroError(f"calibration: {games} self-play games gave {len(won)} "
+                             f"positions, {'all' if len(won) else 'none'} of one outcome: "
+                             f"nothing to fit (play more games)")
+    v = np.clip(values, 1e-6, 1 - 1e-6)
+    logit = np.log(v / (1 - v)).reshape(-1, 1)
+    model = LogisticRegression(C=1e6).fit(logit, won)  # (C: all but no penalty)
+    return {"scale": float(model.coef_[0, 0]), "shift": float(model.intercept_[0]),
+            "games": games, "positions": len(won), "value": float(values.mean()),
+            "won": float(won.mean())}
+
+
+def _calibration_game(job: tuple) -> tuple[np.ndarray, np.ndarray]:
+    """One game of :func:`calibration`: the values of the chosen afterstates of builds of
+    several options, and 1/0 whether each one's builder won (none from a game cut at
+    :data:`MAX_TURNS`; none that ended the game: their value is its outcome)."""
+    rules, players, value, seed, index = job
+    agents = [ExpertAgent(game_seed(seed, index, s), value=value) for s in range(players)]
+    game = Game(rules, players, seed=game_seed(seed, index), max_turns=MAX_TURNS)
+    chosen, builders = [], []
+    while (decision := game.decision()) is not None:
+        agent = agents[decision.player]
+        if decision.name == "build" and decision.card is None and len(decision.options) > 1:
+            values = agent.afterstate_values(game, decision)
+            best = int(np.argmax(values))
+            if 0.0 < values[best] < 1.0:  # (an afterstate that ends the game: known)
+                chosen.append(float(values[best]))
+                builders.append(decision.player)
+            answer = decision.options[best]
+        else:
+            answer = agent.choose(game, decision)
+        game.answer(answer, decision.player)
+    if game.winner is None:
+        return np.zeros(0), np.zeros(0)
+    return np.array(chosen), np.array([float(b == game.winner) for b in builders])

@@ -227,8 +227,8 @@ def held_values(value: PositionValue, batch, games: np.ndarray, seat: int) -> np
         supported(valuation, batch, games)
     rows = np.flatnonzero(ok)
     if len(rows):
-        out[rows] = value.value(batch_features(features, batch, games[rows],
-                                               np.full(len(rows), seat), valuation))
+        out[rows] = value.value.chance(batch_features(features, batch, games[rows],
+                                                      np.full(len(rows), seat), valuation))
     scalar = [to_game(batch, int(games[i]), seed=0, builds=False)
               for i in np.flatnonzero(~ok).tolist()]
     if scalar:
