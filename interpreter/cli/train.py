@@ -210,8 +210,7 @@ def run(args) -> int:
                 "4 players, docs/agents.md)" if args.td_lambda < 1.0 else ""
             print("machikoro train: warning: these weights play worse than greedy (below a "
                   f"fair share): train with more --games or --rounds{hint}", file=sys.stderr)
-    if args.calibrate:
-        _calibrate(args, rules, value)
+    _calibrate(args, rules, value)
     value.meta["cpu_seconds"] = round(_cpu() - start, 1)
     try:
         value.save(out)
@@ -229,13 +228,15 @@ def run(args) -> int:
 
 
 def _calibrate(args, rules, value) -> None:
-    """``--calibrate``: the map from the value to a chance to win, fitted on that many
-    self-play games (:func:`~machikoro.lab.training.calibration`), into the weights'
+    """``--calibrate`` (0: nothing): the map from the value to a chance to win, fitted on
+    that many self-play games (:func:`~machikoro.lab.training.calibration`), into the weights'
     ``meta``; said on one line. Games that give nothing to fit leave the weights without
     one (said on standard error)."""
     from ..errors import MachikoroError
     from ..lab.training import calibration
 
+    if not args.calibrate:
+        return
     try:
         found = calibration(rules, args.players, value, args.calibrate,
                             seed=args.seed + 2_000_003, workers=args.workers)
