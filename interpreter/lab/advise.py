@@ -208,12 +208,11 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
             batched_from: int | None) -> tuple:
     """Play the rounds of :func:`advise` (see the module text) for ``k`` options:
     ``(wins, summed turns, games played, luck rows or None, summed squared outcomes)``,
-    arrays per option
-    (``batched_from``: the rollouts of a round from which the batched engine plays it,
-    None: never, 0: always). With a time budget, a round of the scalar engine plays option
-    by option and stops at the budget (:func:`_by_option`), and when the time left holds
-    no whole round, it holds a last one of single rollouts for the options whose rates
-    are the least certain (:func:`_neediest`)."""
+    arrays per option (``batched_from``: the rollouts of a round from which the batched
+    engine plays it, None: never, 0: always). With a time budget, a round of the scalar
+    engine plays option by option and stops at the budget (:func:`_by_option`), and when
+    the time left holds no whole round, it holds a last one of single rollouts for the
+    options whose rates are the least certain (:func:`_neediest`)."""
     budget = max(1, games // k)  # playouts per option at most
     wins = np.zeros(k, dtype=np.float64)
     squares = np.zeros(k, dtype=np.float64)
@@ -292,8 +291,8 @@ def _by_option(rollouts, per: int, chosen: list, seed: int, deadline: float,
     option by option in chunks of at most :data:`CHUNK` rollouts (chunk ``j`` of an option
     seeded ``game_seed(seed, j)``), while the CPU time is before ``deadline`` and a chunk,
     at the round's pace, would end before ``budget``: ``(wins, summed turns, luck rows,
-    rollouts played per option, summed squared outcomes)``; the round is whole when every option of ``chosen``
-    played ``per``."""
+    rollouts played per option, summed squared outcomes)``; the round is whole when every
+    option of ``chosen`` played ``per``."""
     wins = turns = played = squares = None
     rows: list = []
     began, chunks = time.process_time(), 0
