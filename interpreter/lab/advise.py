@@ -32,8 +32,8 @@ one game at a time.
 With a ``cutoff`` of N rounds, a rollout stops at the end of the mover's own turn once N
 rounds (N times the players' turns) have been played after the turn under way (0: the
 end of the mover's next turn, this one where it is the mover's): the position of one of
-the mover's afterstates, what the learned value was trained on (an afterstate seen from
-another seat misled it: its estimates erred by up to 0.15 on Harbor at 3 players). When
+the mover's afterstates, what the learned value was trained on (a position seen from a
+seat whose turn did not just end is one it never saw in training). When
 the game is not over there, the rollout counts as the value's chance to win for the
 mover (:class:`~machikoro.agents.expert.PositionValue`: the value the ``expert`` agent
 rates its afterstates with, learned by self-play, so the chance to win with ``expert`` in
