@@ -188,9 +188,12 @@ def test_pooled_rates_take_trials_per_option():
 def test_the_next_round_is_sized_for_its_engine():
     """(per, last, k, left, elapsed, scalar pace, batched from 256): the same engine at the
     last round's pace; a first batched round at 0.6 of it; a batched round after one only
-    when the last one's time fits, else the largest scalar round the time holds."""
+    when the last one's time fits, else the largest scalar round the time holds; where
+    every round is batched, at 0.8 of the last one's pace."""
     assert _sized(64, 8, 5, 1.0, 0.5, 16.0, 256) == 16  # scalar: 8 / 0.5 s x 1 s
     assert _sized(512, 16, 10, 4.0, 1.0, 16.0, 256) == 38  # first batched: 0.6 x 64
     assert _sized(512, 16, 10, 2.0, 1.0, 16.0, 256) == 25  # 0.6 x 32 < 25.6: scalar
     assert _sized(512, 100, 10, 1.5, 1.0, 40.0, 256) == 150  # batched again: its time fits
     assert _sized(512, 100, 10, 0.5, 1.0, 40.0, 256) == 20  # it does not: scalar, 0.5 x 40
+    # every round batched: at 0.8 of the last one's pace (64 / 0.2 s x 1.4 s = 448)
+    assert _sized(512, 64, 10, 1.4, 0.2, 0.0, 0) == 358
