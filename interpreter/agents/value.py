@@ -76,7 +76,7 @@ class ValueNet:
                 h = h[:, :, 0].T
             return (1.0 / (1.0 + np.exp(-np.clip(h, -30, 30)))).mean(axis=1)
         total = np.zeros(x.shape[0], dtype=np.float64)
-        for net in self.layers:  # (one network after another)
+        for net in self.layers:
             h = x
             for i, (w, b) in enumerate(net):
                 h = h @ w + b

@@ -36,7 +36,7 @@ from concurrent.futures import ProcessPoolExecutor
 import numpy as np
 
 from ..agents.expert import ExpertAgent
-from ..agents.features import Features, features_of_town
+from ..agents.features import Features, features_for, features_of_town
 from ..agents.greedy import GreedyAgent
 from ..agents.value import ValueNet, one_blas_thread
 from ..engine.game import Game
@@ -286,9 +286,9 @@ def calibration(rules: RuleSet, players: int, value: ValueNet, games: int, seed:
                 workers: int = 1) -> dict:
     """The map :meth:`~machikoro.agents.value.ValueNet.chance` reads from the weights'
     ``meta["calibration"]``: ``games`` self-play games with ``expert`` (these weights) in
-    every seat, on seeds apart from training's and the strength check's; at each build of
-    several options the value of the afterstate its builder chose (the positions the
-    advisor's cut playouts stop at) and whether that builder won; then a logistic
+    every seat, on seeds apart from training's and the strength check's; after each build
+    the value of the position its builder left (the positions the advisor's cut playouts
+    stop at; :func:`record_game`'s) and whether that builder won; then a logistic
     regression of the outcome on the value's logit (scikit-learn, hardly penalized). Returns
     ``{"scale", "shift", "games", "positions", "value", "won"}`` (``value``, ``won``: the
     mean value and the share of those positions' builders that won: how far off the value
@@ -319,25 +319,13 @@ def calibration(rules: RuleSet, players: int, value: ValueNet, games: int, seed:
 
 
 def _calibration_game(job: tuple) -> tuple[np.ndarray, np.ndarray]:
-    """One game of :func:`calibration`: the values of the chosen afterstates of builds of
-    several options, and 1/0 whether each one's builder won (none from a game cut at
-    :data:`MAX_TURNS`; none that ended the game: their value is its outcome)."""
+    """One game of :func:`calibration`: the values of the positions after its builds, seen
+    by their builders, as :func:`record_game` records them for training, and 1/0 whether
+    each builder won (nothing from a game cut at :data:`MAX_TURNS`)."""
     rules, players, value, seed, index = job
     agents = [ExpertAgent(game_seed(seed, index, s), value=value) for s in range(players)]
-    game = Game(rules, players, seed=game_seed(seed, index), max_turns=MAX_TURNS)
-    chosen, builders = [], []
-    while (decision := game.decision()) is not None:
-        agent = agents[decision.player]
-        if decision.name == "build" and decision.card is None and len(decision.options) > 1:
-            values = agent.afterstate_values(game, decision)
-            best = int(np.argmax(values))
-            if 0.0 < values[best] < 1.0:  # (an afterstate that ends the game: known)
-                chosen.append(float(values[best]))
-                builders.append(decision.player)
-            answer = decision.options[best]
-        else:
-            answer = agent.choose(game, decision)
-        game.answer(answer, decision.player)
-    if game.winner is None:
+    rows, won, _ = record_game(rules, agents, game_seed(seed, index),
+                               features_for(rules, players, value))
+    if not rows:
         return np.zeros(0), np.zeros(0)
-    return np.array(chosen), np.array([float(b == game.winner) for b in builders])
+    return value(np.stack(rows)).astype(np.float64), np.array(won, dtype=np.float64)
