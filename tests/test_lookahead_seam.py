@@ -84,3 +84,21 @@ def test_towns_with_and_without_a_card_that_raises_the_roll_expect_as_the_refere
                             reference.expected_roll_income(seat, dice)
             game.answer(agents[decision.player].choose(game, decision), decision.player)
     assert mixed > 20
+
+
+def test_a_boost_in_force_for_every_player_counts_when_another_seat_builds_it():
+    # Machi Koro 2's Soda Bottling Plant (cup cards pay 1 more, for every player): built
+    # by a third seat, it raises what another seat's Sushi Bars take from the roller; the
+    # fast tables read the town of the Sushi Bars again (they kept its payouts stale)
+    rules = load_cached([resolve_variant("machi-koro-2")])
+    game = Game(rules, 4, seed=0)
+    index = rules.index
+    game.owned[1][index["sushi_bar"]] = 2
+    game.coins[0] = 16
+    before = lookahead_for(game).roll_income(0, 1, 1)
+    assert before == expectations.ReferenceLookahead(game).roll_income(0, 1, 1)
+    game.owned[3][index["soda_bottling_plant"]] = 1
+    after = lookahead_for(game).roll_income(0, 1, 1)
+    assert after == expectations.ReferenceLookahead(game).roll_income(0, 1, 1) == before - 2
+    game.owned[3][index["soda_bottling_plant"]] = 0  # and gone again
+    assert lookahead_for(game).roll_income(0, 1, 1) == before

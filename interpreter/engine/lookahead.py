@@ -51,6 +51,12 @@ from .payouts import (
 )
 
 
+def everyone_built(game: Game, cards: tuple) -> tuple:
+    """For each of ``cards`` (card indices), whether anyone has built it (a card in force
+    for every player: its boost counts in every town)."""
+    return tuple([any(town[card] for town in game.owned) for card in cards])
+
+
 class _Town:
     """What one seat's town alone decides (made again when the town changes): ``key`` (the
     town and its closed copies, for the rule set's ``memo``), ``counts`` (the numbers of
@@ -105,6 +111,8 @@ class _Town:
         blocking = game.rules.blocking_markers
         if blocking:
             key += tuple(x for m in blocking for x in game.marks[m][seat])
+        if look.tables.everyone:  # its payouts read the boosts anyone's cards give
+            key += ("everyone",) + everyone_built(game, look.tables.everyone)
         found = look.tables.memo.get(("town", key))
         if found is None:
             found = look.tables.remember(("town", key), _Town(look, seat, key))
@@ -186,8 +194,8 @@ class Lookahead:
     """Exact expectations in ``game``'s position (see the module docstring); it never
     changes the game. Get it with :func:`lookahead_for`, which brings it up to date."""
 
-    __slots__ = ("_blocking", "_now", "_prefs", "_seen", "_shared", "_towns", "game",
-                 "tables")
+    __slots__ = ("_blocking", "_everyone", "_now", "_prefs", "_seen", "_shared", "_towns",
+                 "game", "tables")
 
     def __init__(self, game: Game):
         self.game = game
@@ -203,6 +211,7 @@ class Lookahead:
         # number of dice when it has no choice or its coins do not change it, else its
         # kept preferences (_dice_entry), False when the position decides, None: not read
         self._prefs: list = [None] * game.n
+        self._everyone: tuple | None = None  # everyone_built as last read
 
     def moved_to(self, game: Game) -> Lookahead:
         """This look-ahead brought to ``game``'s position: another game of the same rule
@@ -225,6 +234,11 @@ class Lookahead:
                     in enumerate(zip(owned, seen, self._towns))]
         else:
             same = list(map(eq, owned, seen))  # the seats whose town changed, found in C
+        if self.tables.everyone:  # a boost in force for every player came or went: every
+            built = everyone_built(self.game, self.tables.everyone)  # town pays otherwise
+            if built != self._everyone:
+                self._everyone = built
+                same = [False] * len(same)
         towns, prefs = self._towns, self._prefs
         changed = False
         seat = -1

@@ -319,11 +319,13 @@ class PayoutTables:
     ``(card, activation, the bank pays it)`` of the static cards that pay on their
     owner's roll (``own_static``, in card order); the cards with an activation that are
     static or taking ones (``profiled``: what a town's profile reads, :meth:`~machikoro.engine.lookahead.
-    Lookahead._profile`); and ``memo``, payouts already computed, by the town they depend on (shared by every game
+    Lookahead._profile`); ``everyone``, the cards in force for every player that boost a
+    card's payouts (a town's per-copy payouts read whether anyone has built each); and
+    ``memo``, payouts already computed, by the town they depend on (shared by every game
     of the rule set; cleared when it grows large)."""
 
     __slots__ = ("_card_chances", "_chances", "_index", "_rolls", "conditional", "distribution",
-                 "dynamic_cards", "faces", "memo", "modes", "own_static", "pays_cards",
+                 "dynamic_cards", "everyone", "faces", "memo", "modes", "own_static", "pays_cards",
                  "plain", "profiled", "programs", "raised", "reads_roll", "roller_pays", "rules",
                  "self_neutral", "simple", "static", "taking", "walks")
 
@@ -374,6 +376,8 @@ class PayoutTables:
                                 and info.activation)
         self.profiled = tuple(card for card, clauses in enumerate(rules.activation)
                               if clauses and (self.static[card] or self.taking[card] >= 0))
+        self.everyone = tuple(sorted({~source for boosts in rules.boosts
+                                      for source, _ in boosts if source < 0}))
         self.faces = rules.dice_faces
         self.distribution: dict = {}
         self._chances: dict = {}
