@@ -261,7 +261,8 @@ def test_a_change_to_a_file_the_compiled_code_comes_from_makes_a_new_folder(tmp_
     root = tmp_path / "package"
     (root / "compiled").mkdir(parents=True)
     (root / "language" / "units").mkdir(parents=True)
-    (root / "compiled" / "kernels.py").write_text("kernels")
+    for name in ("kernels", "lookahead", "greedy"):
+        (root / "compiled" / f"{name}.py").write_text(name)
     (root / "language" / "actions.py").write_text("actions")
     unit = root / "language" / "units" / "poorest.py"
     unit.write_text("def compiled(): return 1")

@@ -21,7 +21,8 @@ import os
 import sys
 import time
 
-SOURCES = ("compiled/kernels.py", "language/actions.py", "language/units")
+SOURCES = ("compiled/kernels.py", "compiled/lookahead.py", "compiled/greedy.py",
+           "language/actions.py", "language/units")
 """The package's files the compiled code is made from (a folder: its ``.py`` files)."""
 KEEP = 3
 """How many fingerprints' compiled code a cache folder keeps."""
@@ -104,17 +105,20 @@ def compiled_yet(dispatcher) -> bool:
 
 class FirstCompile:
     """Around a call of ``dispatcher``: when it is not compiled yet, one line on
-    standard error says what is happening before, and how long it took after."""
+    standard error says what is happening before (``what`` is compiled, for about
+    ``minutes``), and how long it took after."""
 
-    def __init__(self, dispatcher, where: str | None):
+    def __init__(self, dispatcher, where: str | None, what: str = "the compiled engine",
+                 minutes: str = "three"):
         self.quiet = compiled_yet(dispatcher)
         self.where = where or "Numba's cache beside the package"
+        self.what, self.minutes = what, minutes
 
     def __enter__(self):
         if not self.quiet:
             self.start = time.monotonic()
-            sys.stderr.write("machikoro: compiling the compiled engine for this machine "
-                             "(once; about three minutes)...\n")
+            sys.stderr.write(f"machikoro: compiling {self.what} for this machine "
+                             f"(once; about {self.minutes} minutes)...\n")
             sys.stderr.flush()
         return self
 

@@ -6,7 +6,8 @@ them, one scalar :class:`~machikoro.engine.game.Game` per game, with the compile
 market decks, rolling the dice the compiled game threw (its log of throws, handed to a
 scripted ``dice``). At every step each scalar game is run to its next decision, which must
 be the one its compiled game waits at (the same name, player and number of options); both
-get the same answer (a uniform option index from the game's answer stream); then the
+get the same answer (a uniform option index from the game's answer stream, or a compiled
+policy's, which must be the scalar agent's answer: the greedy-same proof); then the
 states are compared: the winner, the turn, the seat to play, every seat's coins and town,
 the market and its decks, the markers, the extra turns, the coins received this turn and
 the roll. Any difference is reported with the game, the step and the field. The scalar
@@ -130,18 +131,36 @@ def _decision_matches(games: CompiledGames, g: int, decision) -> tuple | None:
     return None if scalar == compiled else ("decision", scalar, compiled)
 
 
+def _same_answer(agent, game: Game, decision, option: int) -> tuple | None:
+    """``("answer", ...)`` when ``agent``'s answer to ``decision`` is not option ``option``
+    (the decision's name and options, the agent's option, the compiled one), else None."""
+    answer = agent.choose(game, decision)
+    picked = next((i for i, o in enumerate(decision.options)
+                 if o is answer or (type(o) is type(answer) and o == answer)), None)
+    if picked == option:
+        return None
+    return ("answer", (decision.name, decision.options, picked),
+            (decision.name, decision.options, option))
+
+
 def run_lockstep(rules: RuleSet, players: int, seeds, max_turns: int = 1000,
                  answer_seed: int = 0, max_steps: int = 100_000,
-                 tables=None) -> LockstepReport:
+                 tables=None, agents=None) -> LockstepReport:
     """Play the games of ``seeds`` in both engines in lock-step (see the module text) and
     return a :class:`LockstepReport`. Answers are uniform option indices drawn from
-    streams seeded ``answer_seed`` + game (as the batched engine's harness draws them);
+    streams seeded ``answer_seed`` + game (as the batched engine's harness draws them),
+    or, with ``agents`` (``(policy, agent)``), a compiled policy's: ``policy(games)``
+    makes a callable giving an option index for each waiting game, and ``agent(g)`` the
+    scalar agent of game ``g``, whose answer must be that option (else a difference in
+    the field ``answer``: the decision, the scalar agent's option, the policy's).
     ``tables`` replaces the compiled engine's encoding of ``rules`` (a planted change
     must be found)."""
     from . import kernels as k
 
     games = CompiledGames(rules, players, seeds, max_turns=max_turns, tables=tables,
                           log_rolls=True)
+    policy = None if agents is None else agents[0](games)
+    scalar = None if agents is None else [agents[1](g) for g in range(games.n)]
     scripts = [_Dice() for _ in range(games.n)]
     twins = [scalar_twin(games, g, scripts[g]) for g in range(games.n)]
     for script, throws in zip(scripts, games.take_rolls()):
@@ -169,7 +188,15 @@ def run_lockstep(rules: RuleSet, players: int, seeds, max_turns: int = 1000,
                 followed[g] = False  # over in both, alike
         if not pending or steps >= max_steps:
             break
-        options = k.random_answers(keys, counters, games.option_counts)
+        options = k.random_answers(keys, counters, games.option_counts) if policy is None \
+            else policy()
+        if scalar is not None:
+            for g, decision in pending:
+                found = _same_answer(scalar[g], twins[g], decision, int(options[g]))
+                if found is not None:
+                    differences.append(Difference(g, steps, *found))
+                    followed[g] = False
+            pending = [(g, decision) for g, decision in pending if followed[g]]
         games.step(options)
         steps += 1
         for script, throws in zip(scripts, games.take_rolls()):

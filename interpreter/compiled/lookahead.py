@@ -1,0 +1,493 @@
+"""The look-ahead in compiled code: what greedy (and the features of the learned value) ask
+of a position, answered as :mod:`machikoro.engine.expectations` answers them, through the
+compiled engine's own income step and clauses run on scratch copies of a game.
+
+A question is about game ``ga`` of a :class:`~machikoro.compiled.kernels.State` ``a``; the
+copies are rows of a second State ``w`` of :data:`ROWS` games (:func:`scratch`), each row
+with one use (:data:`OUT` for an income step simulated, :data:`VIEW` for the position a
+raise of the roll is read in, :data:`BASE` for a position changed before it is valued,
+:data:`CHOICE` and :data:`PAYS` for the simulations of a card that asks a town choice).
+Nothing is kept between questions: each is answered on the position itself, as the
+reference look-ahead (:class:`~machikoro.engine.expectations.ReferenceLookahead`) answers
+it, summed in the same order, so the numbers are the same to the last bit.
+
+As in the reference: a copy rolls no dice (a side roll shows its mean,
+:attr:`Look.side_mean`), and while simulating, a choice of player is the richest other
+player, a yes/no is yes, and a choice of cards (a swap, a gift, a kind, an order) is not
+made (the clause and its ``then`` steps are skipped); a reroll is never made (no income
+clause rerolls).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+from ..errors import CompiledUnsupported
+from ..rules.ruleset import RuleSet
+from . import kernels as k
+from . import tables as tb
+from .kernels import (
+    ANSWER,
+    C_ASKS,
+    C_COND_COUNT,
+    C_COND_START,
+    C_OP,
+    C_OPTIONAL,
+    C_REST,
+    C_YES_NO,
+    CUR,
+    MOVING,
+    NDICE,
+    NONE,
+    PENDING,
+    PHASE,
+    QINS,
+    QLEN,
+    QPOS,
+    SEEN,
+    TOTAL,
+    TURN,
+)
+
+ROWS = 5
+"""The rows of the scratch State (:func:`scratch`)."""
+OUT, VIEW, BASE, CHOICE, PAYS = (np.int64(row) for row in range(ROWS))
+"""The scratch rows (int64 values, not literals: Numba would compile a function once more
+for each literal row passed to it): an income step simulated (and a card's activation); the position a
+raise of the roll is read in; a position changed before it is valued (coins put on a card,
+a card's cost paid); a card that asks a town choice simulated; what a kind to activate
+pays, and an option of a decision applied."""
+
+ANYONE, OWNER_ONLY, OTHERS_ONLY = 0, 1, 2
+"""Whose roll activates a card (``Look.mode``), as the colours say."""
+
+
+class Look(NamedTuple):
+    """What the compiled look-ahead reads of a rule set besides the engine's
+    :class:`~machikoro.compiled.tables.Tables`: ``prob`` (most dice + 1, highest total +
+    1) the chance of each total on each number of dice (0.0 where it cannot be rolled:
+    :func:`~machikoro.engine.chance.total_distribution`'s floats); ``totals`` (cards,
+    most) each card's activation totals in the data's order (-1 pads); ``mode`` (cards,)
+    whose roll activates it (:data:`ANYONE` ...); ``raises`` (raises, 3) the cards that
+    add to the roll (card, its clause's row, coins added) in the rule set's order;
+    ``side_mean`` (cards,) a side roll's mean total (the mean face times its dice);
+    ``swappable`` (clauses, most) a swap clause's cards in its own order (-1 pads);
+    ``victory``, ``market_landmark``, ``establishment`` and ``own_roll`` (cards,) bool:
+    a victory landmark, one from the shared pool, an establishment, one its owner's roll
+    may activate; ``needed`` the victory landmarks a player needs."""
+
+    prob: np.ndarray
+    totals: np.ndarray
+    mode: np.ndarray
+    raises: np.ndarray
+    side_mean: np.ndarray
+    swappable: np.ndarray
+    victory: np.ndarray
+    market_landmark: np.ndarray
+    establishment: np.ndarray
+    own_roll: np.ndarray
+    needed: int
+
+
+def encode_look(rules: RuleSet, t: tb.Tables) -> Look:
+    """The :class:`Look` of ``rules`` (``t``: its encoded tables). Raises
+    :class:`~machikoro.errors.CompiledUnsupported` for a side roll whose mean is not a
+    whole number of coins (the reference counts it as a fraction)."""
+    from ..engine.chance import total_distribution
+    from ..rules.tables import ACTIVATED_BY
+
+    cards, faces = len(rules.cards), rules.dice_faces
+    counts = t.dice_counts.tolist()
+    prob = np.zeros((max(counts) + 1, max(counts) * faces + 1), dtype=np.float64)
+    for count in counts:
+        for total, p in total_distribution(count, faces):
+            prob[count, total] = p
+    width = max((len(c.activation) for c in rules.cards), default=0) or 1
+    totals = np.full((cards, width), -1, dtype=np.int64)
+    for card, info in enumerate(rules.cards):
+        totals[card, :len(info.activation)] = info.activation
+    colours = rules.colours
+    mode = np.array([ACTIVATED_BY[colours[c.colour].activated_by] if c.colour in colours
+                     else ANYONE for c in rules.cards], dtype=np.int64)
+    side_mean = np.zeros(cards, dtype=np.int64)
+    for card, dice in rules.side_roll_cards.items():
+        if dice * (faces + 1) % 2:
+            raise CompiledUnsupported(f"the look-ahead of a side roll of {dice} dice (its "
+                                      f"mean, {dice * (faces + 1) / 2}, is not whole)")
+        side_mean[card] = dice * (faces + 1) // 2
+    return Look(
+        prob=prob, totals=totals, mode=mode, raises=_raises(rules, t),
+        side_mean=side_mean, swappable=_swappable(rules, t),
+        victory=_flags(cards, rules.victory),
+        market_landmark=_flags(cards, rules.market_landmarks),
+        establishment=_flags(cards, rules.establishments),
+        own_roll=np.array([c.colour in colours and colours[c.colour].activated_by != "others"
+                           for c in rules.cards], dtype=bool),
+        needed=rules.victory_count or len(rules.victory))
+
+
+def _flags(cards: int, chosen) -> np.ndarray:
+    out = np.zeros(cards, dtype=bool)
+    out[list(chosen)] = True
+    return out
+
+
+def _hook_rows(rules: RuleSet, t: tb.Tables) -> dict:
+    """``{(card, id(clause)): row}`` of the hooks' clauses."""
+    rows = {}
+    h = 0
+    for trigger in tb.TRIGGERS:
+        for card, clause in rules.hooks[trigger]:
+            rows[card, id(clause)] = int(t.hooks[h, 1])
+            h += 1
+    return rows
+
+
+def _raises(rules: RuleSet, t: tb.Tables) -> np.ndarray:
+    """(card, clause row, coins added) of each of ``rules.roll_raises``."""
+    rows = _hook_rows(rules, t)
+    return np.array([(card, rows[card, id(clause)], n) for card, clause, n in
+                     rules.roll_raises], dtype=np.int64).reshape(-1, 3)
+
+
+def _swappable(rules: RuleSet, t: tb.Tables) -> np.ndarray:
+    """Per clause row, a swap's cards in the order of its action's ``swappable``."""
+    from ..language.actions import Optional, Swap
+
+    found: dict = {}
+    for card, clauses in enumerate(rules.activation):
+        for first in clauses:
+            clause, j = first, 0
+            while clause is not None:
+                action = clause.action
+                if isinstance(action, Optional):
+                    action = action.action
+                if isinstance(action, Swap):
+                    row = int(t.card_clauses[card, list(clauses).index(first)])
+                    for _ in range(j):
+                        row = int(t.clauses[row, k.C_REST])
+                    found[row] = tuple(action.swappable)
+                clause, j = clause.rest, j + 1
+    width = max((len(c) for c in found.values()), default=0) or 1
+    out = np.full((max(len(t.clauses), 1), width), -1, dtype=np.int64)
+    for row, cards in found.items():
+        out[row, :len(cards)] = cards
+    return out
+
+
+def scratch(games, rows: int = ROWS):
+    """A :class:`~machikoro.compiled.kernels.State` of ``rows`` games shaped as
+    ``games``' (a :class:`~machikoro.compiled.games.CompiledGames`), for the copies."""
+    return k.State(**{name: np.zeros((rows,) + array.shape[1:], dtype=array.dtype)
+                      for name, array in games.arrays.items()})
+
+
+# ---------------------------------------------------------------------------- copies
+
+
+@njit(cache=True, inline="always")
+def copy_game(t, lt, a, ga, w, z):
+    """Game ``ga`` of ``a`` copied into row ``z`` of ``w``, made a look-ahead copy: no
+    decision pending, an empty queue, the towns read as they are (not as they stood at a
+    roll, no move logged: it is not the income step), a side roll showing its mean."""
+    w.ints[z] = a.ints[ga]
+    w.coins[z] = a.coins[ga]
+    w.towns[z] = a.towns[ga]
+    w.supply[z] = a.supply[ga]
+    w.dice[z] = a.dice[ga]
+    w.rerolled[z] = a.rerolled[ga]
+    w.built[z] = a.built[ga]
+    w.decks[z] = a.decks[ga]
+    w.deck_lo[z] = a.deck_lo[ga]
+    w.deck_hi[z] = a.deck_hi[ga]
+    w.received[z] = a.received[ga]
+    w.marks[z] = a.marks[ga]
+    w.ints[z, PENDING] = NONE
+    w.ints[z, PHASE] = k.END
+    w.ints[z, SEEN] = 0
+    w.ints[z, MOVING] = 0
+    w.ints[z, QLEN] = 0
+    w.ints[z, QPOS] = 0
+    w.ints[z, QINS] = 0
+    w.ints[z, ANSWER] = -1
+    turn = w.ints[z, TURN] + 1
+    for card in range(t.cards):
+        w.side_turn[z, card] = turn
+        w.side[z, card] = lt.side_mean[card]
+
+
+@njit(cache=True)
+def faces_for(total, count, faces, out):
+    """One way ``count`` dice of ``faces`` faces show ``total``, highest faces first, into
+    ``out`` (:func:`machikoro.engine.chance.faces_for`)."""
+    for d in range(count - 1):
+        face = min(faces, total - (count - 1 - d))
+        out[d] = face
+        total -= face
+    out[count - 1] = total
+
+
+@njit(cache=True, inline="always")
+def _richest_option(w, z, t, owner, optional):
+    """A choice of another player while simulating: the richest, the first of them in
+    the options' order (payment order from ``owner``), as an option index."""
+    best, most = 0, -1
+    for j in range(t.players - 1):
+        coins = w.coins[z, t.order[owner, 1 + j]]
+        if coins > most:
+            best, most = j, coins
+    return best + optional
+
+
+@njit(cache=True, inline="always")
+def _run_item(t, w, z, i, card, owner, clause, answer):
+    """Run queue item ``i``'s action with ``answer`` (-1: it asks nothing); its ``then``
+    steps run next when it happened."""
+    w.ints[z, QINS] = i + 1
+    copies = w.queue[z, i, 2]
+    if k._act(t, w, z, clause, card, owner, copies, answer) and t.clauses[clause, C_REST] >= 0:
+        k._insert(w, z, card, owner, copies, t.clauses[clause, C_REST], 0)
+
+
+@njit(cache=True)
+def auto_walk(t, w, z):
+    """Walk row ``z``'s queue to its end as the look-ahead does
+    (:func:`machikoro.engine.expectations._run`): a clause whose conditions fail is
+    skipped; one that asks is answered by the default answer (the richest other player;
+    yes), or skipped with its ``then`` steps (a choice of cards or of a town change, an
+    order)."""
+    while w.ints[z, QPOS] < w.ints[z, QLEN]:
+        i = w.ints[z, QPOS]
+        w.ints[z, QPOS] = i + 1
+        card, owner, clause = w.queue[z, i, 0], w.queue[z, i, 1], w.queue[z, i, 3]
+        if card < 0:
+            continue
+        if t.clauses[clause, C_COND_COUNT] and not k._holds(
+                t, w, z, t.clauses[clause, C_COND_START], t.clauses[clause, C_COND_COUNT],
+                owner):
+            continue
+        answer = -1
+        if t.clauses[clause, C_ASKS]:
+            count = k._options(t, w, z, clause, card, owner)
+            op = t.clauses[clause, C_OP]
+            if count == 0 or op == tb.SWAP or op == tb.GIVE or op == tb.CARD_CHOICE or \
+                    op == tb.REROLL:
+                continue
+            if t.clauses[clause, C_YES_NO]:
+                if count < 2:
+                    continue  # only "no"
+                answer = 1
+            else:
+                answer = _richest_option(w, z, t, owner, t.clauses[clause, C_OPTIONAL])
+        _run_item(t, w, z, i, card, owner, clause, answer)
+
+
+@njit(cache=True, inline="always")
+def _queue(w, z, n, card, owner, copies, clause):
+    w.queue[z, n, 0] = card
+    w.queue[z, n, 1] = owner
+    w.queue[z, n, 2] = copies
+    w.queue[z, n, 3] = clause
+    w.queue[z, n, 4] = 0
+    return n + 1
+
+
+# ---------------------------------------------------------------------------- rolls
+
+
+@njit(cache=True)
+def outcome_income(t, lt, a, ga, w, roller, faces, ndice, total, seat):
+    """What ``seat`` gains (negative: pays) if ``roller`` rolls the faces ``faces[:ndice]``
+    now, the roll's total being ``total``: the whole income step run on a copy
+    (:func:`machikoro.engine.expectations.outcome_income`)."""
+    copy_game(t, lt, a, ga, w, OUT)
+    w.ints[OUT, CUR] = roller
+    for d in range(ndice):
+        w.dice[OUT, d] = faces[d]
+    w.ints[OUT, NDICE] = ndice
+    w.ints[OUT, TOTAL] = total
+    k._fill(t, w, OUT, k.INCOME)
+    auto_walk(t, w, OUT)
+    return w.coins[OUT, seat] - a.coins[ga, seat]
+
+
+@njit(cache=True)
+def effective_total(t, lt, a, ga, w, roller, faces, ndice):
+    """The total of ``faces[:ndice]`` after ``roller``'s additions to the roll, each taken
+    when its conditions hold (nothing built this turn) and, when it asks, when it pays the
+    roller more (:func:`machikoro.engine.expectations.effective_total`)."""
+    total = 0
+    for d in range(ndice):
+        total += faces[d]
+    if lt.raises.shape[0] == 0:
+        return total
+    viewed = False
+    for r in range(lt.raises.shape[0]):
+        card, clause, n = lt.raises[r, 0], lt.raises[r, 1], lt.raises[r, 2]
+        if a.towns[ga, roller, card] <= 0:
+            continue
+        if not viewed:
+            copy_game(t, lt, a, ga, w, VIEW)
+            w.ints[VIEW, CUR] = roller
+            for d in range(ndice):
+                w.dice[VIEW, d] = faces[d]
+            w.ints[VIEW, NDICE] = ndice
+            w.built[VIEW] = 0
+            viewed = True
+        w.ints[VIEW, TOTAL] = total
+        if t.clauses[clause, C_COND_COUNT] and not k._holds(
+                t, w, VIEW, t.clauses[clause, C_COND_START], t.clauses[clause, C_COND_COUNT],
+                roller):
+            continue
+        if not t.clauses[clause, C_ASKS] or outcome_income(
+                t, lt, a, ga, w, roller, faces, ndice, total + n, roller) > outcome_income(
+                t, lt, a, ga, w, roller, faces, ndice, total, roller):
+            total += n
+    return total
+
+
+@njit(cache=True, inline="always")
+def roll_income(t, lt, a, ga, w, roller, total, ndice):
+    """What ``roller`` gains rolling ``total`` on ``ndice`` dice now (one way the dice
+    show it, its additions to the roll applied: :func:`machikoro.engine.expectations.
+    roll_income`)."""
+    faces = np.empty(max(ndice, 1), dtype=np.int64)
+    faces_for(total, ndice, t.faces, faces)
+    raised = effective_total(t, lt, a, ga, w, roller, faces, ndice)
+    return outcome_income(t, lt, a, ga, w, roller, faces, ndice, raised, roller)
+
+
+@njit(cache=True, inline="always")
+def add(total, c, x, neumaier):
+    """One term of Python's ``sum`` of floats: ``(total, compensation)`` after ``x``
+    (``neumaier``: this Python's ``sum`` compensates, as 3.12 and later do)."""
+    t = total + x
+    if neumaier:
+        if abs(total) >= abs(x):
+            c += (total - t) + x
+        else:
+            c += (x - t) + total
+    return t, c
+
+
+@njit(cache=True, inline="always")
+def sum_end(total, c):
+    """The end of Python's ``sum`` of floats (:func:`add`): the compensation added."""
+    return total + c if c != 0.0 and np.isfinite(c) else total
+
+
+
+@njit(cache=True)
+def expected_roll_income(t, lt, a, ga, w, seat, ndice, neumaier):
+    """Expected coins ``seat`` gains from its own roll of ``ndice`` dice now, summed over
+    the totals in order as Python's ``sum`` sums them (``neumaier``: with its
+    compensation; :func:`machikoro.engine.expectations.expected_roll_income`)."""
+    value, c = 0.0, 0.0
+    for total in range(ndice, ndice * t.faces + 1):
+        value, c = add(value, c, lt.prob[ndice, total]
+                       * roll_income(t, lt, a, ga, w, seat, total, ndice), neumaier)
+    return sum_end(value, c)
+
+
+@njit(cache=True)
+def preferred_dice(t, lt, a, ga, w, seat, neumaier):
+    """The number of dice ``seat`` is assumed to roll: of its choices (ascending), the
+    first with the highest expected own income (:func:`machikoro.engine.expectations.
+    preferred_dice`)."""
+    offers = k._dice_offers(t, a, ga, seat)
+    if not offers & (offers - 1):
+        return k._nth_count(t, offers, 0)
+    best, most = 0, -np.inf
+    for j in range(k._nth_count(t, offers, -1)):
+        count = k._nth_count(t, offers, j)
+        value = expected_roll_income(t, lt, a, ga, w, seat, count, neumaier)
+        if value > most:
+            best, most = count, value
+    return best
+
+
+@njit(cache=True)
+def preferred_pattern(t, lt, a, ga, w, neumaier):
+    """Every seat's :func:`preferred_dice`, in seat order."""
+    out = np.empty(t.players, dtype=np.int64)
+    for seat in range(t.players):
+        out[seat] = preferred_dice(t, lt, a, ga, w, seat, neumaier)
+    return out
+
+
+# ---------------------------------------------------------------------------- one card
+
+
+@njit(cache=True, inline="always")
+def activates(lt, card, roller, seat):
+    """``roller``'s roll may activate ``seat``'s ``card`` (its colour's rule)."""
+    mode = lt.mode[card]
+    return not ((mode == OWNER_ONLY and roller != seat) or (mode == OTHERS_ONLY and
+                                                            roller == seat))
+
+
+@njit(cache=True, inline="always")
+def chance_of(lt, ndice, total):
+    """The chance of ``total`` on ``ndice`` dice (0.0 where they cannot show it)."""
+    if total < 0 or total >= lt.prob.shape[1]:
+        return 0.0
+    return lt.prob[ndice, total]
+
+
+@njit(cache=True)
+def card_value(t, lt, a, ga, w, seat, card, pattern):
+    """Expected coins per round that one more copy of the establishment ``card`` brings
+    ``seat``, every seat rolling ``pattern[seat]`` dice: its clauses run for each roll
+    that activates it, on a copy with the copy added
+    (:func:`machikoro.engine.expectations.card_value`)."""
+    value = 0.0
+    if lt.totals[card, 0] < 0:
+        return value
+    faces = np.empty(t.max_dice + 1, dtype=np.int64)
+    for roller in range(t.players):
+        if not activates(lt, card, roller, seat):
+            continue
+        ndice = pattern[roller]
+        for j in range(lt.totals.shape[1]):
+            total = lt.totals[card, j]
+            if total < 0:
+                break
+            p = chance_of(lt, ndice, total)
+            if p == 0.0:
+                continue
+            copy_game(t, lt, a, ga, w, OUT)
+            w.towns[OUT, seat, card] += 1
+            w.ints[OUT, CUR] = roller
+            w.ints[OUT, TOTAL] = total
+            faces_for(total, ndice, t.faces, faces)
+            for d in range(ndice):
+                w.dice[OUT, d] = faces[d]
+            w.ints[OUT, NDICE] = ndice
+            n = 0
+            for c in range(t.card_clauses.shape[1]):
+                if t.card_clauses[card, c] < 0:
+                    break
+                n = _queue(w, OUT, n, card, seat, 1, t.card_clauses[card, c])
+            w.ints[OUT, QLEN] = n
+            auto_walk(t, w, OUT)
+            value += p * (w.coins[OUT, seat] - a.coins[ga, seat])
+    return value
+
+
+@njit(cache=True, inline="always")
+def activation_pays(t, lt, a, ga, w, z, owner, card):
+    """What ``owner``'s copies of ``card`` pay it now, its activation's clauses run on a
+    copy (row ``z``) with every copy it owns (as greedy values a kind to activate)."""
+    copy_game(t, lt, a, ga, w, z)
+    copies = a.towns[ga, owner, card]
+    n = 0
+    for c in range(t.card_clauses.shape[1]):
+        if t.card_clauses[card, c] < 0:
+            break
+        n = _queue(w, z, n, card, owner, copies, t.card_clauses[card, c])
+    w.ints[z, QLEN] = n
+    auto_walk(t, w, z)
+    return w.coins[z, owner] - a.coins[ga, owner]
