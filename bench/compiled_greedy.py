@@ -3,6 +3,7 @@ of CPU time measured in one run, and the greedy-same proof over many games.
 
     python bench/compiled_greedy.py [--variant base] [--players 2] [--games 200]
                                     [--scalar-games 200] [--check 0]
+    python bench/compiled_greedy.py --check-all 100
 
 Greedy in every seat. The scalar engine plays ``--scalar-games`` games one by one
 (``Game`` and ``GreedyAgent``); the compiled engine one batch of ``--games`` games
@@ -11,7 +12,8 @@ waiting game at once, then the games play on to their next decision). For each: 
 seconds per game (``time.process_time``; the first compile made before, reported apart)
 and the ratio. ``--check N`` plays N more games of each in lock-step
 (:func:`~machikoro.agents.compiled_policies.check_greedy`) and prints the differences
-(there must be none).
+(there must be none). ``--check-all N`` runs that check alone on every rule set and player
+count of ``bench/lockstep.py``'s cases (N games times the case's weight).
 
 Target (issue 35): >= 20x the scalar greedy on every bundled rule set, the same decisions.
 """
@@ -25,7 +27,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from lockstep import rule_set
+from lockstep import CASES, rule_set
 
 
 def scalar_games(rules, players: int, count: int) -> tuple[float, int]:
@@ -61,7 +63,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--scalar-games", type=int, default=200)
     parser.add_argument("--check", type=int, default=0)
+    parser.add_argument("--check-all", type=int, default=0)
     args = parser.parse_args(argv)
+    if args.check_all:
+        return check_all(args.check_all)
     rules, players = rule_set(args.variant), args.players
     print(f"{args.variant}, {players} players, greedy in every seat")
     seconds, _ = compiled_games(rules, players, 10**6, 2)
@@ -87,6 +92,26 @@ def main(argv: list[str] | None = None) -> int:
             print(f"  {difference}")
         return 1 if report.differences else 0
     return 0
+
+
+def check_all(count: int) -> int:
+    """The greedy-same check on every case of ``bench/lockstep.py`` (``count`` games
+    times its weight); 1 when any game differs."""
+    from machikoro.agents.compiled_policies import check_greedy
+
+    games = decisions = differences = 0
+    start = time.process_time()
+    for name, players, weight in CASES:
+        report = check_greedy(rule_set(name), players, range(weight * count))
+        games, decisions = games + report.games, decisions + report.decisions
+        differences += len(report.differences)
+        print(f"{name}, {players} players: {report.games} games, {report.decisions} "
+              f"decisions, {len(report.differences)} differences", flush=True)
+        for difference in report.differences[:3]:
+            print(f"  {difference}")
+    print(f"all: {games} games, {decisions} decisions, {differences} differences, "
+          f"{time.process_time() - start:.0f} CPU s")
+    return 1 if differences else 0
 
 
 if __name__ == "__main__":
