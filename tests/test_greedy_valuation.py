@@ -240,3 +240,27 @@ def test_greedy_adds_2_to_the_roll_exactly_when_the_raised_total_pays_it_more(fa
     game = _at_the_added_roll(faces)
     decision = game.decision()
     assert GreedyAgent().choose(game, decision) is adds
+
+
+def test_a_card_that_asks_a_choice_is_valued_on_the_coins_of_the_position():
+    # Millionaire's Row's Renovation Company takes a coin per closed copy from each other
+    # player: what it brings depends on what they hold. Valued twice by one agent (its
+    # memo of these values), with the others rich and then broke, it must give what a
+    # fresh agent gives (the memo once kept the first value, keyed by the towns alone)
+    from machikoro.agents.greedy import GreedyAgent
+    from machikoro.data.bundled import resolve_variant
+    from machikoro.engine.game import Game
+    from machikoro.engine.lookahead import lookahead_for
+    from machikoro.rules.loader import load_cached
+
+    rules = load_cached([resolve_variant("millionaires-row")])
+    game = Game(rules, 3, seed=0)
+    card = rules.index["renovation_company"]
+    game.coins = [10, 10, 10]
+    dice = {0: 2, 1: 1, 2: 1}  # (its owner rolls two dice: it can show the card's total)
+    agent = GreedyAgent(0)
+    rich = agent._values(lookahead_for(game), 0, [card], dice)
+    game.coins = [10, 0, 0]
+    broke = agent._values(lookahead_for(game), 0, [card], dice)
+    assert broke == GreedyAgent(0)._values(lookahead_for(game), 0, [card], dice)
+    assert broke[0] < rich[0]

@@ -61,8 +61,8 @@ class GreedyAgent:
         self.seed = seed
         self.horizon = horizon
         self.full = full
-        # what depends on the towns and the dice alone (not on the coins): the values of
-        # cards that ask a town choice (_values)
+        # the values of cards that ask a town choice (_values), by the position they
+        # read (_position)
         self._memo: dict = {}
 
     def choose(self, game: Game, decision: Decision) -> Any:
@@ -325,11 +325,11 @@ class GreedyAgent:
             return found
 
         pattern = tuple(dice_of[s] for s in range(game.n))
-        towns = _towns(game)
+        position = _position(game)
         out = []
         for card, value in zip(cards, values):
             if choosing[card]:
-                key = ("choice", card, seat, horizon, pattern, towns)
+                key = ("choice", card, seat, horizon, pattern, position)
                 value = self._memo.get(key)
                 if value is None:
                     value = self._remember(key, choice_values.card_value(
@@ -362,12 +362,17 @@ class GreedyAgent:
 _MEMO_SIZE = 4096  # entries of an agent's memo before it is emptied
 
 
-def _towns(game: Game) -> tuple:
-    """Every town and its marks (closed copies, stored coins) as one hashable key."""
+def _position(game: Game) -> tuple:
+    """What a card's simulated activation may read of the position, as one hashable key:
+    every town and its marks (closed copies, stored coins), the coins (what is taken is
+    capped by what a player has), the market, the turn, the coins received this turn and
+    the cards built this turn."""
     key = tuple(map(tuple, game.owned))
     if game.rules.markers:
         key += tuple(tuple(row) for table in game.marks for row in table)
-    return key
+    return key + (tuple(game.coins), tuple(game.supply), game.turn, game.extra_turns,
+                  None if game.received is None else tuple(game.received),
+                  tuple(game.built_this_turn))
 
 
 def _paid_value(look: Lookahead, seat: int, card: int) -> float:
