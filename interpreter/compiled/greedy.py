@@ -163,6 +163,7 @@ def _card_pick(t, lt, a, ga, w, clause, owner, count, optional):
     when it may decline and none pays; what each pays run on a copy, row
     :data:`~.lookahead.PAYS`); any other kind, the one the other players own most of,
     less ``owner``'s copies; the first of the best."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     scope = t.clauses[clause, C_SCOPE]
     best, best_j = 0.0, -1
     for j in range(count - optional):
@@ -188,6 +189,7 @@ def _card_pick(t, lt, a, ga, w, clause, owner, count, optional):
 def _applied(t, lt, a, ga, w, clause, owner, j, op):
     """Option ``j`` (counted without the "no") of a swap or a gift applied to a copy
     (row :data:`~.lookahead.PAYS`): ``(kind given, kind taken or -1, receiver)``."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     copy_game(t, lt, a, ga, w, PAYS)
     if op == tb.SWAP:
         k._swaps(t, w, PAYS, clause, owner, j)
@@ -248,6 +250,7 @@ def choice_walk(t, lt, w, z, worth):
     """Walk row ``z``'s queue to its end as :func:`machikoro.agents.choice_values._run`
     does: choices made as greedy makes them (:func:`_simulated_choice`, a swap by
     :func:`_best_swap`)."""
+    t, lt, w = k._borrowed(t), k._borrowed(lt), k._borrowed(w)
     while w.ints[z, QPOS] < w.ints[z, QLEN]:
         i = w.ints[z, QPOS]
         w.ints[z, QPOS] = i + 1
@@ -286,6 +289,7 @@ def _roll_gain(t, lt, a, ga, w, seat, card, copies, roller, total, faces, ndice,
     """What ``copies`` copies of ``card`` bring ``seat`` when ``roller`` rolls ``total``:
     coins, and the worth of the cards gained less those lost, a closed copy costing a
     round of its worth (:func:`machikoro.agents.choice_values._roll_gain`)."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     z = CHOICE
     copy_game(t, lt, a, ga, w, z)
     w.towns[z, seat, card] = copies
@@ -331,6 +335,7 @@ def choice_value(t, lt, a, ga, w, seat, card, pattern, worth, horizon):
     town choice) brings ``seat``: over every roll that activates it, what the copies with
     it bring less what they bring without it (:func:`machikoro.agents.choice_values.
     card_value`)."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     value = 0.0
     if lt.totals[card, 0] < 0:
         return value
@@ -365,6 +370,8 @@ def _values(t, lt, gr, a, ga, w, seat, cards, m, pattern, horizon, out):
     """Greedy's full values of ``cards[:m]`` (coins per round) into ``out``: the
     look-ahead's times the share that pays, a card that asks a town choice valued by
     :func:`choice_value` (:meth:`~machikoro.agents.greedy.GreedyAgent._values`)."""
+    t, lt = k._borrowed(t), k._borrowed(lt)
+    gr, a, w = k._borrowed(gr), k._borrowed(a), k._borrowed(w)
     choosing = False
     for i in range(m):
         out[i] = card_value(t, lt, a, ga, w, seat, cards[i], pattern) * gr.shares[cards[i]]

@@ -516,6 +516,7 @@ def _towns_changing(t, s, g, kind, seat, other):
     market, or nowhere): in the income step, the first change keeps the towns as they
     stood at the roll (on a total whose income reads them) and the moves are logged
     (:meth:`machikoro.engine.state_changes.StateChanges.towns_changing`)."""
+    t, s = _borrowed(t), _borrowed(s)
     if s.ints[g, PHASE] != INCOME:
         return
     if not s.ints[g, MOVING]:
@@ -543,6 +544,7 @@ def _activated_copies(t, s, g, owner, kind, copies):
     are now: copies per seat (:meth:`machikoro.engine.state_changes.StateChanges.
     activated_copies`: the moves followed from the roll, an open copy leaving before an
     activated one)."""
+    t, s = _borrowed(t), _borrowed(s)
     tracked = np.zeros(t.players, dtype=np.int64)
     moved = False
     for i in range(s.ints[g, NMOVES] if s.ints[g, MOVING] else 0):
@@ -580,6 +582,7 @@ def _move_copy(t, s, g, seat, kind, other):
     """One copy of ``kind`` goes from ``seat``'s town to ``other``'s with its state: an
     unmarked copy when there is one (a closed card stays closed with its new owner), and
     its share of the coins on the kind."""
+    t, s = _borrowed(t), _borrowed(s)
     _towns_changing(t, s, g, kind, seat, other)
     for m in t.blocking:
         if s.marks[g, m, seat, kind] >= s.towns[g, seat, kind]:
@@ -597,6 +600,7 @@ def _move_copy(t, s, g, seat, kind, other):
 @njit(cache=True)
 def _mark(t, s, g, m, seat, kind, copies):
     """Marker ``m`` on ``copies`` more of ``seat``'s ``kind`` (at most all its copies)."""
+    t, s = _borrowed(t), _borrowed(s)
     s.marks[g, m, seat, kind] = min(s.towns[g, seat, kind], s.marks[g, m, seat, kind] + copies)
 
 
@@ -604,6 +608,7 @@ def _mark(t, s, g, m, seat, kind, copies):
 def _reopen(t, s, g, seat, kind, copies):
     """The copies of ``seat``'s ``kind`` that activate now: the closed ones lose their
     marker instead and give nothing."""
+    t, s = _borrowed(t), _borrowed(s)
     for m in t.blocking:
         closed = s.marks[g, m, seat, kind]
         if closed:
@@ -617,6 +622,7 @@ def _return_to_market(t, s, g, seat, kind, copies):
     """``copies`` of ``seat``'s ``kind`` go back to the market: onto its face-up pile, or
     under its row's deck when the kind is not face up; their markers go, and the coins on
     them to the bank (:meth:`machikoro.engine.market.MarketState.return_to_market`)."""
+    t, s = _borrowed(t), _borrowed(s)
     before = s.towns[g, seat, kind]
     copies = min(copies, before)
     if copies <= 0:
@@ -668,6 +674,7 @@ def _card_choice(t, s, g, clause, card, owner, k):
     """A choice of one card (the owner's, or any for ``choose an establishment``): with
     ``k`` < 0 the number of cards, else act on the ``k``-th: unbuild it, name it (``it``
     of the next steps), or activate it (its clauses run next, for its owner)."""
+    t, s = _borrowed(t), _borrowed(s)
     act = t.clauses[clause, C_SCOPE]
     count = 0
     for c in range(t.cards):
@@ -700,6 +707,7 @@ def _card_choice(t, s, g, clause, card, owner, k):
 def _mark_activated(t, s, g, m, owner, card, copies):
     """Marker ``m`` on the copies of ``owner``'s ``card`` that activated, wherever each is
     now (one back in the market is not marked)."""
+    t, s = _borrowed(t), _borrowed(s)
     if not s.ints[g, MOVING]:
         _mark(t, s, g, m, owner, card, copies)
         return
@@ -713,6 +721,7 @@ def _mark_activated(t, s, g, m, owner, card, copies):
 def _return_activated(t, s, g, owner, card, copies):
     """The activated copies of ``owner``'s ``card`` go back to the market, from the town
     where each is now."""
+    t, s = _borrowed(t), _borrowed(s)
     if not s.ints[g, MOVING]:
         _return_to_market(t, s, g, owner, card, copies)
         return
@@ -749,6 +758,7 @@ def _swaps(t, s, g, clause, owner, k):
     order, per card given, per card taken, within the limits): with ``k`` < 0 their
     number, else make the ``k``-th. Where no kind of a pair of towns has a limit, every
     pair is a swap, counted (and the k-th found) without walking them."""
+    t, s = _borrowed(t), _borrowed(s)
     gives = np.empty(t.cards, dtype=np.int64)
     takes = np.empty(t.cards, dtype=np.int64)
     n_give = _owned_of(t, s, g, clause, owner, gives)
@@ -785,6 +795,7 @@ def _gives(t, s, g, clause, owner, k):
     """The gifts of ``owner`` in the scalar engine's order (per card given, per receiver:
     the previous player, or each other player in payment order, who may own one more):
     with ``k`` < 0 their number, else make the ``k``-th."""
+    t, s = _borrowed(t), _borrowed(s)
     count = 0
     previous = t.clauses[clause, C_SCOPE] == 1
     for give in range(t.cards):
@@ -899,6 +910,7 @@ def _order(t, s, g, i, k):
     options (the orders of the kinds, as :func:`itertools.permutations` lists them), else
     sort the items after it (its copies) by the ``k``-th order, stably
     (:class:`machikoro.engine.ordering.Reorder`)."""
+    t, s = _borrowed(t), _borrowed(s)
     block, bits = s.queue[g, i, 3], s.queue[g, i, 4]
     kinds = np.empty(t.block_cards.shape[1], dtype=np.int64)
     left = 0
@@ -957,6 +969,7 @@ def _to_order(t, s, g, block, owner):
     """The kinds of an order block that ``owner`` orders now (bits of its candidates):
     those it has whose order can change the result with another it has; 0 when fewer
     than two (:meth:`machikoro.engine.phases.TurnPhases._ask_order`)."""
+    t, s = _borrowed(t), _borrowed(s)
     width = t.block_cards.shape[1]
     bits, count = 0, 0
     for j in range(width):
@@ -1145,6 +1158,7 @@ def _market_changed(t, s, g):
     """After a card left or joined the market: retire what nobody may build (when the
     rules say so), then reveal from each row's deck until it shows its kinds
     (:meth:`machikoro.engine.market.MarketState.market_changed`)."""
+    t, s = _borrowed(t), _borrowed(s)
     for r in range(t.row_kinds.shape[0]):
         shown = 0
         for c in range(t.cards):
@@ -1169,6 +1183,7 @@ def _setup_market(t, s, g):
     """Shuffle each market row's deck with the game's stream (a random key per card,
     sorted: :meth:`machikoro.vector.rng.Streams.permutation_keys`), take its cards off
     the market, and reveal."""
+    t, s = _borrowed(t), _borrowed(s)
     for r in range(t.row_kinds.shape[0]):
         size = t.row_size[r]
         keys = np.empty(size, dtype=np.uint64)

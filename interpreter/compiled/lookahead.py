@@ -75,6 +75,11 @@ class Look(NamedTuple):
     add to the roll (card, its clause's row, coins added) in the rule set's order;
     ``side_mean`` (cards,) a side roll's mean total (the mean face times its dice);
     ``swappable`` (clauses, most) a swap clause's cards in its own order (-1 pads);
+    ``static`` (cards,) bool: what one more copy brings when it activates is the same on
+    every roll (the bank pays; no condition reads the roll or the roller; nothing asked):
+    valued with one simulation (:func:`static_cards`); ``faces_free``: a roll's income
+    depends on its total alone (no condition reads the faces or the number of dice, no
+    card raises the roll), so the totals two numbers of dice share have one income;
     ``victory``, ``market_landmark``, ``establishment`` and ``own_roll`` (cards,) bool:
     a victory landmark, one from the shared pool, an establishment, one its owner's roll
     may activate; ``needed`` the victory landmarks a player needs."""
@@ -85,6 +90,8 @@ class Look(NamedTuple):
     raises: np.ndarray
     side_mean: np.ndarray
     swappable: np.ndarray
+    static: np.ndarray
+    faces_free: bool
     victory: np.ndarray
     market_landmark: np.ndarray
     establishment: np.ndarray
@@ -120,13 +127,47 @@ def encode_look(rules: RuleSet, t: tb.Tables) -> Look:
         side_mean[card] = dice * (faces + 1) // 2
     return Look(
         prob=prob, totals=totals, mode=mode, raises=_raises(rules, t),
-        side_mean=side_mean, swappable=_swappable(rules, t),
+        side_mean=side_mean, swappable=_swappable(rules, t), static=static_cards(t),
+        faces_free=not rules.roll_raises and not np.isin(
+            t.conditions[:, 0], (tb.DOUBLES, tb.ROLLED_DICE)).any(),
         victory=_flags(cards, rules.victory),
         market_landmark=_flags(cards, rules.market_landmarks),
         establishment=_flags(cards, rules.establishments),
         own_roll=np.array([c.colour in colours and colours[c.colour].activated_by != "others"
                            for c in rules.cards], dtype=bool),
         needed=rules.victory_count or len(rules.victory))
+
+
+STATIC_TESTS = (tb.HAS_CARD, tb.HAS_COUNT, tb.HAS_COINS, tb.HAS_LANDMARKS, tb.ROUND_IS,
+                tb.MARKET_HAS, tb.OTHER_PLAYERS, tb.ALL_OF, tb.ANY_OF, tb.NOT)
+"""The conditions that read neither the roll nor the roller (about the owner, its
+town, the other players, the round or the market)."""
+STATIC_AMOUNTS = (tb.FIXED, tb.PER_CARD, tb.PER_ROUND, tb.SIDE_ROLL)
+
+
+def static_cards(t: tb.Tables) -> np.ndarray:
+    """Per card, True when every clause of its activation (``then`` steps included) is a
+    gain from the bank of an amount that reads neither the roll nor the coins (a side roll
+    counts its mean), asks nothing, and whose conditions read neither the roll nor the
+    roller (:data:`STATIC_TESTS`): what one more copy brings is then the same whoever
+    rolls whatever total."""
+    out = np.zeros(t.cards, dtype=bool)
+    for card in range(t.cards):
+        rows = [int(r) for r in t.card_clauses[card] if r >= 0]
+        out[card] = bool(rows)
+        while rows and out[card]:
+            row = rows.pop()
+            clause = t.clauses[row]
+            first, count = clause[k.C_COND_START], clause[k.C_COND_COUNT]
+            tests = [t.conditions[c] for i in range(first, first + count)
+                     for c in range(*t.condition_list[i])]
+            out[card] = (clause[k.C_OP] == tb.COINS and clause[k.C_PAYER] == k.BANK
+                         and clause[k.C_PAYEE] == k.OWNER and not clause[k.C_ASKS]
+                         and clause[k.C_AMOUNT] in STATIC_AMOUNTS
+                         and all(test[0] in STATIC_TESTS and not test[1] for test in tests))
+            if clause[k.C_REST] >= 0:
+                rows.append(int(clause[k.C_REST]))
+    return out
 
 
 def _flags(cards: int, chosen) -> np.ndarray:
@@ -259,6 +300,7 @@ def auto_walk(t, w, z):
     skipped; one that asks is answered by the default answer (the richest other player;
     yes), or skipped with its ``then`` steps (a choice of cards or of a town change, an
     order)."""
+    t, w = k._borrowed(t), k._borrowed(w)
     while w.ints[z, QPOS] < w.ints[z, QLEN]:
         i = w.ints[z, QPOS]
         w.ints[z, QPOS] = i + 1
@@ -298,11 +340,25 @@ def _queue(w, z, n, card, owner, copies, clause):
 # ---------------------------------------------------------------------------- rolls
 
 
+@njit(cache=True, inline="always")
+def _anything_activates(t, a, ga, roller, total):
+    """Some seat owns a card of the income plan of ``total`` rolled by ``roller``."""
+    if total >= t.plan_start.shape[0] or t.plan_start[total] < 0:
+        return False
+    for i in range(t.plan_start[total], t.plan_stop[total]):
+        if a.towns[ga, t.order[roller, t.items[i, 0]], t.items[i, 1]] > 0:
+            return True
+    return False
+
+
 @njit(cache=True)
 def outcome_income(t, lt, a, ga, w, roller, faces, ndice, total, seat):
     """What ``seat`` gains (negative: pays) if ``roller`` rolls the faces ``faces[:ndice]``
     now, the roll's total being ``total``: the whole income step run on a copy
     (:func:`machikoro.engine.expectations.outcome_income`)."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
+    if not _anything_activates(t, a, ga, roller, total):
+        return 0  # (the income step would walk an empty queue)
     copy_game(t, lt, a, ga, w, OUT)
     w.ints[OUT, CUR] = roller
     for d in range(ndice):
@@ -319,6 +375,7 @@ def effective_total(t, lt, a, ga, w, roller, faces, ndice):
     """The total of ``faces[:ndice]`` after ``roller``'s additions to the roll, each taken
     when its conditions hold (nothing built this turn) and, when it asks, when it pays the
     roller more (:func:`machikoro.engine.expectations.effective_total`)."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     total = 0
     for d in range(ndice):
         total += faces[d]
@@ -385,6 +442,7 @@ def expected_roll_income(t, lt, a, ga, w, seat, ndice, neumaier):
     """Expected coins ``seat`` gains from its own roll of ``ndice`` dice now, summed over
     the totals in order as Python's ``sum`` sums them (``neumaier``: with its
     compensation; :func:`machikoro.engine.expectations.expected_roll_income`)."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     value, c = 0.0, 0.0
     for total in range(ndice, ndice * t.faces + 1):
         value, c = add(value, c, lt.prob[ndice, total]
@@ -397,13 +455,28 @@ def preferred_dice(t, lt, a, ga, w, seat, neumaier):
     """The number of dice ``seat`` is assumed to roll: of its choices (ascending), the
     first with the highest expected own income (:func:`machikoro.engine.expectations.
     preferred_dice`)."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     offers = k._dice_offers(t, a, ga, seat)
     if not offers & (offers - 1):
         return k._nth_count(t, offers, 0)
     best, most = 0, -np.inf
+    income = np.empty(lt.prob.shape[1], dtype=np.int64)  # per total, where the faces
+    known = np.zeros(lt.prob.shape[1], dtype=np.bool_)  # do not matter: one income
+    faces = np.empty(t.max_dice + 1, dtype=np.int64)
     for j in range(k._nth_count(t, offers, -1)):
         count = k._nth_count(t, offers, j)
-        value = expected_roll_income(t, lt, a, ga, w, seat, count, neumaier)
+        if not lt.faces_free:
+            value = expected_roll_income(t, lt, a, ga, w, seat, count, neumaier)
+        else:
+            value, c = 0.0, 0.0
+            for total in range(count, count * t.faces + 1):
+                if not known[total]:
+                    faces_for(total, count, t.faces, faces)
+                    income[total] = outcome_income(t, lt, a, ga, w, seat, faces, count,
+                                                   total, seat)
+                    known[total] = True
+                value, c = add(value, c, lt.prob[count, total] * income[total], neumaier)
+            value = sum_end(value, c)
         if value > most:
             best, most = count, value
     return best
@@ -412,6 +485,7 @@ def preferred_dice(t, lt, a, ga, w, seat, neumaier):
 @njit(cache=True)
 def preferred_pattern(t, lt, a, ga, w, neumaier):
     """Every seat's :func:`preferred_dice`, in seat order."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     out = np.empty(t.players, dtype=np.int64)
     for seat in range(t.players):
         out[seat] = preferred_dice(t, lt, a, ga, w, seat, neumaier)
@@ -443,10 +517,12 @@ def card_value(t, lt, a, ga, w, seat, card, pattern):
     ``seat``, every seat rolling ``pattern[seat]`` dice: its clauses run for each roll
     that activates it, on a copy with the copy added
     (:func:`machikoro.engine.expectations.card_value`)."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     value = 0.0
     if lt.totals[card, 0] < 0:
         return value
     faces = np.empty(t.max_dice + 1, dtype=np.int64)
+    gained, known = 0, False
     for roller in range(t.players):
         if not activates(lt, card, roller, seat):
             continue
@@ -457,6 +533,9 @@ def card_value(t, lt, a, ga, w, seat, card, pattern):
                 break
             p = chance_of(lt, ndice, total)
             if p == 0.0:
+                continue
+            if known:  # a static card: what it brings is the same on every roll
+                value += p * gained
                 continue
             copy_game(t, lt, a, ga, w, OUT)
             w.towns[OUT, seat, card] += 1
@@ -473,7 +552,9 @@ def card_value(t, lt, a, ga, w, seat, card, pattern):
                 n = _queue(w, OUT, n, card, seat, 1, t.card_clauses[card, c])
             w.ints[OUT, QLEN] = n
             auto_walk(t, w, OUT)
-            value += p * (w.coins[OUT, seat] - a.coins[ga, seat])
+            gained = w.coins[OUT, seat] - a.coins[ga, seat]
+            known = lt.static[card]
+            value += p * gained
     return value
 
 
