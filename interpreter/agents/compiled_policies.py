@@ -7,7 +7,9 @@ in compiled code, with the decisions the scalar agent makes.
   tables (the share of a card's activations that pay, the cards that ask a town choice)
   made here, where the agent lives.
 
-May import: the scalar agents beside it and the compiled engine; imported by the lab.
+May import: the scalar agents beside it and the compiled engine. Not used by the lab yet:
+the compiled greedy is exact but not yet faster than the scalar one on every rule set
+(docs/vector.md, "Greedy in the compiled engine").
 """
 
 from __future__ import annotations
@@ -73,7 +75,7 @@ class CompiledGreedy:
         games = self.games
         waiting = np.flatnonzero(games.pending != -1)
         self._out[:] = 0
-        with FirstCompile(compiled.answers, CACHE, "greedy for the compiled engine", "five"):
+        with FirstCompile(compiled.answers, CACHE, "greedy for the compiled engine", "four"):
             compiled.answers(games.tables, self.look, self.greedy, games.state,
                              self.scratch, waiting, self._out)
         return self._out.copy()

@@ -136,7 +136,7 @@ def _same_answer(agent, game: Game, decision, option: int) -> tuple | None:
     (the decision's name and options, the agent's option, the compiled one), else None."""
     answer = agent.choose(game, decision)
     picked = next((i for i, o in enumerate(decision.options)
-                 if o is answer or (type(o) is type(answer) and o == answer)), None)
+                   if o is answer or (type(o) is type(answer) and o == answer)), None)
     if picked == option:
         return None
     return ("answer", (decision.name, decision.options, picked),
