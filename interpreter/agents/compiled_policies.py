@@ -19,7 +19,7 @@ from weakref import WeakKeyDictionary
 import numpy as np
 
 from ..compiled.cache import FirstCompile
-from ..compiled.games import CompiledGames
+from ..compiled.games import CompiledGames, entry_point
 from ..compiled.kernels import CACHE
 from ..compiled.lookahead import Look, encode_look, scratch
 from ..errors import MachikoroError
@@ -68,16 +68,24 @@ class CompiledGreedy:
             neumaier=_NEUMAIER)
         self.scratch = scratch(games)
         self._out = np.zeros(games.n, dtype=np.int64)
+        self._answers = None  # the compiled entry point, found at the first call
 
     def __call__(self) -> np.ndarray:
-        from ..compiled import greedy as compiled
-
         games = self.games
         waiting = np.flatnonzero(games.pending != -1)
         self._out[:] = 0
-        with FirstCompile(compiled.answers, CACHE, "greedy for the compiled engine", "four"):
-            compiled.answers(games.tables, self.look, self.greedy, games.state,
-                             self.scratch, waiting, self._out)
+        args = (games.tables, self.look, self.greedy, games.state, self.scratch, waiting,
+                self._out)
+        if self._answers is None:
+            from ..compiled import greedy as compiled
+
+            with FirstCompile(compiled.answers, CACHE, "greedy for the compiled engine",
+                              "four"):
+                compiled.answers(*args)
+            # (called without the dispatcher's type resolution from then on)
+            self._answers = entry_point(compiled.answers, args)
+        else:
+            self._answers(*args)
         return self._out.copy()
 
 

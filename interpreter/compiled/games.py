@@ -35,7 +35,7 @@ def tables_for(rules: RuleSet, players: int) -> tb.Tables:
     return found
 
 
-def _entry_point(dispatcher, args: tuple):
+def entry_point(dispatcher, args: tuple):
     """The code ``dispatcher`` (a Numba function) compiled for the types of ``args``,
     called without the dispatcher's type resolution (which hashes the types of both
     records at every call: about 12 microseconds and more, against 4), or the dispatcher
@@ -142,7 +142,7 @@ class CompiledGames:
         if self._run is None:
             with FirstCompile(k.run, k.CACHE):
                 k.run(*args)  # each to its first decision
-            self._run = held[kind] = _entry_point(k.run, args)
+            self._run = held[kind] = entry_point(k.run, args)
         else:
             self._run(*args)
 
