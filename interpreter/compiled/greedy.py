@@ -61,6 +61,7 @@ from .lookahead import (
     outcome_income,
     preferred_dice,
     preferred_pattern,
+    richest_option,
     roll_income,
     sum_end,
 )
@@ -237,12 +238,7 @@ def _simulated_choice(t, lt, w, z, clause, card, owner, count, worth):
         return best_j + optional
     if op == tb.CARD_CHOICE:
         return _card_pick(t, lt, w, z, w, clause, owner, count, optional)
-    best, most = 0, -1
-    for j in range(t.players - 1):
-        coins = w.coins[z, t.order[owner, 1 + j]]
-        if coins > most:
-            best, most = j, coins
-    return best + optional
+    return richest_option(w, z, t, owner, optional)
 
 
 @njit(cache=True)
@@ -373,9 +369,12 @@ def _values(t, lt, gr, a, ga, w, seat, cards, m, pattern, horizon, out):
     t, lt = k._borrowed(t), k._borrowed(lt)
     gr, a, w = k._borrowed(gr), k._borrowed(a), k._borrowed(w)
     choosing = False
-    for i in range(m):
-        out[i] = card_value(t, lt, a, ga, w, seat, cards[i], pattern) * gr.shares[cards[i]]
-        choosing = choosing or gr.choosing[cards[i]]
+    for i in range(m):  # (a choosing card's look-ahead value would be replaced: not made)
+        if gr.choosing[cards[i]]:
+            choosing = True
+        else:
+            out[i] = card_value(t, lt, a, ga, w, seat, cards[i], pattern) \
+                * gr.shares[cards[i]]
     if not choosing:
         return
     worth = _worths(t, lt, gr, a, ga, w, seat, pattern, horizon)

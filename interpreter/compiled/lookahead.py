@@ -272,7 +272,7 @@ def faces_for(total, count, faces, out):
 
 
 @njit(cache=True, inline="always")
-def _richest_option(w, z, t, owner, optional):
+def richest_option(w, z, t, owner, optional):
     """A choice of another player while simulating: the richest, the first of them in
     the options' order (payment order from ``owner``), as an option index."""
     best, most = 0, -1
@@ -323,7 +323,7 @@ def auto_walk(t, w, z):
                     continue  # only "no"
                 answer = 1
             else:
-                answer = _richest_option(w, z, t, owner, t.clauses[clause, C_OPTIONAL])
+                answer = richest_option(w, z, t, owner, t.clauses[clause, C_OPTIONAL])
         _run_item(t, w, z, i, card, owner, clause, answer)
 
 
