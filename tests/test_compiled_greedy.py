@@ -50,18 +50,27 @@ def test_a_planted_difference_in_greedy_is_found():
     assert all(d.field == "answer" for d in report.differences)
 
 
-def test_the_look_ahead_gives_the_reference_numbers():
+LOOK_RULE_SETS = [(("harbor",), 3), ((), 2), (("millionaires-row",), 3),
+                  (("machi-koro-2",), 4)]
+
+
+@pytest.mark.parametrize("variants,players", LOOK_RULE_SETS,
+                         ids=lambda v: "+".join(v) or "base" if isinstance(v, tuple) else str(v))
+def test_the_look_ahead_gives_the_reference_numbers(variants, players):
     # at build decisions of games played by greedy in both engines, the compiled
-    # look-ahead's expectations, dice and card values are the reference's, bit for bit
+    # look-ahead's expectations, dice and card values are the reference's, bit for bit,
+    # and so is every roll's income it reads in closed form (without simulating it)
     from machikoro.compiled import lookahead as la
 
-    rules = _rules(("harbor",))
-    games = CompiledGames(rules, 3, range(6), max_turns=200, log_rolls=True)
+    rules = _rules(variants)
+    games = CompiledGames(rules, players, range(6), max_turns=200, log_rolls=True)
     scripts = [_Dice() for _ in range(games.n)]
     twins = [scalar_twin(games, g, scripts[g]) for g in range(games.n)]
     policy = CompiledGreedy(games)
     t, look, w = games.tables, policy.look, policy.scratch
-    compared = 0
+    counts = sorted(set(t.dice_counts.tolist()))
+    read = np.empty(look.prob.shape[1], dtype=np.int64)
+    compared, closed = 0, 0
     for _ in range(60):
         for script, throws in zip(scripts, games.take_rolls()):
             script.queue.extend(throws)
@@ -72,11 +81,18 @@ def test_the_look_ahead_gives_the_reference_numbers():
             reference = expectations.ReferenceLookahead(twins[g])
             pattern = la.preferred_pattern(t, look, games.state, g, w, NEUMAIER)
             assert tuple(pattern) == reference.preferred_pattern()
-            for seat in range(3):
-                for dice in (1, 2):
+            for seat in range(players):
+                for dice in counts:
                     assert la.expected_roll_income(t, look, games.state, g, w, seat, dice,
                                                    NEUMAIER) == \
                         reference.expected_roll_income(seat, dice)
+                    la.closed_incomes(t, look, games.state, g, seat, (seat + 1) % players,
+                                      dice, dice * rules.dice_faces, read)
+                    for total in range(dice, dice * rules.dice_faces + 1):
+                        if read[total] != la.UNREAD:
+                            closed += 1
+                            assert read[total] == expectations.roll_income(
+                                twins[g], seat, total, dice)[(seat + 1) % players]
                 for card in rules.establishments:
                     assert la.card_value(t, look, games.state, g, w, seat, card, pattern) \
                         == reference.card_value(seat, card)
@@ -87,6 +103,26 @@ def test_the_look_ahead_gives_the_reference_numbers():
             if decision is not None:
                 twins[g].answer(decision.options[int(options[g])], decision.player)
     assert compared > 20
+    assert closed > 100
+
+
+def test_closed_clauses_are_those_read_without_simulating():
+    # the bank's and the roller's payments of amounts read from the towns are closed;
+    # what asks, takes from every player, or reads coins is simulated
+    from machikoro.compiled.lookahead import BANK_PAYS, NOT_CLOSED, ROLLER_PAYS
+
+    rules = _rules(("harbor",))
+    games = CompiledGames(rules, 3, range(1))
+    look, t = CompiledGreedy(games).look, games.tables
+    kind = {rules.cards[c].id: int(look.closed[t.card_clauses[c, 0]])
+            for c in range(len(rules.cards)) if t.card_clauses[c, 0] >= 0}
+    assert kind["wheat_field"] == kind["cheese_factory"] == kind["mackerel_boat"] \
+        == BANK_PAYS
+    assert kind["cafe"] == kind["sushi_bar"] == ROLLER_PAYS
+    assert kind["stadium"] == kind["tv_station"] == kind["tuna_boat"] == \
+        kind["tax_office"] == kind["publisher"] == NOT_CLOSED
+    assert look.closed_card[rules.index["wheat_field"]]
+    assert not look.closed_card[rules.index["stadium"]]
 
 
 def test_greedy_plays_whole_games_in_the_compiled_engine():

@@ -85,7 +85,17 @@ class Greedy(NamedTuple):
 
 
 @njit(cache=True, inline="always")
-def _worths(t, lt, gr, a, ga, w, seat, pattern, horizon):
+def _plain(t, lt, a, ga, w, seat, card, pattern, known):
+    """The look-ahead's :func:`~.lookahead.card_value` of ``card`` to ``seat``, kept in
+    ``known[card]`` (NaN until made) for the decision's position and ``pattern``: a build
+    reads a card's value up to three times."""
+    if np.isnan(known[card]):
+        known[card] = card_value(t, lt, a, ga, w, seat, card, pattern)
+    return known[card]
+
+
+@njit(cache=True, inline="always")
+def _worths(t, lt, gr, a, ga, w, seat, pattern, horizon, known):
     """What one more copy of each kind is worth to ``seat`` (coins): a landmark's or a
     choosing card's cost, else ``horizon`` rounds of its value
     (:meth:`~machikoro.agents.greedy.GreedyAgent._values`' ``worth``)."""
@@ -94,7 +104,7 @@ def _worths(t, lt, gr, a, ga, w, seat, pattern, horizon):
         if t.landmark[kind] or gr.choosing[kind]:
             worth[kind] = float(t.cost[kind])
         else:
-            worth[kind] = horizon * (card_value(t, lt, a, ga, w, seat, kind, pattern)
+            worth[kind] = horizon * (_plain(t, lt, a, ga, w, seat, kind, pattern, known)
                                      * gr.shares[kind])
     return worth
 
@@ -362,7 +372,7 @@ def choice_value(t, lt, a, ga, w, seat, card, pattern, worth, horizon):
 
 
 @njit(cache=True)
-def _values(t, lt, gr, a, ga, w, seat, cards, m, pattern, horizon, out):
+def _values(t, lt, gr, a, ga, w, seat, cards, m, pattern, horizon, out, known):
     """Greedy's full values of ``cards[:m]`` (coins per round) into ``out``: the
     look-ahead's times the share that pays, a card that asks a town choice valued by
     :func:`choice_value` (:meth:`~machikoro.agents.greedy.GreedyAgent._values`)."""
@@ -373,11 +383,11 @@ def _values(t, lt, gr, a, ga, w, seat, cards, m, pattern, horizon, out):
         if gr.choosing[cards[i]]:
             choosing = True
         else:
-            out[i] = card_value(t, lt, a, ga, w, seat, cards[i], pattern) \
+            out[i] = _plain(t, lt, a, ga, w, seat, cards[i], pattern, known) \
                 * gr.shares[cards[i]]
     if not choosing:
         return
-    worth = _worths(t, lt, gr, a, ga, w, seat, pattern, horizon)
+    worth = _worths(t, lt, gr, a, ga, w, seat, pattern, horizon, known)
     for i in range(m):
         if gr.choosing[cards[i]]:
             out[i] = choice_value(t, lt, a, ga, w, seat, cards[i], pattern, worth, horizon)
@@ -393,7 +403,7 @@ def _cost_now(t, a, ga, seat, card):
 
 
 @njit(cache=True, inline="always")
-def rounds_to_win(t, lt, gr, a, ga, w, seat, pattern):
+def rounds_to_win(t, lt, gr, a, ga, w, seat, pattern, known):
     """The rounds ``seat`` needs to build its missing victory landmarks (the cheapest it
     needs) at its income per round, its coins counted; ``max_rounds`` at most
     (:func:`machikoro.agents.greedy.rounds_to_win`)."""
@@ -418,7 +428,7 @@ def rounds_to_win(t, lt, gr, a, ga, w, seat, pattern):
     for card in range(t.cards):
         copies = a.towns[ga, seat, card]
         if lt.establishment[card] and copies:
-            value = card_value(t, lt, a, ga, w, seat, card, pattern) * gr.shares[card]
+            value = _plain(t, lt, a, ga, w, seat, card, pattern, known) * gr.shares[card]
             income, c = add(income, c, copies * value, gr.neumaier)
     income = sum_end(income, c)
     return gr.max_rounds if income * gr.max_rounds <= coins else coins / income
@@ -478,7 +488,8 @@ def _other_dice(t, lt, gr, a, ga, w, seat, cards, m, pattern, rounds, places, sc
         chosen = np.empty(n, dtype=np.int64)
         for i in range(n):
             chosen[i] = cards[own[i]]
-        _values(t, lt, gr, a, ga, w, seat, chosen, n, other, rounds, values)
+        _values(t, lt, gr, a, ga, w, seat, chosen, n, other, rounds, values,
+                np.full(t.cards, np.nan))
         for i in range(n):
             places[found] = own[i]
             scores[found] = (values[i] + switch) * rounds - t.cost[chosen[i]]
@@ -487,16 +498,16 @@ def _other_dice(t, lt, gr, a, ga, w, seat, cards, m, pattern, rounds, places, sc
 
 
 @njit(cache=True, inline="always")
-def _over_the_game(t, lt, gr, a, ga, w, seat, cards, costs, m, best, pattern):
+def _over_the_game(t, lt, gr, a, ga, w, seat, cards, costs, m, best, pattern, known):
     """The place in ``cards[:m]`` of the card to build when the horizon alone finds none
     worth it, or one that pays to build (``best``; -1: none): each card's full value
     weighed over the rounds ``seat`` still needs to win, less its cost, and the cards of
     other dice; -1 to save (:meth:`machikoro.agents.greedy.GreedyAgent._over_the_game`)."""
-    rounds = max(gr.horizon, rounds_to_win(t, lt, gr, a, ga, w, seat, pattern))
+    rounds = max(gr.horizon, rounds_to_win(t, lt, gr, a, ga, w, seat, pattern, known))
     if rounds <= gr.horizon and best < 0:
         return -1
     values = np.empty(m, dtype=np.float64)
-    _values(t, lt, gr, a, ga, w, seat, cards, m, pattern, rounds, values)
+    _values(t, lt, gr, a, ga, w, seat, cards, m, pattern, rounds, values, known)
     for i in range(m):
         if costs[i] < 0:
             values[i] = _paid_value(t, lt, gr, a, ga, w, seat, cards[i])
@@ -543,14 +554,16 @@ def _build(t, lt, gr, s, g, w, seat, count):
             cards[m], costs[m], places[m] = card, s.menu[g, 1, j], j
             m += 1
     pattern = preferred_pattern(t, lt, s, g, w, gr.neumaier)
+    known = np.full(t.cards, np.nan)  # (the look-ahead's card values, made when read)
     best, top = -1, 0.0
     for i in range(m):
-        value = card_value(t, lt, s, g, w, seat, cards[i], pattern) * gr.shares[cards[i]]
+        value = _plain(t, lt, s, g, w, seat, cards[i], pattern, known) * gr.shares[cards[i]]
         score = value * gr.horizon - costs[i]
         if score > top:
             best, top = i, score
     if best < 0 or costs[best] < 0:
-        best = _over_the_game(t, lt, gr, s, g, w, seat, cards, costs, m, best, pattern)
+        best = _over_the_game(t, lt, gr, s, g, w, seat, cards, costs, m, best, pattern,
+                              known)
     return 0 if best < 0 else 1 + places[best]
 
 

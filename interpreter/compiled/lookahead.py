@@ -82,7 +82,10 @@ class Look(NamedTuple):
     card raises the roll), so the totals two numbers of dice share have one income;
     ``victory``, ``market_landmark``, ``establishment`` and ``own_roll`` (cards,) bool:
     a victory landmark, one from the shared pool, an establishment, one its owner's roll
-    may activate; ``needed`` the victory landmarks a player needs."""
+    may activate; ``needed`` the victory landmarks a player needs; ``closed`` (clauses,)
+    how a clause's coins are read without simulating it (:data:`BANK_PAYS`,
+    :data:`ROLLER_PAYS`; :data:`NOT_CLOSED`: simulated, :func:`closed_clauses`) and
+    ``closed_card`` (cards,) bool: every clause of its activation is closed."""
 
     prob: np.ndarray
     totals: np.ndarray
@@ -97,6 +100,8 @@ class Look(NamedTuple):
     establishment: np.ndarray
     own_roll: np.ndarray
     needed: int
+    closed: np.ndarray
+    closed_card: np.ndarray
 
 
 def encode_look(rules: RuleSet, t: tb.Tables) -> Look:
@@ -135,7 +140,10 @@ def encode_look(rules: RuleSet, t: tb.Tables) -> Look:
         establishment=_flags(cards, rules.establishments),
         own_roll=np.array([c.colour in colours and colours[c.colour].activated_by != "others"
                            for c in rules.cards], dtype=bool),
-        needed=rules.victory_count or len(rules.victory))
+        needed=rules.victory_count or len(rules.victory),
+        closed=(closed := closed_clauses(t)),
+        closed_card=np.array([bool(rows[rows >= 0].size) and bool(closed[rows[rows >= 0]].all())
+                              for rows in t.card_clauses], dtype=bool).reshape(-1))
 
 
 STATIC_TESTS = (tb.HAS_CARD, tb.HAS_COUNT, tb.HAS_COINS, tb.HAS_LANDMARKS, tb.ROUND_IS,
@@ -167,6 +175,44 @@ def static_cards(t: tb.Tables) -> np.ndarray:
                          and all(test[0] in STATIC_TESTS and not test[1] for test in tests))
             if clause[k.C_REST] >= 0:
                 rows.append(int(clause[k.C_REST]))
+    return out
+
+
+NOT_CLOSED, BANK_PAYS, ROLLER_PAYS = 0, 1, 2
+UNREAD = np.iinfo(np.int64).min
+"""A roll's income :func:`closed_incomes` does not read (it is simulated)."""
+"""How a clause's coins are read in closed form (``Look.closed``): not (it is simulated);
+the bank pays its owner; the roller pays its owner what it can."""
+CLOSED_TESTS = (tb.HAS_CARD, tb.HAS_COUNT, tb.HAS_LANDMARKS, tb.ROUND_IS, tb.MARKET_HAS,
+                tb.BUILT_NOTHING, tb.OTHER_PLAYERS, tb.ALL_OF, tb.ANY_OF, tb.NOT)
+"""The conditions a closed clause may have: about its owner's or the other players' towns,
+the round, the market or this turn's builds; none reads the roll, the roller or coins,
+which an income step changes or a look-ahead varies."""
+CLOSED_AMOUNTS = (tb.FIXED, tb.PER_CARD, tb.PER_ROUND)
+
+
+def closed_clauses(t: tb.Tables) -> np.ndarray:
+    """Per clause row, how its coins are read without simulating it: :data:`BANK_PAYS`
+    or :data:`ROLLER_PAYS` for a coin action of the bank or the roller to the owner of an
+    amount of :data:`CLOSED_AMOUNTS`, that asks nothing, has no ``then`` steps, and whose
+    conditions are all of :data:`CLOSED_TESTS`, none about the roller; else
+    :data:`NOT_CLOSED`. Such a clause moves, for each activation, one copy's amount
+    (with its boost) times the copies when the conditions hold, read from the position
+    alone (the roller paying what it has left): :func:`closed_incomes`."""
+    out = np.zeros(max(len(t.clauses), 1), dtype=np.int64)
+    for row, clause in enumerate(t.clauses):
+        payer = clause[k.C_PAYER]
+        if clause[k.C_OP] != tb.COINS or clause[k.C_ASKS] or clause[k.C_OPTIONAL] or \
+                clause[k.C_REST] >= 0 or clause[k.C_AMOUNT] not in CLOSED_AMOUNTS or \
+                clause[k.C_PAYEE] != k.OWNER or payer not in (k.BANK, k.ROLLER):
+            continue
+        first, count = clause[k.C_COND_START], clause[k.C_COND_COUNT]
+        tests = [int(c) for i in range(first, first + count)
+                 for c in range(*t.condition_list[i])]
+        tests += [int(t.conditions[c, 3]) for c in tests
+                  if t.conditions[c, 0] == tb.OTHER_PLAYERS]
+        if all(t.conditions[c, 0] in CLOSED_TESTS and not t.conditions[c, 1] for c in tests):
+            out[row] = BANK_PAYS if payer == k.BANK else ROLLER_PAYS
     return out
 
 
@@ -352,11 +398,79 @@ def _anything_activates(t, a, ga, roller, total):
 
 
 @njit(cache=True)
+def _closed_per(t, s, g, clause, card, owner, payer):
+    """One copy's coins of a closed clause of ``owner``'s ``card`` (0 when its conditions
+    fail or its amount is not more than 0), its amount read for ``payer``
+    (:func:`machikoro.compiled.kernels.move_coins`). Reads towns as they are (row ``g``
+    must not be in an income step that keeps them as they stood at the roll)."""
+    t, s = k._borrowed(t), k._borrowed(s)
+    if t.clauses[clause, C_COND_COUNT] and not k._holds(
+            t, s, g, t.clauses[clause, C_COND_START], t.clauses[clause, C_COND_COUNT], owner):
+        return 0
+    per = k._amount(t, s, g, clause, card, owner, payer)
+    if t.clauses[clause, k.C_BOOSTED]:
+        per += k._boost(t, s, g, card, owner)
+    return max(per, 0)
+
+
+@njit(cache=True)
+def closed_incomes(t, lt, a, ga, roller, seat, first, last, out):
+    """What ``seat`` gains (negative: pays) if ``roller`` rolls each total of
+    ``first..last`` now, read without simulating the income step where every card the
+    roll activates is closed (:func:`closed_clauses`), in the income plan's order (the bank
+    pays, the roller pays what it has left), into ``out[total]``; :data:`UNREAD` where a
+    card is not closed, and for every total where game ``ga`` keeps its towns as they
+    stood at a roll (the income step's own view)."""
+    t, lt, a = k._borrowed(t), k._borrowed(lt), k._borrowed(a)
+    for total in range(first, last + 1):
+        out[total] = UNREAD if a.ints[ga, SEEN] else _closed_outcome(t, lt, a, ga, roller,
+                                                                     total, seat)
+
+
+@njit(cache=True, inline="always")
+def _closed_outcome(t, lt, a, ga, roller, total, seat):
+    """One total of :func:`closed_incomes`."""
+    if total >= t.plan_start.shape[0] or t.plan_start[total] < 0:
+        return 0
+    left, gain, copies = a.coins[ga, roller], 0, 0
+    for i in range(t.plan_start[total], t.plan_stop[total]):
+        owner, card, clause = t.order[roller, t.items[i, 0]], t.items[i, 1], t.items[i, 2]
+        if t.items[i, 3]:  # a card's first clause: its copies, less the closed ones
+            copies = a.towns[ga, owner, card]
+            if copies > 0:
+                for m in t.blocking:
+                    copies -= a.marks[ga, m, owner, card]
+        if copies <= 0:
+            continue
+        kind = lt.closed[clause]
+        if kind == NOT_CLOSED:
+            return UNREAD
+        if kind == BANK_PAYS:
+            paid = _closed_per(t, a, ga, clause, card, owner, owner) * copies
+            if owner == roller:
+                left += paid
+        elif owner != roller:  # (the roller never pays itself)
+            paid = min(left, _closed_per(t, a, ga, clause, card, owner, roller) * copies)
+            left -= paid
+            if roller == seat:
+                gain -= paid
+        else:
+            continue
+        if owner == seat:
+            gain += paid
+    return gain
+
+
+@njit(cache=True)
 def outcome_income(t, lt, a, ga, w, roller, faces, ndice, total, seat):
     """What ``seat`` gains (negative: pays) if ``roller`` rolls the faces ``faces[:ndice]``
     now, the roll's total being ``total``: the whole income step run on a copy
     (:func:`machikoro.engine.expectations.outcome_income`)."""
     t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
+    read = np.empty(total + 1, dtype=np.int64)
+    closed_incomes(t, lt, a, ga, roller, seat, total, total, read)
+    if read[total] != UNREAD:
+        return read[total]
     if not _anything_activates(t, a, ga, roller, total):
         return 0  # (the income step would walk an empty queue)
     copy_game(t, lt, a, ga, w, OUT)
@@ -407,6 +521,15 @@ def effective_total(t, lt, a, ga, w, roller, faces, ndice):
 
 
 @njit(cache=True, inline="always")
+def _raising(lt, a, ga, roller):
+    """``roller`` has a card that may raise its roll (:attr:`Look.raises`)."""
+    for r in range(lt.raises.shape[0]):
+        if a.towns[ga, roller, lt.raises[r, 0]] > 0:
+            return True
+    return False
+
+
+@njit(cache=True, inline="always")
 def roll_income(t, lt, a, ga, w, roller, total, ndice):
     """What ``roller`` gains rolling ``total`` on ``ndice`` dice now (one way the dice
     show it, its additions to the roll applied: :func:`machikoro.engine.expectations.
@@ -443,10 +566,16 @@ def expected_roll_income(t, lt, a, ga, w, seat, ndice, neumaier):
     the totals in order as Python's ``sum`` sums them (``neumaier``: with its
     compensation; :func:`machikoro.engine.expectations.expected_roll_income`)."""
     t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
+    read = np.empty(ndice * t.faces + 1, dtype=np.int64)
+    if _raising(lt, a, ga, seat):
+        read[:] = UNREAD  # (its roll's total may change: simulated)
+    else:
+        closed_incomes(t, lt, a, ga, seat, seat, ndice, ndice * t.faces, read)
     value, c = 0.0, 0.0
     for total in range(ndice, ndice * t.faces + 1):
-        value, c = add(value, c, lt.prob[ndice, total]
-                       * roll_income(t, lt, a, ga, w, seat, total, ndice), neumaier)
+        income = read[total] if read[total] != UNREAD else roll_income(
+            t, lt, a, ga, w, seat, total, ndice)
+        value, c = add(value, c, lt.prob[ndice, total] * income, neumaier)
     return sum_end(value, c)
 
 
@@ -460,6 +589,9 @@ def preferred_dice(t, lt, a, ga, w, seat, neumaier):
     if not offers & (offers - 1):
         return k._nth_count(t, offers, 0)
     best, most = 0, -np.inf
+    read = np.empty(lt.prob.shape[1], dtype=np.int64)
+    if lt.faces_free:  # (no card raises a roll)
+        closed_incomes(t, lt, a, ga, seat, seat, 0, lt.prob.shape[1] - 1, read)
     income = np.empty(lt.prob.shape[1], dtype=np.int64)  # per total, where the faces
     known = np.zeros(lt.prob.shape[1], dtype=np.bool_)  # do not matter: one income
     faces = np.empty(t.max_dice + 1, dtype=np.int64)
@@ -471,9 +603,11 @@ def preferred_dice(t, lt, a, ga, w, seat, neumaier):
             value, c = 0.0, 0.0
             for total in range(count, count * t.faces + 1):
                 if not known[total]:
-                    faces_for(total, count, t.faces, faces)
-                    income[total] = outcome_income(t, lt, a, ga, w, seat, faces, count,
-                                                   total, seat)
+                    if read[total] == UNREAD:
+                        faces_for(total, count, t.faces, faces)
+                        read[total] = outcome_income(t, lt, a, ga, w, seat, faces, count,
+                                                     total, seat)
+                    income[total] = read[total]
                     known[total] = True
                 value, c = add(value, c, lt.prob[count, total] * income[total], neumaier)
             value = sum_end(value, c)
@@ -511,6 +645,39 @@ def chance_of(lt, ndice, total):
     return lt.prob[ndice, total]
 
 
+@njit(cache=True, inline="always")
+def _closed_card_value(t, lt, a, ga, w, seat, card, pattern):
+    """:func:`card_value` of a card whose clauses are all closed: what its clauses bring
+    ``seat`` read once per roller on a copy with the copy added (the bank pays; the roller
+    pays what it has left), summed over the rolls in the same order."""
+    copy_game(t, lt, a, ga, w, OUT)
+    w.towns[OUT, seat, card] += 1
+    value = 0.0
+    for roller in range(t.players):
+        if not activates(lt, card, roller, seat):
+            continue
+        left, gained = w.coins[OUT, roller], 0
+        for c in range(t.card_clauses.shape[1]):
+            clause = t.card_clauses[card, c]
+            if clause < 0:
+                break
+            if lt.closed[clause] == BANK_PAYS:
+                gained += _closed_per(t, w, OUT, clause, card, seat, seat)
+            elif roller != seat:
+                paid = min(left, _closed_per(t, w, OUT, clause, card, seat, roller))
+                left -= paid
+                gained += paid
+        ndice = pattern[roller]
+        for j in range(lt.totals.shape[1]):
+            total = lt.totals[card, j]
+            if total < 0:
+                break
+            p = chance_of(lt, ndice, total)
+            if p != 0.0:
+                value += p * gained
+    return value
+
+
 @njit(cache=True)
 def card_value(t, lt, a, ga, w, seat, card, pattern):
     """Expected coins per round that one more copy of the establishment ``card`` brings
@@ -521,6 +688,8 @@ def card_value(t, lt, a, ga, w, seat, card, pattern):
     value = 0.0
     if lt.totals[card, 0] < 0:
         return value
+    if lt.closed_card[card]:
+        return _closed_card_value(t, lt, a, ga, w, seat, card, pattern)
     faces = np.empty(t.max_dice + 1, dtype=np.int64)
     gained, known = 0, False
     for roller in range(t.players):
