@@ -80,7 +80,7 @@ class CompiledGreedy:
             from ..compiled import greedy as compiled
 
             with FirstCompile(compiled.answers, CACHE, "greedy for the compiled engine",
-                              "four"):
+                              "five"):
                 compiled.answers(*args)
             # (called without the dispatcher's type resolution from then on)
             self._answers = entry_point(compiled.answers, args)
