@@ -2,10 +2,12 @@
 
     python bench/lab_engines.py [--games 20000] [--case base:2]
                                 [--case harbor+millionaires-row:4] [--workers 1]
-                                [--batch N] [--bookkeeping-games 20000] [--json]
+                                [--agents random] [--batch N]
+                                [--bookkeeping-games 20000] [--json]
 
 For each case (``base`` or bundled variant names joined by ``+``, and a player count),
-``machikoro simulate --agents random --games G`` is run as a command, once with
+``machikoro simulate --agents A --games G`` is run as a command (``--agents``, default
+``random``; ``greedy`` plays the compiled engine's greedy in the batches), once with
 ``--engine scalar`` and once with ``--engine vector``: its wall time and its CPU time (user
 and system, of the command and of its worker processes: ``resource.getrusage`` of the
 children), and their ratios. The command's whole cost counts: start-up, seeds, the games,
@@ -39,12 +41,12 @@ def rusage_children() -> float:
 
 
 def simulate(case: str, players: int, games: int, engine: str, workers: int,
-             batch: int | None) -> dict:
+             batch: int | None, agents: str = "random") -> dict:
     """Run ``machikoro simulate`` once: wall and CPU seconds, and its report's turns."""
     variants = [] if case == "base" else [a for v in case.split("+")
                                           for a in ("--variant", v)]
     command = [sys.executable, "-m", "machikoro", "simulate", *variants, "--players",
-               str(players), "--agents", "random", "--games", str(games), "--engine",
+               str(players), "--agents", agents, "--games", str(games), "--engine",
                engine, "--workers", str(workers), "--json"]
     if batch is not None and engine == "vector":
         command += ["--batch", str(batch)]
@@ -99,6 +101,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="RULESET:PLAYERS (default: base:2 and harbor+millionaires-row:4)")
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--batch", type=int, default=None)
+    parser.add_argument("--agents", default="random")
     parser.add_argument("--bookkeeping-games", type=int, default=20_000,
                         help="games of the bookkeeping measure (0: skip it)")
     parser.add_argument("--json", action="store_true")
@@ -106,11 +109,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1 or args.workers < 1 or args.bookkeeping_games < 0:
         parser.error("--games and --workers must be at least 1, --bookkeeping-games 0 or more")
     cases = args.case or ["base:2", "harbor+millionaires-row:4"]
-    results: dict = {"games": args.games, "workers": args.workers, "cases": []}
+    results: dict = {"games": args.games, "workers": args.workers, "agents": args.agents,
+                     "cases": []}
     for case in cases:
         name, _, players = case.rpartition(":")
-        runs = [simulate(name, int(players), args.games, engine, args.workers, args.batch)
-                for engine in ("scalar", "vector")]
+        runs = [simulate(name, int(players), args.games, engine, args.workers, args.batch,
+                         args.agents) for engine in ("scalar", "vector")]
         scalar, vector = runs
         results["cases"].append({
             "case": name, "players": int(players), "runs": runs,
@@ -121,7 +125,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps(results, indent=2))
         return 0
-    print(f"simulate --agents random --games {args.games} --workers {args.workers}")
+    print(f"simulate --agents {args.agents} --games {args.games} --workers {args.workers}")
     for c in results["cases"]:
         print(f"\n{c['case']}, {c['players']} players")
         for r in c["runs"]:

@@ -14,7 +14,10 @@ machine's load:
   child process while the other tests run, into this run's cache folder, and the tests
   that play the compiled engine (those asking for the ``compiled_engine`` fixture, and
   the docs examples that name it) run last, after waiting for it: the suite's time does
-  not grow by the compile where a second core is free.
+  not grow by the compile where a second core is free. A developer who has the code
+  compiled already may set ``MACHIKORO_TEST_COMPILED`` to its folder (a ``compiled/``
+  folder of a cache): the run's cache starts from a copy of it, and nothing is compiled
+  again where the code is the same.
 """
 
 from __future__ import annotations
@@ -55,6 +58,9 @@ def pytest_configure(config) -> None:
     folder = tempfile.mkdtemp(prefix="machikoro-cache-")  # 0700, a name of its own
     _FOLDERS.append(folder)
     _set("MACHIKORO_CACHE_DIR", folder)
+    compiled = os.environ.get("MACHIKORO_TEST_COMPILED")
+    if compiled and os.path.isdir(compiled):
+        shutil.copytree(compiled, os.path.join(folder, "compiled"))
     _set("RAY_ADDRESS", None)
 
 
@@ -70,6 +76,23 @@ def pytest_collection_modifyitems(config, items) -> None:
         _WARM_UP.append(subprocess.Popen([sys.executable, "-c", _COMPILE],
                                          stdout=subprocess.DEVNULL,
                                          stderr=subprocess.DEVNULL))
+
+
+@pytest.fixture(autouse=True)
+def _compiles_only_after_the_warm_up(request, monkeypatch) -> None:
+    """A test that does not ask for ``compiled_engine`` must not compile the compiled
+    engine (minutes, in the middle of the suite): it fails saying so."""
+    if "compiled_engine" in request.fixturenames or not _WARM_UP:
+        return
+    from machikoro.compiled import cache
+
+    def refuse(self):
+        if not self.quiet:
+            raise AssertionError(f"this test compiles {self.what}: ask for the "
+                                 f"compiled_engine fixture (tests/conftest.py)")
+        return self
+
+    monkeypatch.setattr(cache.FirstCompile, "__enter__", refuse)
 
 
 @pytest.fixture(scope="session")

@@ -170,6 +170,14 @@ def test_what_it_does_not_play_is_refused_by_name(tmp_path):
     with pytest.raises(CompiledUnsupported, match=r"a comparison, in the effect of ranch "
                                                    r"\('if owner coins > roller coins"):
         CompiledGames(load_ruleset(str(compared)), 2, [1])
+    nested = tmp_path / "nested.yaml"  # (the copy shop may activate itself, again...)
+    nested.write_text("kind: variant\nname: Copy shop\nextends: base\ncards:\n"
+                      "  - {id: copy_shop, kind: establishment, name: Copy Shop, colour: "
+                      "green, icon: box, cost: 2, activation: [5], supply: 6,\n"
+                      "     effect: may activate one of your establishments except purple}\n")
+    with pytest.raises(CompiledUnsupported, match=r"an activation inside an activated card "
+                                                   r"\(copy_shop may activate copy_shop\)"):
+        CompiledGames(load_ruleset(str(nested)), 2, [1])
     mk2 = load_ruleset("machi-koro-2")
     assert refusal(mk2) is None and first_gap(mk2, "compiled") is None
     for variant in PLAYED:

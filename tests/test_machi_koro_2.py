@@ -489,8 +489,10 @@ def test_analyze_prints_no_absurd_number_for_the_radio_towers_one_extra_turn(cap
     assert max(numbers) < 1000, [n for n in numbers if n >= 1000]
 
 
+@pytest.mark.usefixtures("compiled_engine")
 def test_simulate_plays_to_a_winner_and_auto_falls_back_to_the_scalar_engine(capsys):
-    # random agents: the batched engine; greedy (no batched policy here): the scalar one
+    # random agents and greedy: the batched engine (the compiled one); a strategy (no
+    # batched policy here): the scalar one
     code, out, _ = cli(capsys, "simulate", "--variant", "machi-koro-2", "--players", 3,
                        "--agents", "random", "--games", 30, "--engine", "auto", "--json")
     assert code == 0
@@ -499,23 +501,30 @@ def test_simulate_plays_to_a_winner_and_auto_falls_back_to_the_scalar_engine(cap
     assert sum(seat["wins"] for seat in found["seats"]) == 30 and found["capped"]["games"] == 0
     code, out, _ = cli(capsys, "simulate", "--variant", "machi-koro-2", "--agents",
                        "greedy,random", "--games", 20, "--engine", "auto")
-    assert code == 0 and "Engine: scalar (--engine auto:" in out
+    assert code == 0 and "Engine: vector (the batched engine" in out
     assert re.search(r"greedy\s+20\s+\d+\s+\d+\.\d%", out)
+    code, out, _ = cli(capsys, "simulate", "--variant", "machi-koro-2", "--agents",
+                       "landmark-rush,random", "--games", 20, "--engine", "auto")
+    assert code == 0 and "Engine: scalar (--engine auto:" in out
+    assert re.search(r"landmark-rush\s+20\s+\d+\s+\d+\.\d%", out)
 
 
 @pytest.mark.parametrize("command", [
     ["simulate", "--games", "10"],
     ["compare", "machi-koro-2", "base", "--games", "10"],
-    ["tournament", "--players", "2", "--games", "10", "greedy", "random"],
+    ["tournament", "--players", "2", "--games", "10", "landmark-rush", "random"],
 ])
-def test_the_vector_engine_refuses_greedy_by_name(capsys, command):
-    # the batched engine plays the rule set; greedy's batched policy does not value it
+def test_the_vector_engine_refuses_a_strategy_by_name(capsys, command):
+    # the batched engines play the rule set (and greedy, the compiled one); a strategy's
+    # batched policy does not value it, and the compiled engine has none
     if command[0] != "compare":
         command = [*command, "--variant", "machi-koro-2"]
+    if command[0] != "tournament":
+        command = [*command, "--agents", "landmark-rush"]
     code, out, err = cli(capsys, *command, "--engine", "vector")
     assert code == 2 and out == ""
-    assert "the batched engine cannot play the agent 'greedy' (no batched policy for " \
-           "tiered landmark costs" in err
+    assert "the batched engine cannot play the strategy 'landmark-rush' (no batched " \
+           "policy for tiered landmark costs" in err
     assert "--engine auto would play the scalar engine" in err
 
 

@@ -35,6 +35,9 @@ from machikoro.vector.engine import VectorGames
 from machikoro.vector.lockstep import scalar_twin
 from machikoro.vector.policies import RandomPolicy
 
+pytestmark = pytest.mark.usefixtures("compiled_engine")  # (random and greedy batches
+# play the compiled engine: the suite's compile of it first)
+
 NESTED_ACTIVATION = """kind: variant
 name: Copy shop
 extends: base
@@ -400,6 +403,33 @@ def test_the_batch_summary_is_that_of_its_records_added_one_by_one(
     assert report == simulation.report(expected, rules, variant, 11, seats, "vector")
 
 
+@pytest.mark.parametrize("name, players, slots, seats, long", [
+    ("base", 2, ("random", "random"), "fixed", True),
+    ("harbor+millionaires-row", 4, ("random",) * 4, "fixed", False),
+    ("base", 2, ("greedy", "greedy"), "fixed", False),
+    ("base", 3, ("greedy", "random", "random"), "rotate", True),
+    ("harbor", 2, ("random", "greedy"), "rotate", False),
+])
+def test_the_compiled_engine_plays_the_numpy_engine_s_games(monkeypatch, name, players,
+                                                            slots, seats, long):
+    # a batch of random and greedy seats plays the compiled engine: the same games,
+    # records and summary as the NumPy engine's, games of more builds than its log holds
+    # included (read while they play)
+    from machikoro.compiled.games import BUILDS_LOGGED
+
+    variant, rules = rule_set(name)
+    assert engines.compiled_refusal(rules, players, set(slots)) is None
+    spec = RunSpec(variant, players, slots, 7, 1000, records=True, seats=seats,
+                   engine="vector")
+    compiled, records = engines.run_batch(spec, 0, 150)
+    records = list(records)
+    monkeypatch.setattr(engines, "compiled_refusal", lambda *args: "(the NumPy engine)")
+    on_numpy, numpy_records = engines.run_batch(spec, 0, 150)
+    assert vars(compiled) == vars(on_numpy) and records == list(numpy_records)
+    if long:  # (random agents in every seat, or greedy stepped beside them)
+        assert max(len(r["builds"]) for r in records) > BUILDS_LOGGED
+
+
 def test_a_batch_of_one_game_and_a_summary_merged_from_batches(random_b):
     spec = RunSpec(None, 2, ("random", "random-b"), 3, records=True, seats="rotate",
                    engine="vector")
@@ -414,20 +444,25 @@ def test_a_batch_of_one_game_and_a_summary_merged_from_batches(random_b):
 
 
 _REAL_PLAY = engines.play
+_REAL_PLAY_COMPILED = engines.play_compiled
 
 
 def _interrupt_batch(monkeypatch, batches: int) -> None:
-    """Ctrl-C while batch ``batches + 1`` of the run is being played (in this process)."""
-    real = engines.play
+    """Ctrl-C while batch ``batches + 1`` of the run is being played (in this process),
+    by either batched engine (the NumPy engine's ``play``, the compiled one's
+    ``play_compiled``)."""
     played = [0]
 
-    def play(batch, policy):
-        if played[0] == batches:
-            raise KeyboardInterrupt
-        played[0] += 1
-        return real(batch, policy)
+    def interrupted(real):
+        def play(*args):
+            if played[0] == batches:
+                raise KeyboardInterrupt
+            played[0] += 1
+            return real(*args)
+        return play
 
-    monkeypatch.setattr(engines, "play", play)
+    monkeypatch.setattr(engines, "play", interrupted(engines.play))
+    monkeypatch.setattr(engines, "play_compiled", interrupted(engines.play_compiled))
 
 
 def test_ctrl_c_keeps_the_finished_batches_only(capsys, monkeypatch, tmp_path):
@@ -463,6 +498,7 @@ def test_a_batched_tournament_resumes_from_its_out_file(capsys, monkeypatch, tmp
     assert code == 130 and "resume" in err and "Engine: vector" in text
     assert len(out.read_text("utf-8").splitlines()) == 1 + 4  # 25, 25, 10 games; 25
     monkeypatch.setattr(engines, "play", _REAL_PLAY)
+    monkeypatch.setattr(engines, "play_compiled", _REAL_PLAY_COMPILED)
     resumed = run_json(capsys, *args, "--batch", "7", "--out", str(out))
     assert resumed.pop("resumed_games") == 25 + 25 + 10 + 25
     assert resumed == reference

@@ -7,9 +7,8 @@ in compiled code, with the decisions the scalar agent makes.
   tables (the share of a card's activations that pay, the cards that ask a town choice)
   made here, where the agent lives.
 
-May import: the scalar agents beside it and the compiled engine. Not used by the lab yet:
-the compiled greedy is exact but not yet faster than the scalar one on every rule set
-(docs/vector.md, "Greedy in the compiled engine").
+May import: the scalar agents beside it and the compiled engine. The lab's batches play it
+(:mod:`machikoro.lab.compiled_batch`).
 """
 
 from __future__ import annotations
@@ -70,9 +69,12 @@ class CompiledGreedy:
         self._out = np.zeros(games.n, dtype=np.int64)
         self._answers = None  # the compiled entry point, found at the first call
 
-    def __call__(self) -> np.ndarray:
+    def __call__(self, only=None) -> np.ndarray:
+        """The answers (see the class text); ``only``: a bool per game, the games to
+        answer (default: every waiting one; the others get 0)."""
         games = self.games
-        waiting = np.flatnonzero(games.pending != -1)
+        waiting = games.pending != -1
+        waiting = np.flatnonzero(waiting if only is None else waiting & only)
         self._out[:] = 0
         args = (games.tables, self.look, self.greedy, games.state, self.scratch, waiting,
                 self._out)

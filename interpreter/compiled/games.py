@@ -23,6 +23,23 @@ _TABLES: WeakKeyDictionary = WeakKeyDictionary()
 ROLLS_LOGGED = 64
 """The most throws of the dice a game logs between two reads of the log (one step plays
 a game to its next decision: a turn or less, a few throws)."""
+BUILDS_LOGGED = 64
+"""The most builds a game logs between two reads of the log (``keep_builds``): a game
+whose log is full waits until it is read (:meth:`CompiledGames.play_random` and
+:meth:`CompiledGames.step` read it), 384 bytes a game."""
+
+
+_GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_MIXES = tuple(np.uint64(m) for m in (0xBF58476D1CE4E5B9, 0x94D049BB133111EB))
+_SHIFTS = tuple(np.uint64(s) for s in (30, 27, 31))
+
+
+def _mix(z: np.ndarray) -> np.ndarray:
+    """SplitMix64's finaliser over a ``uint64`` array (:func:`.kernels.mix`'s, in
+    NumPy)."""
+    z = (z ^ (z >> _SHIFTS[0])) * _MIXES[0]
+    z = (z ^ (z >> _SHIFTS[1])) * _MIXES[1]
+    return z ^ (z >> _SHIFTS[2])
 
 
 def tables_for(rules: RuleSet, players: int) -> tb.Tables:
@@ -79,11 +96,13 @@ class CompiledGames:
 
     After :meth:`play_random`: ``winner`` (N,) the winning seat (-1: nobody, the turn cap),
     ``turns`` (N,) turns played, ``coins`` (N, P), ``towns`` (N, P, cards) and ``supply``
-    (N, cards) at the end.
+    (N, cards) at the end. With ``keep_builds``, :attr:`builds` lists every build made,
+    as :class:`~machikoro.vector.engine.VectorGames` lists them (the lab's statistics).
     """
 
     def __init__(self, rules: RuleSet, players: int, seeds, max_turns: int | None = 1000,
-                 tables: tb.Tables | None = None, log_rolls: bool = False):
+                 tables: tb.Tables | None = None, log_rolls: bool = False,
+                 keep_builds: bool = False):
         from . import kernels as k
 
         if not rules.min_players <= players <= rules.max_players:
@@ -130,7 +149,10 @@ class CompiledGames:
             "agent_counters": np.zeros(n * p, dtype=np.uint64),
             "rolls": np.zeros((n, ROLLS_LOGGED if log_rolls else 1, 1 + max(t.max_dice, 2)),
                               dtype=np.int64),
-            "menu": np.zeros((n, 2, c), dtype=np.int64)}
+            "menu": np.zeros((n, 2, c), dtype=np.int64),
+            "builds": np.zeros((n, BUILDS_LOGGED if keep_builds else 1, 3),
+                               dtype=np.int16)}
+        self.builds: list | None = [] if keep_builds else None
         self.arrays = arrays
         self.state = k.State(**arrays)
         self._games = np.arange(n, dtype=np.int64)
@@ -148,8 +170,60 @@ class CompiledGames:
 
     def play_random(self, agent_seeds) -> CompiledGames:
         """Play every game to its end with random agents: ``agent_seeds`` an ``(N, P)``
-        array-like of whole numbers, one per seat of each game (the lab's agent seeds).
-        Returns ``self``."""
+        array-like of whole numbers, one per seat of each game (the lab's agent seeds:
+        :meth:`seed_agents`). Returns ``self``."""
+        self.seed_agents(agent_seeds)
+        todo = self._games
+        while True:  # (a game whose log of builds is full stops until it is read)
+            self._run(self.tables, self.state, todo, self._games, True)
+            if self.builds is None:
+                return self
+            self._take_builds()
+            todo = np.flatnonzero(~self.over)
+            if not todo.size:
+                return self
+
+    def _take_builds(self) -> None:
+        """Move the games' logged builds to :attr:`builds`: one entry ``(games, turns,
+        seats, cards)`` of int arrays, each game's builds in the order made."""
+        from .kernels import NBUILDS
+
+        ints, log = self.arrays["ints"], self.arrays["builds"]
+        counts = ints[:, NBUILDS]
+        logged = np.flatnonzero(counts)
+        if not logged.size:
+            return
+        many = counts[logged]
+        rows = np.repeat(logged, many)
+        places = np.arange(int(many.sum())) - np.repeat(np.cumsum(many) - many, many)
+        found = log[rows, places].astype(np.int64)
+        self.builds.append((rows, found[:, 0], found[:, 1], found[:, 2]))
+        ints[logged, NBUILDS] = 0
+
+    def random_answers(self, only=None) -> np.ndarray:
+        """The random agent's answer to each waiting game's decision (``only``: a bool
+        per game, the games to answer; default every waiting one), drawn from the
+        deciding seat's stream as :meth:`play_random` draws it (the streams seeded by
+        :meth:`seed_agents`): an ``(N,)`` int64 array, 0 where nothing was drawn."""
+        counts = self.option_counts
+        asked = counts > 0 if only is None else (counts > 0) & np.asarray(only, bool)
+        games = np.flatnonzero(asked)
+        out = np.zeros(self.n, dtype=np.int64)
+        if games.size:
+            streams = games * self.players + self.pending_player[games]
+            keys, counters = self.arrays["agent_keys"], self.arrays["agent_counters"]
+            drawn = counters[streams]
+            counters[streams] = drawn + np.uint64(1)
+            bits = _mix(keys[streams] + drawn * _GOLDEN)
+            out[games] = ((bits >> np.uint64(11)).astype(np.float64) * 2.0 ** -53 *
+                          counts[games]).astype(np.int64)
+        return out
+
+    def seed_agents(self, agent_seeds) -> None:
+        """Seed each seat's random agent: ``agent_seeds`` an ``(N, P)`` array-like of
+        whole numbers, one per seat of each game (the lab's agent seeds). Raises
+        :class:`~machikoro.errors.MachikoroError` for another shape or a seed that is not
+        a whole number >= 0."""
         from . import kernels as k
 
         try:
@@ -159,11 +233,9 @@ class CompiledGames:
         if seeds.shape != (self.n, self.players):
             raise MachikoroError(f"agent_seeds must be one seed per seat of each game: an "
                                  f"({self.n}, {self.players}) array, not {seeds.shape}")
-        arrays = self.arrays
-        arrays["agent_keys"][:] = k.stream_keys(_seeds(seeds.reshape(-1), "agent seeds"))
-        arrays["agent_counters"][:] = 0
-        self._run(self.tables, self.state, self._games, self._games, True)
-        return self
+        self.arrays["agent_keys"][:] = k.stream_keys(_seeds(seeds.reshape(-1),
+                                                            "agent seeds"))
+        self.arrays["agent_counters"][:] = 0
 
     DECISIONS = ("build", "dice", "clause")
     """The kinds of :attr:`pending`, in order: 0 the build, 1 the number of dice, 2 a
@@ -178,6 +250,7 @@ class CompiledGames:
         :class:`~machikoro.errors.MachikoroError`, changing nothing, for an array of
         another shape or an option outside ``0 .. option_counts - 1``. Returns
         ``self``."""
+        from .kernels import NBUILDS
 
         options = np.asarray(options)
         if options.shape != (self.n,) or not np.issubdtype(options.dtype, np.integer):
@@ -189,8 +262,22 @@ class CompiledGames:
             g = int(bad[0])
             raise MachikoroError(f"option {int(options[g])} is not one of game {g}'s "
                                  f"{int(counts[g])} options (and {bad.size - 1} more)")
+        if self.builds is not None and (self.arrays["ints"][:, NBUILDS] >=
+                                        BUILDS_LOGGED).any():
+            self._take_builds()  # (a step makes one build at most)
         self._run(self.tables, self.state, self._games, options.astype(np.int64), False)
         return self
+
+    def take_builds(self) -> list:
+        """:attr:`builds`, the log read first, emptied: a list of ``(games, turns, seats,
+        cards)`` int arrays, each game's builds in the order made (``turns`` counted from
+        1). Raises :class:`~machikoro.errors.MachikoroError` for games made without
+        ``keep_builds``."""
+        if self.builds is None:
+            raise MachikoroError("these games were made without keep_builds")
+        self._take_builds()
+        found, self.builds = self.builds, []
+        return found
 
     @property
     def over(self) -> np.ndarray:
@@ -301,6 +388,14 @@ class CompiledGames:
         from .kernels import EXTRAS
 
         return self.arrays["ints"][:, EXTRAS]
+
+    @property
+    def extra_turn(self) -> np.ndarray:
+        """(N,): 1 where the turn under way (or, in a game over, the last one) has won an
+        extra turn."""
+        from .kernels import EXTRA
+
+        return self.arrays["ints"][:, EXTRA]
 
     def roll(self, g: int) -> tuple:
         """Game ``g``'s last roll of the turn: ``(total, faces)``."""

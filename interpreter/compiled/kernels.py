@@ -66,8 +66,8 @@ _UNIT = 2.0 ** -53
 # State.ints columns
 (CUR, TURN, PHASE, NDICE, TOTAL, DICE_COUNT, EXTRA, EXTRAS, BUILDS_LEFT, WINNER, QLEN,
  QPOS, PENDING, PLAYER, COUNT, ITEM, MAX_TURNS, ENTERING, ANSWER, BUILT_CARD, QINS, BOUND,
- SEEN, MOVING, NMOVES, NROLLS) = range(26)
-INTS = 26
+ SEEN, MOVING, NMOVES, NROLLS, NBUILDS) = range(27)
+INTS = 27
 MOVES = 256
 """The most moves of cards one income step logs (far more than any game makes)."""
 
@@ -109,7 +109,9 @@ class State(NamedTuple):
     logged, 1 + most dice) the throws logged since ``ints[NROLLS]`` was last set to 0: per
     throw its number of dice and faces (the lock-step harness reads them; with one place
     per game, nothing is logged), ``menu`` (N, 2, cards) the build decision's options
-    (cards, then their costs now), made when it is asked."""
+    (cards, then their costs now), made when it is asked, and ``builds`` (N, logged, 3)
+    the builds made since ``ints[NBUILDS]`` was last set to 0: per build its turn
+    (counted from 1), seat and card (with one place per game, nothing is logged)."""
 
     ints: np.ndarray
     coins: np.ndarray
@@ -134,6 +136,7 @@ class State(NamedTuple):
     agent_counters: np.ndarray
     rolls: np.ndarray
     menu: np.ndarray
+    builds: np.ndarray
 
 
 @intrinsic
@@ -1227,6 +1230,12 @@ def _answer(t, s, g, k):
                 _market_changed(t, s, g)
         s.built[g, card] = s.ints[g, TURN] + 1
         s.ints[g, BUILDS_LEFT] -= 1
+        if s.builds.shape[1] > 1:  # (run() and the caller keep a place free)
+            logged = s.ints[g, NBUILDS]
+            s.builds[g, logged, 0] = s.ints[g, TURN] + 1
+            s.builds[g, logged, 1] = p
+            s.builds[g, logged, 2] = card
+            s.ints[g, NBUILDS] = logged + 1
         if t.landmark[card] and _has_won(t, s, g, p):
             s.ints[g, WINNER] = p
             s.ints[g, TURN] += 1  # the winning turn ends here, and counts as played
@@ -1367,12 +1376,16 @@ def run(t, s, games, answers, random):
     array): with ``random``, play it to its end with random agents (each decision's
     option ``floor(u * count)``, ``u`` from the deciding seat's stream); else apply
     ``answers[g]`` to its pending decision (none pending: nothing) and play on to its
-    next decision or its end."""
+    next decision or its end. A game whose log of builds is full stops before its next
+    step (its caller reads the log and runs it again): a step makes one build at most."""
     t, s = _borrowed(t), _borrowed(s)
     players = t.players
+    logs = s.builds.shape[1]
     for g in games:
         k = answers[g]
         while True:
+            if logs > 1 and s.ints[g, NBUILDS] >= logs:
+                break
             if random:
                 if s.ints[g, PHASE] == OVER:
                     break

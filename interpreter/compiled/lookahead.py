@@ -276,8 +276,11 @@ def _swappable(rules: RuleSet, t: tb.Tables) -> np.ndarray:
 
 def scratch(games, rows: int = ROWS):
     """A :class:`~machikoro.compiled.kernels.State` of ``rows`` games shaped as
-    ``games``' (a :class:`~machikoro.compiled.games.CompiledGames`), for the copies."""
-    return k.State(**{name: np.zeros((rows,) + array.shape[1:], dtype=array.dtype)
+    ``games``' (a :class:`~machikoro.compiled.games.CompiledGames`), for the copies
+    (which log no builds)."""
+    shapes = {name: array.shape[1:] for name, array in games.arrays.items()}
+    shapes["builds"] = (1,) + shapes["builds"][1:]
+    return k.State(**{name: np.zeros((rows,) + shapes[name], dtype=array.dtype)
                       for name, array in games.arrays.items()})
 
 

@@ -241,6 +241,25 @@ def _refuse_rules(rules: RuleSet) -> None:
     if len(rules.discounts) > MAX_COST_CHANGES:
         raise CompiledUnsupported(f"more than {MAX_COST_CHANGES} cost changes "
                                   f"({len(rules.discounts)})")
+    _refuse_nested(rules)
+
+
+def _activates(clauses) -> list:
+    """The ``activate`` actions among the steps of ``clauses``."""
+    return [a for clause in clauses for a in clause.steps if type(a) is act.Activate]
+
+
+def _refuse_nested(rules: RuleSet) -> None:
+    """Refuse a card that may activate a card that activates cards itself: the queue of
+    one income step would have no bound (the scalar engine plays it)."""
+    hooked = [(card, [clause]) for pairs in rules.hooks.values() for card, clause in pairs]
+    for card, clauses in list(enumerate(rules.activation)) + hooked:
+        for action in _activates(clauses):
+            for target in action.cards:
+                if _activates(rules.activation[target]):
+                    raise CompiledUnsupported(
+                        f"an activation inside an activated card ({rules.ids[card]} may "
+                        f"activate {rules.ids[target]})")
 
 
 class _Encoder:

@@ -139,9 +139,11 @@ def engine_of(spec: BalanceSpec, rules: RuleSet, seating: tuple, known: dict) ->
         return "scalar"
     key = (rules.digest, frozenset(seating))
     if key not in known:
-        from .engines import vector_refusal
+        from .engines import prepare_batches, vector_refusal
 
         known[key] = "scalar" if vector_refusal(rules, spec.players, seating) else "vector"
+        if known[key] == "vector":
+            prepare_batches(rules, spec.players, seating)
     return known[key]
 
 

@@ -35,6 +35,7 @@ from ..errors import MachikoroError, VectorUnsupported
 from ..records import Record
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet
+from .compiled_batch import compiled_refusal, play_compiled, prepare
 from .runs import Interrupted, RunSpec, game_seeds, run_chunk
 from .seats import all_agents, lineup
 from .summary import GameArrays, Summary
@@ -148,11 +149,15 @@ def vector_policy(name: str, rules: RuleSet, players: int, seat_seeds) -> Callab
 
 def vector_refusal(rules: RuleSet, players: int, slots: tuple) -> VectorUnsupported | None:
     """Why the batched engine cannot play ``rules`` at ``players`` seats with the agents
-    of ``slots`` (agent names or pools), or None when it can: the rule set's compilation
-    (:func:`~machikoro.vector.program.compile_rules`, kept for the games) and each agent's
-    batched policy, made for one game."""
+    of ``slots`` (agent names or pools), or None when it can: the compiled engine plays
+    them (:func:`~.compiled_batch.compiled_refusal`), or the NumPy engine does: the rule
+    set's compilation (:func:`~machikoro.vector.program.compile_rules`, kept for the
+    games) and each agent's batched policy, made for one game."""
     from ..vector.program import compile_rules
+    from .compiled_batch import compiled_refusal
 
+    if compiled_refusal(rules, players, all_agents(slots)) is None:
+        return None
     try:
         compile_rules(rules, players)
         for name in all_agents(slots):
@@ -199,7 +204,19 @@ def choose_engine(asked: str, cases: list, slots: tuple) -> EngineChoice:
         if refusal is not None:
             reason = str(refusal) if label is None else f"rule set {label}: {refusal}"
             return EngineChoice("scalar", asked, reason)
+    for _, rules, players in cases:
+        prepare_batches(rules, players, slots)
     return EngineChoice("vector", asked)
+
+
+def prepare_batches(rules: RuleSet, players: int, slots: tuple) -> None:
+    """Where the compiled engine plays the batches of ``rules`` at ``players`` seats with
+    the agents of ``slots``, compile or load its code in this process
+    (:func:`~.compiled_batch.prepare`), before any worker is forked from it: the first
+    compile is made once, not by every worker."""
+    agents = all_agents(slots)
+    if compiled_refusal(rules, players, agents) is None:
+        prepare(rules, players, agents)
 
 
 def batch_size(batch: int | None, games: int, workers: int) -> int:
@@ -227,16 +244,15 @@ def play(batch, policy) -> None:
 
 
 def run_batch(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | None]:
-    """Play games ``start..stop-1`` of ``spec`` as one batch of the batched engine: their
+    """Play games ``start..stop-1`` of ``spec`` as one batch of the batched engine (the
+    compiled engine where it plays the rule set and every agent,
+    :mod:`~machikoro.lab.compiled_batch`, else the NumPy engine; the same games): their
     :class:`~machikoro.lab.summary.Summary` (filled from the batch's arrays:
     :meth:`~machikoro.lab.summary.Summary.add_batch`) and, when ``spec.records``, one
     record per game with the fields of :func:`~machikoro.lab.runs.play_game`'s (``engine``
     ``vector``). Ctrl-C while the batch plays raises :class:`~machikoro.lab.runs.
     Interrupted` with no game: a batch counts whole or not at all (its games finished
     first are its shortest ones: keeping them would bias the statistics)."""
-    from ..vector.engine import VectorGames
-    from ..vector.policies import SeatPolicies
-
     rules = cached_ruleset(spec.variant)
     players = spec.players
     seeds = np.array(game_seeds(spec.seed, start, stop, players), dtype=np.int64)
@@ -244,14 +260,17 @@ def run_batch(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | Non
     index = {name: k for k, name in enumerate(agents)}
     lineups = [lineup(spec.agents, spec.seats, spec.seed, i) for i in range(start, stop)]
     seated = np.array([[index[name] for name in row] for row in lineups], dtype=np.int64)
-    seat_seeds = seeds[:, 1:]
-    policies = [vector_policy(name, rules, players, seat_seeds) for name in agents]
-    policy = policies[0] if len(policies) == 1 else SeatPolicies(policies, seated)
     summary = Summary(players, spec.agents)
     try:
-        batch = VectorGames(rules, players, seeds[:, 0].tolist(), max_turns=spec.max_turns,
-                            keep_builds=True)
-        play(batch, policy)
+        if compiled_refusal(rules, players, agents) is None:
+            from ..compiled.games import CompiledGames
+
+            batch = CompiledGames(rules, players, seeds[:, 0], max_turns=spec.max_turns,
+                                  keep_builds=True)
+            play_compiled(batch, agents, seated, seeds[:, 1:])
+            batch.builds = batch.take_builds()
+        else:
+            batch = _numpy_batch(rules, players, seeds, agents, seated, spec.max_turns)
     except KeyboardInterrupt:
         raise Interrupted(summary, [] if spec.records else None) from None
     games = batch_arrays(batch, seated, agents)
@@ -262,9 +281,25 @@ def run_batch(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | Non
     return summary, records
 
 
+def _numpy_batch(rules: RuleSet, players: int, seeds: np.ndarray, agents: tuple,
+                 seated: np.ndarray, max_turns: int | None):
+    """A batch of the NumPy engine (:class:`~machikoro.vector.engine.VectorGames`,
+    keeping its builds) played to its end with the agents' batched policies: the games of
+    ``seeds`` (``(N, 1 + P)``: each game's seed, then its seats' agent seeds)."""
+    from ..vector.engine import VectorGames
+    from ..vector.policies import SeatPolicies
+
+    policies = [vector_policy(name, rules, players, seeds[:, 1:]) for name in agents]
+    policy = policies[0] if len(policies) == 1 else SeatPolicies(policies, seated)
+    batch = VectorGames(rules, players, seeds[:, 0].tolist(), max_turns=max_turns,
+                        keep_builds=True)
+    play(batch, policy)
+    return batch
+
+
 def batch_arrays(batch, seated: np.ndarray, names: tuple) -> GameArrays:
-    """A finished batch's games (a :class:`~machikoro.vector.engine.VectorGames` that kept
-    its builds) as :class:`~machikoro.lab.summary.GameArrays`: winner, turns and rounds as
+    """A finished batch's games (a :class:`~machikoro.vector.engine.VectorGames` or a
+    :class:`~machikoro.compiled.games.CompiledGames` that kept its builds) as :class:`~machikoro.lab.summary.GameArrays`: winner, turns and rounds as
     :func:`~machikoro.lab.runs.play_game` counts them (``turns`` the turns played, the
     winning one included; ``rounds`` the rounds begun, extra turns not counted, an extra
     turn granted by the last turn of a capped game never begun), and its builds in order,
@@ -274,7 +309,7 @@ def batch_arrays(batch, seated: np.ndarray, names: tuple) -> GameArrays:
     players = batch.players
     winner = batch.winner.astype(np.int64)
     won = winner >= 0
-    turns = batch.turn.astype(np.int64)
+    turns = (batch.turn if hasattr(batch, "turn") else batch.turns).astype(np.int64)
     extra = batch.extra_turns.astype(np.int64) - (~won & batch.extra_turn.astype(bool))
     rounds = np.maximum(1, -(-(turns - extra) // players))
     steps, batch.builds = batch.builds or [], None

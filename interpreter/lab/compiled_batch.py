@@ -1,0 +1,95 @@
+"""The lab's batches on the compiled engine (:mod:`machikoro.compiled`, issue 35): where
+every agent of a run has a compiled policy and the compiled engine plays its rule set, a
+batch of ``--engine vector`` (or ``auto``) is played there instead of by the NumPy engine
+(:mod:`machikoro.vector`). The games are the same: both engines draw the dice and the
+random agents' answers from the same counter-based generator, and the compiled greedy
+makes the scalar greedy's decisions (the greedy-same check), so a run gives the same
+numbers on either; the compiled engine is faster and needs no large batch
+(docs/vector.md).
+
+- :data:`COMPILED_AGENTS`: the agents with a compiled policy: ``random`` (answered inside
+  the compiled code when it plays every seat) and ``greedy``
+  (:class:`~machikoro.agents.compiled_policies.CompiledGreedy`).
+- :func:`compiled_refusal`: why the compiled engine cannot play a run's games (None when
+  it can).
+- :func:`prepare`: compile (the first time on a machine, minutes, said on standard
+  error) or load the code in this process, before workers are forked from it.
+- :func:`play_compiled`: play a batch of :class:`~machikoro.compiled.games.CompiledGames`
+  to its end with the agents of its seats.
+
+The compiler is imported only here, when a batch is played or its engine chosen: a
+scalar run never loads it.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import CompiledUnsupported
+from ..rules.ruleset import RuleSet
+
+COMPILED_AGENTS = ("random", "greedy")
+"""The agents whose decisions the compiled engine makes itself (exact names: a greedy of
+another horizon, or one that never builds some cards, ``greedy!CARD``, has none yet)."""
+
+
+def compiled_refusal(rules: RuleSet, players: int, agents) -> str | None:
+    """Why the compiled engine cannot play ``rules`` at ``players`` seats with the agents
+    named in ``agents`` (text naming the agent, the concept or the missing compiler), or
+    None when it can. Compiles nothing: it encodes the rule set's tables (and greedy's
+    look-ahead tables where greedy plays)."""
+    for name in agents:
+        if name not in COMPILED_AGENTS:
+            return f"the agent '{name}' (no compiled policy)"
+    try:
+        import numba  # noqa: F401  (a platform without its wheels)
+    except ImportError:
+        return "the compiled engine needs Numba, which is not installed here"
+    from ..compiled.games import tables_for
+
+    try:
+        tables = tables_for(rules, players)
+        if "greedy" in agents:
+            from ..compiled.lookahead import encode_look
+
+            encode_look(rules, tables)
+    except CompiledUnsupported as exc:
+        return str(exc)
+    return None
+
+
+def prepare(rules: RuleSet, players: int, agents) -> None:
+    """Compile or load the compiled code that :func:`play_compiled` runs for these
+    agents, in this process (workers forked from it find it loaded): a batch of one
+    game played to its first decision, and greedy's answer to it where greedy plays."""
+    from ..compiled.games import CompiledGames
+
+    games = CompiledGames(rules, players, [0], max_turns=1)
+    if "greedy" in agents:
+        from ..agents.compiled_policies import CompiledGreedy
+
+        CompiledGreedy(games)()
+
+
+def play_compiled(games, agents: tuple, seated: np.ndarray, seat_seeds: np.ndarray) -> None:
+    """Play every game of ``games`` (a :class:`~machikoro.compiled.games.CompiledGames`)
+    to its end: seat ``p`` of game ``g`` played by agent ``agents[seated[g, p]]`` (one
+    of :data:`COMPILED_AGENTS`), the random agents' streams seeded by ``seat_seeds``
+    (``(N, P)``, the lab's agent seeds). Random agents in every seat play inside the
+    compiled code; otherwise each step's answers are made per seat's agent, the whole
+    batch at once."""
+    if set(agents) == {"random"}:
+        games.play_random(seat_seeds)
+        return
+    from ..agents.compiled_policies import CompiledGreedy
+
+    games.seed_agents(seat_seeds)
+    greedy = CompiledGreedy(games)
+    rows = np.arange(games.n)
+    is_greedy = np.array([name == "greedy" for name in agents])[seated]  # (N, P)
+    while (games.pending != -1).any():
+        by_greedy = is_greedy[rows, games.pending_player]
+        answers = greedy(by_greedy) if by_greedy.any() else np.zeros(games.n, dtype=np.int64)
+        if not by_greedy.all():
+            answers = np.where(by_greedy, answers, games.random_answers(~by_greedy))
+        games.step(answers)
