@@ -16,9 +16,6 @@ from machikoro.errors import DataError
 from machikoro.lab.balance import Pairing, ratings
 from machikoro.rules.loader import load_ruleset
 
-pytestmark = pytest.mark.usefixtures("compiled_engine")  # (balance's default engine, auto,
-# plays greedy and random seats on the compiled engine: the suite's compile of it first)
-
 VARIANT = """kind: variant
 name: {name}
 description: a planted imbalance for the balance tests

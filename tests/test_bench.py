@@ -131,7 +131,7 @@ def test_the_lockstep_bench_catches_its_planted_mutation():
     assert " 0 differences (" not in done.stdout.splitlines()[-1]
 
 
-def test_a_tiny_strength_table_run_prints_a_row_per_agent(compiled_engine):
+def test_a_tiny_strength_table_run_prints_a_row_per_agent():
     """bench/strength_table.py (issue 32: the strength table of docs/agents.md) runs: a
     row per agent of the ladder, its rating and its CPU per decision, on a rule set."""
     script = Path(__file__).resolve().parents[1] / "bench" / "strength_table.py"

@@ -35,9 +35,6 @@ from machikoro.vector.engine import VectorGames
 from machikoro.vector.lockstep import scalar_twin
 from machikoro.vector.policies import RandomPolicy
 
-pytestmark = pytest.mark.usefixtures("compiled_engine")  # (random and greedy batches
-# play the compiled engine: the suite's compile of it first)
-
 NESTED_ACTIVATION = """kind: variant
 name: Copy shop
 extends: base
@@ -410,20 +407,23 @@ def test_the_batch_summary_is_that_of_its_records_added_one_by_one(
     ("base", 3, ("greedy", "random", "random"), "rotate", True),
     ("harbor", 2, ("random", "greedy"), "rotate", False),
 ])
+@pytest.mark.usefixtures("compiled_engine")
 def test_the_compiled_engine_plays_the_numpy_engine_s_games(monkeypatch, name, players,
                                                             slots, seats, long):
-    # a batch of random and greedy seats plays the compiled engine: the same games,
-    # records and summary as the NumPy engine's, games of more builds than its log holds
+    # a batch of random and greedy seats on the compiled engine: the same games, records
+    # and summary as on the NumPy engine, games of more builds than its log holds
     # included (read while they play)
     from machikoro.compiled.games import BUILDS_LOGGED
 
     variant, rules = rule_set(name)
     assert engines.compiled_refusal(rules, players, set(slots)) is None
+    assert not engines.on_compiled(rules, players, set(slots))  # (the NumPy engine plays it)
     spec = RunSpec(variant, players, slots, 7, 1000, records=True, seats=seats,
                    engine="vector")
+    monkeypatch.setattr(engines, "on_compiled", lambda *args: True)
     compiled, records = engines.run_batch(spec, 0, 150)
     records = list(records)
-    monkeypatch.setattr(engines, "compiled_refusal", lambda *args: "(the NumPy engine)")
+    monkeypatch.setattr(engines, "on_compiled", lambda *args: False)
     on_numpy, numpy_records = engines.run_batch(spec, 0, 150)
     assert vars(compiled) == vars(on_numpy) and records == list(numpy_records)
     if long:  # (random agents in every seat, or greedy stepped beside them)

@@ -1,11 +1,11 @@
 """The lab's batches on the compiled engine (:mod:`machikoro.compiled`, issue 35): where
-every agent of a run has a compiled policy and the compiled engine plays its rule set, a
-batch of ``--engine vector`` (or ``auto``) is played there instead of by the NumPy engine
-(:mod:`machikoro.vector`). The games are the same: both engines draw the dice and the
-random agents' answers from the same counter-based generator, and the compiled greedy
-makes the scalar greedy's decisions (the greedy-same check), so a run gives the same
-numbers on either; the compiled engine is faster and needs no large batch
-(docs/vector.md).
+the NumPy engine (:mod:`machikoro.vector`) cannot play a run of ``--engine vector`` (or
+``auto``) and the compiled engine can (every agent has a compiled policy; today, greedy on
+Machi Koro 2), its batches are played here (:func:`machikoro.lab.engines.on_compiled`).
+The games are the same: both engines draw the dice and the random agents' answers from
+the same counter-based generator, and the compiled greedy makes the scalar greedy's
+decisions (the greedy-same check), so a run gives the same numbers on either
+(docs/vector.md, "Two batched engines").
 
 - :data:`COMPILED_AGENTS`: the agents with a compiled policy: ``random`` (answered inside
   the compiled code when it plays every seat) and ``greedy``

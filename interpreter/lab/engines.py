@@ -149,22 +149,46 @@ def vector_policy(name: str, rules: RuleSet, players: int, seat_seeds) -> Callab
 
 def vector_refusal(rules: RuleSet, players: int, slots: tuple) -> VectorUnsupported | None:
     """Why the batched engine cannot play ``rules`` at ``players`` seats with the agents
-    of ``slots`` (agent names or pools), or None when it can: the compiled engine plays
-    them (:func:`~.compiled_batch.compiled_refusal`), or the NumPy engine does: the rule
-    set's compilation (:func:`~machikoro.vector.program.compile_rules`, kept for the
-    games) and each agent's batched policy, made for one game."""
-    from ..vector.program import compile_rules
-    from .compiled_batch import compiled_refusal
-
-    if compiled_refusal(rules, players, all_agents(slots)) is None:
+    of ``slots`` (agent names or pools), or None when it can: the NumPy engine's refusal
+    (:func:`numpy_refusal`) unless the compiled engine plays them
+    (:func:`~.compiled_batch.compiled_refusal`)."""
+    refusal = numpy_refusal(rules, players, all_agents(slots))
+    if refusal is not None and compiled_refusal(rules, players, all_agents(slots)) is None:
         return None
+    return refusal
+
+
+def numpy_refusal(rules: RuleSet, players: int, agents) -> VectorUnsupported | None:
+    """Why the NumPy engine cannot play ``rules`` at ``players`` seats with ``agents``
+    (agent names), or None when it can: the rule set's compilation
+    (:func:`~machikoro.vector.program.compile_rules`, kept for the games) and each
+    agent's batched policy, made for one game."""
+    from ..vector.program import compile_rules
+
     try:
         compile_rules(rules, players)
-        for name in all_agents(slots):
+        for name in agents:
             vector_policy(name, rules, players, np.zeros((1, players), dtype=np.int64))
     except VectorUnsupported as exc:
         return exc
     return None
+
+
+def on_compiled(rules: RuleSet, players: int, agents) -> bool:
+    """Whether the batches of ``rules`` at ``players`` seats with ``agents`` (agent names)
+    play the compiled engine: where the NumPy engine cannot play them and the compiled
+    one can. The NumPy engine stays first where it plays a run: the compiled engine is
+    not yet faster on every case (docs/vector.md, "Two batched engines"); the games are
+    the same on either."""
+    key = (rules.digest, players, tuple(agents))
+    found = _ON_COMPILED.get(key)
+    if found is None:
+        found = _ON_COMPILED[key] = numpy_refusal(rules, players, agents) is not None \
+            and compiled_refusal(rules, players, agents) is None
+    return found
+
+
+_ON_COMPILED: dict = {}  # (rule set's digest, players, agents) -> on_compiled's answer
 
 
 class EngineChoice(Record):
@@ -215,7 +239,7 @@ def prepare_batches(rules: RuleSet, players: int, slots: tuple) -> None:
     (:func:`~.compiled_batch.prepare`), before any worker is forked from it: the first
     compile is made once, not by every worker."""
     agents = all_agents(slots)
-    if compiled_refusal(rules, players, agents) is None:
+    if on_compiled(rules, players, agents):
         prepare(rules, players, agents)
 
 
@@ -245,8 +269,8 @@ def play(batch, policy) -> None:
 
 def run_batch(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | None]:
     """Play games ``start..stop-1`` of ``spec`` as one batch of the batched engine (the
-    compiled engine where it plays the rule set and every agent,
-    :mod:`~machikoro.lab.compiled_batch`, else the NumPy engine; the same games): their
+    NumPy engine, or the compiled one where only it plays the run: :func:`on_compiled`;
+    the same games either way): their
     :class:`~machikoro.lab.summary.Summary` (filled from the batch's arrays:
     :meth:`~machikoro.lab.summary.Summary.add_batch`) and, when ``spec.records``, one
     record per game with the fields of :func:`~machikoro.lab.runs.play_game`'s (``engine``
@@ -262,7 +286,7 @@ def run_batch(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | Non
     seated = np.array([[index[name] for name in row] for row in lineups], dtype=np.int64)
     summary = Summary(players, spec.agents)
     try:
-        if compiled_refusal(rules, players, agents) is None:
+        if on_compiled(rules, players, agents):
             from ..compiled.games import CompiledGames
 
             batch = CompiledGames(rules, players, seeds[:, 0], max_turns=spec.max_turns,
