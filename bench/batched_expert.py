@@ -3,7 +3,8 @@
 same games, and the scalar ``expert`` for scale.
 
     python bench/batched_expert.py [--variants base,harbor,...] [--players 2]
-                                   [--games 2000] [--scalar-games 40] [--seed 0] [--out FILE]
+                                   [--games 2000] [--scalar-games 40] [--seed 0]
+                                   [--engine numpy|compiled] [--out FILE]
 
 For each rule set, one batch of ``--games`` games seats ``expert`` at seat ``i mod
 players`` of game i and ``greedy`` at the others (both batched policies, one
@@ -13,7 +14,9 @@ come from the same run on the same busy machine: their ratio is the figure to qu
 win rate is expert's, with its 95% Wilson interval (a fair share is 1/players). Then
 ``--scalar-games`` games of the scalar engine give the scalar expert's CPU per decision
 (the same rule set, the same seating). ``--out`` appends the lines to a file as well
-(bench/results/batched-expert.txt is made so).
+(bench/results/batched-expert.txt is made so). ``--engine compiled`` plays the same games
+on the compiled engine (:class:`~machikoro.agents.compiled_policies.CompiledExpert` against
+``CompiledGreedy``): the same wins, other CPU figures.
 """
 
 from __future__ import annotations
@@ -73,6 +76,34 @@ def batched(rules, players: int, games: int, seed: int) -> dict:
             "fallback": expert.policy.fallback.asked}
 
 
+def compiled(rules, players: int, games: int, seed: int) -> dict:
+    """The same games on the compiled engine (:class:`~machikoro.agents.compiled_policies.
+    CompiledExpert` against ``CompiledGreedy``): expert's wins and both policies' CPU and
+    decisions, as :func:`batched` gives them (the wins must be the same: the same games,
+    the same decisions)."""
+    from machikoro.agents.compiled_policies import CompiledExpert, CompiledGreedy
+    from machikoro.compiled.games import CompiledGames
+
+    batch = CompiledGames(rules, players, [game_seed(seed, i) for i in range(games)])
+    policies = (CompiledExpert(batch), CompiledGreedy(batch))
+    cpu, decisions = [0.0, 0.0], [0, 0]
+    mine = np.arange(games) % players
+    start = time.process_time()
+    while (waiting := batch.pending != -1).any():
+        ours = waiting & (batch.pending_player == mine)
+        answers = np.zeros(games, dtype=np.int64)
+        for k, only in enumerate((ours, waiting & ~ours)):
+            begun = time.process_time()
+            answers = np.where(only, policies[k](only), answers)
+            cpu[k] += time.process_time() - begun
+            decisions[k] += int(only.sum())
+        batch.step(answers)
+    total = time.process_time() - start
+    return {"wins": int((batch.winner == mine).sum()), "games": games, "total": total,
+            "expert": (cpu[0], decisions[0]), "greedy": (cpu[1], decisions[1]),
+            "fallback": 0}
+
+
 def scalar(variant: str, players: int, games: int, seed: int) -> tuple[float, int]:
     """The scalar expert's CPU seconds and decisions over ``games`` games against greedy
     (:func:`expert.one_game`, bench/expert.py's, which times each agent's choose)."""
@@ -91,16 +122,21 @@ def main(argv=None) -> int:
     parser.add_argument("--games", type=int, default=2000)
     parser.add_argument("--scalar-games", type=int, default=40)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--engine", choices=("numpy", "compiled"), default="numpy",
+                        help="the batched engine and policies (compiled: CompiledExpert "
+                        "and CompiledGreedy on CompiledGames)")
     parser.add_argument("--out")
     args = parser.parse_args(argv)
-    lines = [(f"batched expert against batched greedy: {args.players} players, {args.games} "
+    play = compiled if args.engine == "compiled" else batched
+    lines = [(f"{args.engine} engine: batched expert against batched greedy: {args.players} "
+              f"players, {args.games} "
               f"games per rule set in one batch, seats rotated, seed {args.seed}; CPU per "
               f"decision (ms) from the same run; scalar expert from {args.scalar_games} "
               f"games")]
     print(lines[0], flush=True)
     for variant in args.variants.split(","):
         rules = _rules(variant)
-        found = batched(rules, args.players, args.games, args.seed)
+        found = play(rules, args.players, args.games, args.seed)
         low, high = wilson(found["wins"], found["games"])
         (e_cpu, e_n), (g_cpu, g_n) = found["expert"], found["greedy"]
         s_cpu, s_n = scalar(variant, args.players, args.scalar_games, args.seed)

@@ -10,9 +10,9 @@ machine's load:
 - Hypothesis runs without deadlines or the too-slow health check (both measure time, which
   a loaded machine stretches) and without its example database (a folder in the current
   directory, shared by every run there);
-- the compiled engine's first compile (minutes), greedy's for it included, is made by a
-  child process while the other tests run, into this run's cache folder, and the tests
-  that play the compiled engine (those asking for the ``compiled_engine`` fixture, and
+- the compiled engine's first compile (minutes), greedy's and the expert's for it included,
+  is made by a child process while the other tests run, into this run's cache folder,
+  and the tests that play the compiled engine (those asking for the ``compiled_engine`` fixture, and
   the docs examples that name it) run last, after waiting for it: the suite's time does
   not grow by the compile where a second core is free. A developer who has the code
   compiled already may set ``MACHIKORO_TEST_COMPILED`` to its folder (a ``compiled/``
@@ -37,9 +37,10 @@ _FOLDERS: list[str] = []
 _WARM_UP: list[subprocess.Popen] = []
 
 _COMPILE = ("from machikoro.compiled.games import CompiledGames; "
-            "from machikoro.agents.compiled_policies import play_greedy; "
+            "from machikoro.agents.compiled_policies import CompiledExpert, play_greedy; "
             "from machikoro.rules.loader import load_ruleset; "
-            "play_greedy(CompiledGames(load_ruleset(), 2, [0]))")
+            "play_greedy(CompiledGames(load_ruleset(), 2, [0])); "
+            "CompiledExpert(CompiledGames(load_ruleset(), 2, [0]))()")
 
 settings.register_profile("machikoro-tests", deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow])

@@ -491,8 +491,8 @@ def test_analyze_prints_no_absurd_number_for_the_radio_towers_one_extra_turn(cap
 
 @pytest.mark.usefixtures("compiled_engine")
 def test_simulate_plays_to_a_winner_and_auto_falls_back_to_the_scalar_engine(capsys):
-    # random agents and greedy: the batched engine (the compiled one); a strategy (no
-    # batched policy here): the scalar one
+    # random agents, greedy and the expert: the batched engine (greedy and the expert on
+    # the compiled one); a strategy (no batched policy here): the scalar one
     code, out, _ = cli(capsys, "simulate", "--variant", "machi-koro-2", "--players", 3,
                        "--agents", "random", "--games", 30, "--engine", "auto", "--json")
     assert code == 0
@@ -503,6 +503,10 @@ def test_simulate_plays_to_a_winner_and_auto_falls_back_to_the_scalar_engine(cap
                        "greedy,random", "--games", 20, "--engine", "auto")
     assert code == 0 and "Engine: vector (the batched engine" in out
     assert re.search(r"greedy\s+20\s+\d+\s+\d+\.\d%", out)
+    code, out, _ = cli(capsys, "simulate", "--variant", "machi-koro-2", "--agents",
+                       "expert,greedy", "--games", 10, "--engine", "auto")
+    assert code == 0 and "Engine: vector (the batched engine" in out
+    assert re.search(r"expert\s+10\s+\d+\s+\d+\.\d%", out)
     code, out, _ = cli(capsys, "simulate", "--variant", "machi-koro-2", "--agents",
                        "landmark-rush,random", "--games", 20, "--engine", "auto")
     assert code == 0 and "Engine: scalar (--engine auto:" in out

@@ -6,6 +6,9 @@ in compiled code, with the decisions the scalar agent makes.
   (:mod:`machikoro.compiled.greedy`), from what greedy knows of the rule set besides its
   tables (the share of a card's activations that pay, the cards that ask a town choice)
   made here, where the agent lives.
+- :class:`CompiledFeatures`: the learned value's features (:mod:`.features`) of a
+  compiled game, in compiled code (:mod:`machikoro.compiled.expert`): the first part of
+  the expert on the compiled engine.
 
 May import: the scalar agents beside it and the compiled engine. The lab's batches play it
 (:mod:`machikoro.lab.compiled_batch`).
@@ -18,6 +21,7 @@ from weakref import WeakKeyDictionary
 import numpy as np
 
 from ..compiled.cache import FirstCompile
+from ..compiled.expert import Seen
 from ..compiled.games import CompiledGames, entry_point
 from ..compiled.kernels import CACHE
 from ..compiled.lookahead import Look, encode_look, scratch
@@ -89,6 +93,141 @@ class CompiledGreedy:
         else:
             self._answers(*args)
         return self._out.copy()
+
+
+def seen_for(features) -> Seen:
+    """The :class:`~machikoro.compiled.expert.Seen` of ``features`` (a
+    :class:`~machikoro.agents.features.Features`): what its numbers read of the rule
+    set, as arrays."""
+    rules = features.rules
+    icon = np.full(len(rules.cards), -1, dtype=np.int64)
+    for i, cards in enumerate(features._by_icon):
+        icon[cards] = i
+    return Seen(cards=np.array(features.cards, dtype=np.int64), copies=features.copies,
+                icon=icon, icons=len(features.icons),
+                landmarks=np.array(features.landmarks, dtype=np.int64),
+                dice=np.array(features.dice, dtype=np.int64), piles=features._piles,
+                available=features.market == "available",
+                shares=np.array(paying_shares(rules), dtype=np.float64),
+                max_rounds=float(MAX_ROUNDS), neumaier=_NEUMAIER, size=features.size)
+
+
+class CompiledFeatures:
+    """The learned value's features of the games of ``games`` (a
+    :class:`~machikoro.compiled.games.CompiledGames`) in compiled code
+    (:func:`machikoro.compiled.expert.features`): ``of(g, seat)`` gives
+    ``features.of(game, seat)``'s float32 row (``features``: a
+    :class:`~machikoro.agents.features.Features` of the games' rule set and players) for
+    game ``g`` as it stands, to the last bit."""
+
+    def __init__(self, games: CompiledGames, features):
+        if features.rules is not games.rules or features.players != games.players:
+            raise MachikoroError("these features are another rule set's or player count's")
+        self.games, self.features = games, features
+        self.look, self.seen = look_for(games), seen_for(features)
+        self.scratch = scratch(games)
+
+    def of(self, g: int, seat: int) -> np.ndarray:
+        """Game ``g``'s features seen from ``seat`` (``(features.size,)`` float32)."""
+        from ..compiled.expert import features
+
+        row = np.zeros(self.seen.size, dtype=np.float32)
+        features(self.games.tables, self.look, self.seen, self.games.state, g,
+                 self.scratch, seat, row)
+        return row
+
+
+class CompiledExpert:
+    """The learned agent for the compiled engine: ``policy(only=None)`` gives, for each
+    game of ``games`` that waits at a decision (``only``: a bool per game, the games to
+    answer), the option :class:`~machikoro.agents.expert.ExpertAgent` answers, as an
+    ``(N,)`` int64 array (0 for the others). At a build of more than one option, every
+    option's afterstate is played and seen in compiled code
+    (:func:`machikoro.compiled.expert.afterstates`), and one call of the value network
+    (``value``, default: the weights found for the rule set and players,
+    :func:`~.value.value_for`) rates the options of every waiting game; every other
+    decision is greedy's (:class:`CompiledGreedy`). Raises
+    :class:`~machikoro.errors.WeightsError` where no weights fit."""
+
+    name = "expert"
+
+    def __init__(self, games: CompiledGames, value=None):
+        from .features import features_for
+        from .value import value_for
+
+        self.games = games
+        self.value = value_for(games.rules, games.players) if value is None else value
+        self.features = features_for(games.rules, games.players, self.value)
+        self.seen = seen_for(self.features)
+        self.greedy = CompiledGreedy(games)
+        self.look, self.scratch = self.greedy.look, self.greedy.scratch
+        self.after = scratch(games, 1)
+        self._orders: dict = {}  # the decks' lengths -> their look-ahead orders
+        self._compiled = False
+
+    def __call__(self, only=None) -> np.ndarray:
+        games = self.games
+        waiting = games.pending != -1
+        if only is not None:
+            waiting &= np.asarray(only, dtype=bool)
+        counts = games.option_counts
+        build = waiting & (games.pending == CompiledGames.DECISIONS.index("build")) & \
+            (counts > 1)
+        out = self.greedy(waiting & ~build)
+        built = np.flatnonzero(build)
+        if built.size:
+            out[built] = self._builds(built, counts[built])
+        return out
+
+    def _builds(self, built: np.ndarray, counts: np.ndarray) -> np.ndarray:
+        """The option each game of ``built`` builds: the highest value of its options'
+        afterstates (the first of equal ones)."""
+        from ..compiled.expert import afterstates
+
+        games = self.games
+        total = int(counts.sum())
+        rows = np.zeros((total, self.seen.size), dtype=np.float32)
+        won = np.empty(total, dtype=np.int64)
+        args = (games.tables, self.look, self.seen, games.state, built, self.after,
+                self.scratch, self._deck_orders(built), rows, won)
+        if not self._compiled:
+            with FirstCompile(afterstates, CACHE, "the expert for the compiled engine",
+                              "two"):
+                afterstates(*args)
+            self._compiled = True
+        else:
+            afterstates(*args)
+        values = self.value(rows)
+        known = won >= 0
+        values[known] = won[known]
+        starts = np.concatenate(([0], np.cumsum(counts)[:-1]))
+        best = np.maximum.reduceat(values, starts)
+        first = np.where(values == np.repeat(best, counts), np.arange(total), total)
+        return np.minimum.reduceat(first, starts) - starts
+
+    def _deck_orders(self, built: np.ndarray) -> np.ndarray:
+        """Per game of ``built``, each market deck's look-ahead order
+        (:func:`machikoro.engine.market.look_ahead_orders`, by the decks' sizes now), as
+        :func:`machikoro.compiled.expert.afterstates` reads it."""
+        games = self.games
+        decks = games.arrays["decks"]
+        orders = np.zeros((len(built), decks.shape[1], max(decks.shape[2], 1)),
+                          dtype=np.int64)
+        if not games._dealt:
+            return orders
+        from ..engine.market import look_ahead_orders
+
+        sizes = games.arrays["deck_hi"][built] - games.arrays["deck_lo"][built]
+        rows = len(games.rules.market_rows)
+        for o, lengths in enumerate(sizes.tolist()):
+            key = tuple(lengths[games._dealt[r]] if r in games._dealt else 0
+                        for r in range(rows))
+            found = self._orders.get(key)
+            if found is None:
+                found = self._orders[key] = look_ahead_orders(key)
+            for r, j in games._dealt.items():
+                orders[o, j, :len(found[r])] = found[r]
+        return orders
 
 
 def play_greedy(games: CompiledGames, horizon: float = 6.0) -> CompiledGames:

@@ -22,7 +22,7 @@ import sys
 import time
 
 SOURCES = ("compiled/kernels.py", "compiled/lookahead.py", "compiled/greedy.py",
-           "language/actions.py", "language/units")
+           "compiled/expert.py", "language/actions.py", "language/units")
 """The package's files the compiled code is made from (a folder: its ``.py`` files)."""
 KEEP = 3
 """How many fingerprints' compiled code a cache folder keeps."""

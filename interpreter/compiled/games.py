@@ -156,7 +156,7 @@ class CompiledGames:
         self.arrays = arrays
         self.state = k.State(**arrays)
         self._games = np.arange(n, dtype=np.int64)
-        args = (t, self.state, self._games, self._games, False)
+        args = (t, self.state, self._games, self._games, k.STEP)
         held = _TABLES.setdefault(rules, {}) if tables is None else {}
         kind = ("run", players, tuple((a.dtype.char, a.ndim, a.flags.c_contiguous)
                                       for a in self.state))
@@ -172,10 +172,12 @@ class CompiledGames:
         """Play every game to its end with random agents: ``agent_seeds`` an ``(N, P)``
         array-like of whole numbers, one per seat of each game (the lab's agent seeds:
         :meth:`seed_agents`). Returns ``self``."""
+        from .kernels import RANDOM
+
         self.seed_agents(agent_seeds)
         todo = self._games
         while True:  # (a game whose log of builds is full stops until it is read)
-            self._run(self.tables, self.state, todo, self._games, True)
+            self._run(self.tables, self.state, todo, self._games, RANDOM)
             if self.builds is None:
                 return self
             self._take_builds()
@@ -250,7 +252,7 @@ class CompiledGames:
         :class:`~machikoro.errors.MachikoroError`, changing nothing, for an array of
         another shape or an option outside ``0 .. option_counts - 1``. Returns
         ``self``."""
-        from .kernels import NBUILDS
+        from .kernels import NBUILDS, STEP
 
         options = np.asarray(options)
         if options.shape != (self.n,) or not np.issubdtype(options.dtype, np.integer):
@@ -265,7 +267,7 @@ class CompiledGames:
         if self.builds is not None and (self.arrays["ints"][:, NBUILDS] >=
                                         BUILDS_LOGGED).any():
             self._take_builds()  # (a step makes one build at most)
-        self._run(self.tables, self.state, self._games, options.astype(np.int64), False)
+        self._run(self.tables, self.state, self._games, options.astype(np.int64), STEP)
         return self
 
     def take_builds(self) -> list:

@@ -1332,13 +1332,24 @@ def _walk(t, s, g):
 
 
 @njit(cache=True, inline="always")
-def _step(t, s, g, k):
+def _step(t, s, g, k, at_roll):
     """Apply option ``k`` of game ``g``'s pending decision (none pending: ``k`` is not
-    read), then play on until a decision is pending or the game is over."""
+    read), then play on until a decision is pending or the game is over (with
+    ``at_roll``, or the turn's dice are next: :func:`_play_on`)."""
     if s.ints[g, PENDING] != NONE:
         _answer(t, s, g, k)
+    _play_on(t, s, g, at_roll)
+
+
+@njit(cache=True, inline="always")
+def _play_on(t, s, g, at_roll):
+    """Play game ``g`` on until a decision is pending or the game is over; with
+    ``at_roll``, stop too before the turn's dice (the dice decision or the roll) are
+    entered: a look-ahead copy that draws no dice (the expert's afterstate)."""
     while s.ints[g, PENDING] == NONE and s.ints[g, PHASE] != OVER:
         phase = s.ints[g, PHASE]
+        if at_roll and phase == DICE and s.ints[g, ENTERING]:
+            return
         if s.ints[g, ENTERING] and not _enter(t, s, g, phase):
             continue
         _walk(t, s, g)
@@ -1370,17 +1381,24 @@ def start(ints: np.ndarray, max_turns: int | None) -> None:
     ints[:, MAX_TURNS] = 0 if max_turns is None else max_turns
 
 
+STEP, RANDOM, TO_ROLL = 0, 1, 2
+""":func:`run`'s modes: a step of each game, each game to its end with random agents, a
+step that stops before the next throw of the turn's dice (a look-ahead copy)."""
+
+
 @njit(cache=True)
-def run(t, s, games, answers, random):
+def run(t, s, games, answers, mode):
     """The compiled engine's one entry point. For each game of ``games`` (an index
-    array): with ``random``, play it to its end with random agents (each decision's
-    option ``floor(u * count)``, ``u`` from the deciding seat's stream); else apply
-    ``answers[g]`` to its pending decision (none pending: nothing) and play on to its
-    next decision or its end. A game whose log of builds is full stops before its next
-    step (its caller reads the log and runs it again): a step makes one build at most."""
+    array): with ``mode`` :data:`RANDOM`, play it to its end with random agents (each
+    decision's option ``floor(u * count)``, ``u`` from the deciding seat's stream); else
+    apply ``answers[g]`` to its pending decision (none pending: nothing) and play on to
+    its next decision or its end (:data:`TO_ROLL`: or to the turn's dice, not thrown). A
+    game whose log of builds is full stops before its next step (its caller reads the log
+    and runs it again): a step makes one build at most."""
     t, s = _borrowed(t), _borrowed(s)
     players = t.players
     logs = s.builds.shape[1]
+    random, at_roll = mode == RANDOM, mode == TO_ROLL
     for g in games:
         k = answers[g]
         while True:
@@ -1392,6 +1410,6 @@ def run(t, s, games, answers, random):
                 if s.ints[g, PENDING] != NONE:
                     k = _below(s.agent_keys, s.agent_counters,
                                g * players + s.ints[g, PLAYER], s.ints[g, COUNT])
-            _step(t, s, g, k)  # (the one place the turn's code is inlined)
+            _step(t, s, g, k, at_roll)  # (the one place the turn's code is inlined)
             if not random:
                 break

@@ -8,8 +8,8 @@ decisions (the greedy-same check), so a run gives the same numbers on either
 (docs/vector.md, "Two batched engines").
 
 - :data:`COMPILED_AGENTS`: the agents with a compiled policy: ``random`` (answered inside
-  the compiled code when it plays every seat) and ``greedy``
-  (:class:`~machikoro.agents.compiled_policies.CompiledGreedy`).
+  the compiled code when it plays every seat), ``greedy`` and ``expert``
+  (:class:`~machikoro.agents.compiled_policies.CompiledGreedy`, ``CompiledExpert``).
 - :func:`compiled_refusal`: why the compiled engine cannot play a run's games (None when
   it can).
 - :func:`prepare`: compile (the first time on a machine, minutes, said on standard
@@ -25,12 +25,21 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import CompiledUnsupported
+from ..errors import CompiledUnsupported, WeightsError
 from ..rules.ruleset import RuleSet
 
-COMPILED_AGENTS = ("random", "greedy")
+COMPILED_AGENTS = ("random", "greedy", "expert")
 """The agents whose decisions the compiled engine makes itself (exact names: a greedy of
 another horizon, or one that never builds some cards, ``greedy!CARD``, has none yet)."""
+
+
+def _policy(name: str, games):
+    """Agent ``name``'s compiled policy for ``games``: ``policy(only) -> options``."""
+    if name == "random":
+        return games.random_answers
+    from ..agents.compiled_policies import CompiledExpert, CompiledGreedy
+
+    return CompiledGreedy(games) if name == "greedy" else CompiledExpert(games)
 
 
 def compiled_refusal(rules: RuleSet, players: int, agents) -> str | None:
@@ -49,11 +58,15 @@ def compiled_refusal(rules: RuleSet, players: int, agents) -> str | None:
 
     try:
         tables = tables_for(rules, players)
-        if "greedy" in agents:
+        if "greedy" in agents or "expert" in agents:
             from ..compiled.lookahead import encode_look
 
             encode_look(rules, tables)
-    except CompiledUnsupported as exc:
+        if "expert" in agents:
+            from ..agents.value import value_for
+
+            value_for(rules, players)
+    except (CompiledUnsupported, WeightsError) as exc:
         return str(exc)
     return None
 
@@ -61,14 +74,13 @@ def compiled_refusal(rules: RuleSet, players: int, agents) -> str | None:
 def prepare(rules: RuleSet, players: int, agents) -> None:
     """Compile or load the compiled code that :func:`play_compiled` runs for these
     agents, in this process (workers forked from it find it loaded): a batch of one
-    game played to its first decision, and greedy's answer to it where greedy plays."""
+    game played to its first decision, and each agent's answer to it."""
     from ..compiled.games import CompiledGames
 
     games = CompiledGames(rules, players, [0], max_turns=1)
-    if "greedy" in agents:
-        from ..agents.compiled_policies import CompiledGreedy
-
-        CompiledGreedy(games)()
+    for name in agents:
+        if name != "random":
+            _policy(name, games)()
 
 
 def play_compiled(games, agents: tuple, seated: np.ndarray, seat_seeds: np.ndarray) -> None:
@@ -76,20 +88,19 @@ def play_compiled(games, agents: tuple, seated: np.ndarray, seat_seeds: np.ndarr
     to its end: seat ``p`` of game ``g`` played by agent ``agents[seated[g, p]]`` (one
     of :data:`COMPILED_AGENTS`), the random agents' streams seeded by ``seat_seeds``
     (``(N, P)``, the lab's agent seeds). Random agents in every seat play inside the
-    compiled code; otherwise each step's answers are made per seat's agent, the whole
-    batch at once."""
+    compiled code; otherwise each step's answers are made by each agent for the games
+    whose deciding seat it plays, the whole batch at once."""
     if set(agents) == {"random"}:
         games.play_random(seat_seeds)
         return
-    from ..agents.compiled_policies import CompiledGreedy
-
     games.seed_agents(seat_seeds)
-    greedy = CompiledGreedy(games)
+    policies = [_policy(name, games) for name in agents]
     rows = np.arange(games.n)
-    is_greedy = np.array([name == "greedy" for name in agents])[seated]  # (N, P)
     while (games.pending != -1).any():
-        by_greedy = is_greedy[rows, games.pending_player]
-        answers = greedy(by_greedy) if by_greedy.any() else np.zeros(games.n, dtype=np.int64)
-        if not by_greedy.all():
-            answers = np.where(by_greedy, answers, games.random_answers(~by_greedy))
+        who = seated[rows, games.pending_player]  # (read where a game waits)
+        answers = np.zeros(games.n, dtype=np.int64)
+        for k, policy in enumerate(policies):
+            ours = who == k
+            if ours.any():
+                answers = np.where(ours, policy(ours), answers)
         games.step(answers)
