@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -36,11 +37,20 @@ _SAVED: dict[str, str | None] = {}
 _FOLDERS: list[str] = []
 _WARM_UP: list[subprocess.Popen] = []
 
-_COMPILE = ("from machikoro.compiled.games import CompiledGames; "
-            "from machikoro.agents.compiled_policies import CompiledExpert, play_greedy; "
-            "from machikoro.rules.loader import load_ruleset; "
-            "play_greedy(CompiledGames(load_ruleset(), 2, [0])); "
-            "CompiledExpert(CompiledGames(load_ruleset(), 2, [0]))()")
+_COMPILE = """
+import subprocess, sys
+from machikoro.compiled.games import CompiledGames
+from machikoro.rules.loader import load_ruleset
+CompiledGames(load_ruleset(), 2, [0])  # the engine; then greedy and the expert side by side
+expert = subprocess.Popen([sys.executable, "-c", (
+    "from machikoro.compiled.games import CompiledGames; "
+    "from machikoro.agents.compiled_policies import CompiledExpert; "
+    "from machikoro.rules.loader import load_ruleset; "
+    "CompiledExpert(CompiledGames(load_ruleset(), 2, [0]))()")])
+from machikoro.agents.compiled_policies import play_greedy
+play_greedy(CompiledGames(load_ruleset(), 2, [0]))
+sys.exit(expert.wait())
+"""
 
 settings.register_profile("machikoro-tests", deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -76,7 +86,8 @@ def pytest_collection_modifyitems(config, items) -> None:
         items.sort(key=plays_compiled)  # (stable: the others keep their order)
         _WARM_UP.append(subprocess.Popen([sys.executable, "-c", _COMPILE],
                                          stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.DEVNULL))
+                                         stderr=subprocess.DEVNULL,
+                                         start_new_session=True))  # (its group killed)
 
 
 @pytest.fixture(autouse=True)
@@ -106,7 +117,10 @@ def compiled_engine() -> None:
 
 def pytest_unconfigure(config) -> None:
     for process in _WARM_UP:
-        process.kill()
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # (the child and the one it started)
+        except ProcessLookupError:
+            pass
         process.wait()
     _WARM_UP.clear()
     for name, value in _SAVED.items():

@@ -267,11 +267,13 @@ def test_a_change_to_a_file_the_compiled_code_comes_from_makes_a_new_folder(tmp_
     from machikoro.compiled import cache
 
     root = tmp_path / "package"
-    (root / "compiled").mkdir(parents=True)
-    (root / "language" / "units").mkdir(parents=True)
-    for name in ("kernels", "lookahead", "greedy"):
-        (root / "compiled" / f"{name}.py").write_text(name)
-    (root / "language" / "actions.py").write_text("actions")
+    for source in cache.SOURCES:  # (each file the code comes from, each folder)
+        path = root / source
+        if source.endswith(".py"):
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(path.stem)
+        else:
+            path.mkdir(parents=True, exist_ok=True)
     unit = root / "language" / "units" / "poorest.py"
     unit.write_text("def compiled(): return 1")
     monkeypatch.setattr(cache, "__file__", str(root / "compiled" / "cache.py"))

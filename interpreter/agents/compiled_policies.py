@@ -173,7 +173,8 @@ class CompiledExpert:
         counts = games.option_counts
         build = waiting & (games.pending == CompiledGames.DECISIONS.index("build")) & \
             (counts > 1)
-        out = self.greedy(waiting & ~build)
+        rest = waiting & ~build
+        out = self.greedy(rest) if rest.any() else np.zeros(games.n, dtype=np.int64)
         built = np.flatnonzero(build)
         if built.size:
             out[built] = self._builds(built, counts[built])
