@@ -180,15 +180,8 @@ def on_compiled(rules: RuleSet, players: int, agents) -> bool:
     one can. The NumPy engine stays first where it plays a run: the compiled engine is
     not yet faster on every case (docs/vector.md, "Two batched engines"); the games are
     the same on either."""
-    key = (rules.digest, players, tuple(agents))
-    found = _ON_COMPILED.get(key)
-    if found is None:
-        found = _ON_COMPILED[key] = numpy_refusal(rules, players, agents) is not None \
-            and compiled_refusal(rules, players, agents) is None
-    return found
-
-
-_ON_COMPILED: dict = {}  # (rule set's digest, players, agents) -> on_compiled's answer
+    return numpy_refusal(rules, players, agents) is not None and \
+        compiled_refusal(rules, players, agents) is None
 
 
 class EngineChoice(Record):
