@@ -19,6 +19,7 @@ from numba import njit
 
 from . import kernels as k
 from .lookahead import (
+    FIRST,
     add,
     card_value,
     expected_roll_income,
@@ -152,7 +153,7 @@ def features(t, lt, sn, a, ga, w, seat, row):
     t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     n = t.players
     pattern = preferred_pattern(t, lt, a, ga, w, sn.neumaier)
-    at = 0
+    at = FIRST  # (an int64, not the literal 0: see FIRST)
     for j in range(n):
         at = _seat_block(t, lt, sn, a, ga, w, (seat + j) % n, pattern, row, at)
     for i in range(sn.cards.shape[0]):

@@ -49,6 +49,7 @@ from .kernels import (
 from .lookahead import (
     BASE,
     CHOICE,
+    FIRST,
     PAYS,
     activates,
     activation_pays,
@@ -128,7 +129,8 @@ def _best_swap(t, lt, w, z, clause, owner, worth):
             at -= 1
         gives[at] = place
         n += 1
-    found, best, pick_give, pick_take, pick_other = False, 0.0, -1, -1, -1
+    found, best = False, 0.0
+    pick_give = pick_take = pick_other = k.NOBODY  # (int64: not compiled for a literal)
     for j in range(1, t.players):
         other = t.order[owner, j]
         for place in range(kinds.shape[0]):
@@ -466,7 +468,7 @@ def _other_dice(t, lt, gr, a, ga, w, seat, cards, m, pattern, rounds, places, sc
         count = k._nth_count(t, offers, j)
         if count == preferred:
             continue
-        n = 0
+        n = FIRST  # (an int64, not the literal 0: see FIRST)
         for i in range(m):
             card = cards[i]
             if not lt.own_roll[card]:
@@ -547,7 +549,7 @@ def _build(t, lt, gr, s, g, w, seat, count):
     cards = np.empty(count, dtype=np.int64)
     costs = np.empty(count, dtype=np.int64)
     places = np.empty(count, dtype=np.int64)
-    m = 0
+    m = FIRST  # (an int64, not the literal 0: see FIRST)
     for j in range(count - 1):
         card = s.menu[g, 0, j]
         if not t.landmark[card] and not lt.victory[card]:

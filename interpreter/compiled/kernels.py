@@ -2,7 +2,7 @@
 (:mod:`machikoro.engine.phases`) writes it, over the plain arrays of a
 :class:`~machikoro.compiled.tables.Tables` and a :class:`State`, compiled by Numba.
 
-:func:`run` is the one entry point: a game runs by itself (:func:`_step`) until its player
+:func:`run` is the one entry point: a game runs by itself (:func:`_play_on`) until its player
 must choose, then waits with its decision's kind, player and number of options in
 ``State.ints``; the next step applies option ``k`` (the position of the answer in the
 scalar engine's ``Decision.options``). The turn, as the scalar engine's::
@@ -73,7 +73,7 @@ MOVES = 256
 
 # arguments that would be literal constants, as int64 values: Numba compiles a function
 # called with a literal once more for that literal (the big ones twice)
-_NOBODY = np.int64(-1)  # (a move's destination: the market, or nowhere)
+NOBODY = np.int64(-1)  # (a move's destination: the market, or nowhere)
 _COUNT = np.int64(-1)  # (a choice's k: count the options)
 _ONE_COPY = np.int64(1)
 
@@ -631,7 +631,7 @@ def _return_to_market(t, s, g, seat, kind, copies):
     if copies <= 0:
         return
     for _ in range(copies):
-        _towns_changing(t, s, g, kind, seat, _NOBODY)
+        _towns_changing(t, s, g, kind, seat, NOBODY)
     s.towns[g, seat, kind] -= copies
     left = s.towns[g, seat, kind]
     for m in t.blocking:
@@ -686,7 +686,7 @@ def _card_choice(t, s, g, clause, card, owner, k):
             continue
         if count == k:
             if act == tb.UNBUILD:
-                _towns_changing(t, s, g, c, owner, _NOBODY)
+                _towns_changing(t, s, g, c, owner, NOBODY)
                 s.towns[g, owner, c] = 0
             elif act == tb.CHOOSE_KIND:
                 s.ints[g, BOUND] = c
@@ -1331,42 +1331,53 @@ def _walk(t, s, g):
             _insert(s, g, card, owner, copies, t.clauses[clause, C_REST], 0)
 
 
-@njit(cache=True, inline="always")
-def _step(t, s, g, k, at_roll):
-    """Apply option ``k`` of game ``g``'s pending decision (none pending: ``k`` is not
-    read), then play on until a decision is pending or the game is over (with
-    ``at_roll``, or the turn's dice are next: :func:`_play_on`)."""
-    if s.ints[g, PENDING] != NONE:
-        _answer(t, s, g, k)
-    _play_on(t, s, g, at_roll)
-
-
-@njit(cache=True, inline="always")
-def _play_on(t, s, g, at_roll):
-    """Play game ``g`` on until a decision is pending or the game is over; with
-    ``at_roll``, stop too before the turn's dice (the dice decision or the roll) are
-    entered: a look-ahead copy that draws no dice (the expert's afterstate)."""
-    while s.ints[g, PENDING] == NONE and s.ints[g, PHASE] != OVER:
-        phase = s.ints[g, PHASE]
-        if at_roll and phase == DICE and s.ints[g, ENTERING]:
+@njit(cache=True)
+def _play_on(t, s, g, k, mode):
+    """Game ``g``'s part of :func:`run`: apply option ``k`` of its pending decision (none
+    pending: ``k`` is not read), then play on until a decision is pending or the game is
+    over (with :data:`TO_ROLL`, or the turn's dice are next: a look-ahead copy that draws
+    no dice, the expert's afterstate); with :data:`RANDOM`, on to its end, each decision
+    answered from the deciding seat's stream. A game whose log of builds is full stops
+    before its next step. The one function the turn's code is compiled into (a function
+    of its own, not inlined into :func:`run`: Numba inlines by copying the callee's code,
+    which took a minute of the first compile for this function)."""
+    t, s = _borrowed(t), _borrowed(s)
+    logs = s.builds.shape[1]
+    random, at_roll = mode == RANDOM, mode == TO_ROLL
+    while True:
+        if logs > 1 and s.ints[g, NBUILDS] >= logs:
             return
-        if s.ints[g, ENTERING] and not _enter(t, s, g, phase):
-            continue
-        _walk(t, s, g)
-        if s.ints[g, PENDING] != NONE or s.ints[g, ENTERING]:
-            continue
-        if phase != END:  # the queue is done: the next phase
-            _go(t, s, g, NEXT[phase])
-            continue
-        s.ints[g, TURN] += 1  # the turn ends
-        if s.ints[g, EXTRA]:
-            s.ints[g, EXTRAS] += 1
-        else:
-            s.ints[g, CUR] = (s.ints[g, CUR] + 1) % t.players
-        if 0 < s.ints[g, MAX_TURNS] <= s.ints[g, TURN]:
-            s.ints[g, PHASE] = OVER
-        else:
-            _go(t, s, g, START)
+        if random:
+            if s.ints[g, PHASE] == OVER:
+                return
+            if s.ints[g, PENDING] != NONE:
+                k = _below(s.agent_keys, s.agent_counters,
+                           g * t.players + s.ints[g, PLAYER], s.ints[g, COUNT])
+        if s.ints[g, PENDING] != NONE:
+            _answer(t, s, g, k)
+        while s.ints[g, PENDING] == NONE and s.ints[g, PHASE] != OVER:
+            phase = s.ints[g, PHASE]
+            if at_roll and phase == DICE and s.ints[g, ENTERING]:
+                return
+            if s.ints[g, ENTERING] and not _enter(t, s, g, phase):
+                continue
+            _walk(t, s, g)
+            if s.ints[g, PENDING] != NONE or s.ints[g, ENTERING]:
+                continue
+            if phase != END:  # the queue is done: the next phase
+                _go(t, s, g, NEXT[phase])
+                continue
+            s.ints[g, TURN] += 1  # the turn ends
+            if s.ints[g, EXTRA]:
+                s.ints[g, EXTRAS] += 1
+            else:
+                s.ints[g, CUR] = (s.ints[g, CUR] + 1) % t.players
+            if 0 < s.ints[g, MAX_TURNS] <= s.ints[g, TURN]:
+                s.ints[g, PHASE] = OVER
+            else:
+                _go(t, s, g, START)
+        if not random:
+            return
 
 
 def start(ints: np.ndarray, max_turns: int | None) -> None:
@@ -1396,20 +1407,5 @@ def run(t, s, games, answers, mode):
     game whose log of builds is full stops before its next step (its caller reads the log
     and runs it again): a step makes one build at most."""
     t, s = _borrowed(t), _borrowed(s)
-    players = t.players
-    logs = s.builds.shape[1]
-    random, at_roll = mode == RANDOM, mode == TO_ROLL
     for g in games:
-        k = answers[g]
-        while True:
-            if logs > 1 and s.ints[g, NBUILDS] >= logs:
-                break
-            if random:
-                if s.ints[g, PHASE] == OVER:
-                    break
-                if s.ints[g, PENDING] != NONE:
-                    k = _below(s.agent_keys, s.agent_counters,
-                               g * players + s.ints[g, PLAYER], s.ints[g, COUNT])
-            _step(t, s, g, k, at_roll)  # (the one place the turn's code is inlined)
-            if not random:
-                break
+        _play_on(t, s, g, answers[g], mode)

@@ -192,6 +192,9 @@ NOT_CLOSED, BANK_PAYS, ROLLER_PAYS = 0, 1, 2
 the bank pays its owner; the roller pays its owner what it can."""
 UNREAD = np.iinfo(np.int64).min
 """A roll's income :func:`closed_incomes` does not read (it is simulated)."""
+FIRST = np.int64(0)
+"""The first total, as an int64 value: a literal ``0`` argument would make Numba compile
+the function called once more for it (about ten seconds of the first compile)."""
 CLOSED_TESTS = (tb.HAS_CARD, tb.HAS_COUNT, tb.HAS_LANDMARKS, tb.ROUND_IS, tb.MARKET_HAS,
                 tb.BUILT_NOTHING, tb.OTHER_PLAYERS, tb.ALL_OF, tb.ANY_OF, tb.NOT)
 """The conditions a closed clause may have: about its owner's or the other players' towns,
@@ -514,7 +517,7 @@ def effective_total(t, lt, a, ga, w, roller, faces, ndice):
     when its conditions hold (nothing built this turn) and, when it asks, when it pays the
     roller more (:func:`machikoro.engine.expectations.effective_total`)."""
     t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
-    total = 0
+    total = FIRST  # (an int64, not the literal 0: see FIRST)
     for d in range(ndice):
         total += faces[d]
     if lt.raises.shape[0] == 0:
@@ -615,7 +618,7 @@ def preferred_dice(t, lt, a, ga, w, seat, neumaier):
     best, most = 0, -np.inf
     read = np.empty(lt.prob.shape[1], dtype=np.int64)
     if lt.faces_free:  # (no card raises a roll)
-        closed_incomes(t, lt, a, ga, seat, seat, 0, lt.prob.shape[1] - 1, read)
+        closed_incomes(t, lt, a, ga, seat, seat, FIRST, lt.prob.shape[1] - 1, read)
     income = np.empty(lt.prob.shape[1], dtype=np.int64)  # per total, where the faces
     known = np.zeros(lt.prob.shape[1], dtype=np.bool_)  # do not matter: one income
     faces = np.empty(t.max_dice + 1, dtype=np.int64)
@@ -640,10 +643,10 @@ def preferred_dice(t, lt, a, ga, w, seat, neumaier):
     return best
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def preferred_pattern(t, lt, a, ga, w, neumaier):
-    """Every seat's :func:`preferred_dice`, in seat order."""
-    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
+    """Every seat's :func:`preferred_dice`, in seat order (inlined: a function of its own
+    linked :func:`preferred_dice`'s code again, eight seconds of the first compile)."""
     out = np.empty(t.players, dtype=np.int64)
     for seat in range(t.players):
         out[seat] = preferred_dice(t, lt, a, ga, w, seat, neumaier)
