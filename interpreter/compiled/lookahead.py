@@ -643,10 +643,10 @@ def preferred_dice(t, lt, a, ga, w, seat, neumaier):
     return best
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def preferred_pattern(t, lt, a, ga, w, neumaier):
-    """Every seat's :func:`preferred_dice`, in seat order (inlined: a function of its own
-    linked :func:`preferred_dice`'s code again, eight seconds of the first compile)."""
+    """Every seat's :func:`preferred_dice`, in seat order."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     out = np.empty(t.players, dtype=np.int64)
     for seat in range(t.players):
         out[seat] = preferred_dice(t, lt, a, ga, w, seat, neumaier)
