@@ -87,8 +87,9 @@ class Look(NamedTuple):
     ``static`` (cards,) bool: what one more copy brings when it activates is the same on
     every roll (the bank pays; no condition reads the roll or the roller; nothing asked):
     valued with one simulation (:func:`static_cards`); ``faces_free``: a roll's income
-    depends on its total alone (no condition reads the faces or the number of dice, no
-    card raises the roll), so the totals two numbers of dice share have one income;
+    depends on its total alone where the roller has no card that raises it (no condition
+    reads the faces or the number of dice), so the totals two numbers of dice share have
+    one income;
     ``victory``, ``market_landmark``, ``establishment`` and ``own_roll`` (cards,) bool:
     a victory landmark, one from the shared pool, an establishment, one its owner's roll
     may activate; ``needed`` the victory landmarks a player needs; ``closed`` (clauses,)
@@ -142,7 +143,7 @@ def encode_look(rules: RuleSet, t: tb.Tables) -> Look:
     return Look(
         prob=prob, totals=totals, mode=mode, raises=_raises(rules, t),
         side_mean=side_mean, swappable=_swappable(rules, t), static=static_cards(t),
-        faces_free=not rules.roll_raises and not np.isin(
+        faces_free=not np.isin(
             t.conditions[:, 0], (tb.DOUBLES, tb.ROLLED_DICE)).any(),
         victory=_flags(cards, rules.victory),
         market_landmark=_flags(cards, rules.market_landmarks),
@@ -494,10 +495,10 @@ def outcome_income(t, lt, a, ga, w, roller, faces, ndice, total, seat):
     now, the roll's total being ``total``: the whole income step run on a copy
     (:func:`machikoro.engine.expectations.outcome_income`)."""
     t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
-    read = np.empty(total + 1, dtype=np.int64)
-    closed_incomes(t, lt, a, ga, roller, seat, total, total, read)
-    if read[total] != UNREAD:
-        return read[total]
+    if not a.ints[ga, SEEN]:  # (closed_incomes of this one total, nothing allocated, no
+        read = _closed_outcome(t, lt, a, ga, roller, total, seat)  # call: both cost more
+        if read != UNREAD:  # than the reading)
+            return read
     if not _anything_activates(t, a, ga, roller, total):
         return 0  # (the income step would walk an empty queue)
     copy_game(t, lt, a, ga, w, OUT)
@@ -511,40 +512,51 @@ def outcome_income(t, lt, a, ga, w, roller, faces, ndice, total, seat):
     return w.coins[OUT, seat] - a.coins[ga, seat]
 
 
-@njit(cache=True)
-def effective_total(t, lt, a, ga, w, roller, faces, ndice):
-    """The total of ``faces[:ndice]`` after ``roller``'s additions to the roll, each taken
-    when its conditions hold (nothing built this turn) and, when it asks, when it pays the
-    roller more (:func:`machikoro.engine.expectations.effective_total`)."""
-    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
+@njit(cache=True, inline="always")
+def _view(t, lt, a, ga, w, roller):
+    """Row :data:`VIEW` made the position ``roller``'s additions to its roll are read in
+    (nothing built this turn); :func:`raised_income` sets its dice and total."""
+    copy_game(t, lt, a, ga, w, VIEW)
+    w.ints[VIEW, CUR] = roller
+    w.built[VIEW] = 0
+
+
+@njit(cache=True, inline="always")
+def raised_income(t, lt, a, ga, w, roller, faces, ndice):
+    """What ``roller`` gains if it rolls ``faces[:ndice]`` now, its additions to the roll
+    each taken when its conditions hold and, when it asks, when it pays the roller more
+    (:func:`machikoro.engine.expectations.effective_total`, then its
+    :func:`~machikoro.engine.expectations.outcome_income`). Row :data:`VIEW` must hold
+    :func:`_view` of ``roller`` in this position (made once for all the totals of a roll:
+    only its dice and total change between them); an income compared for the total the
+    roll ends at is not simulated again. Inlined: a call passing the records costs more
+    than a closed roll's reading (measured: four times slower a total)."""
     total = FIRST  # (an int64, not the literal 0: see FIRST)
     for d in range(ndice):
         total += faces[d]
-    if lt.raises.shape[0] == 0:
-        return total
-    viewed = False
+        w.dice[VIEW, d] = faces[d]
+    w.ints[VIEW, NDICE] = ndice
+    known_total, known = k.NOBODY, FIRST  # (the total whose income is known: none yet)
     for r in range(lt.raises.shape[0]):
         card, clause, n = lt.raises[r, 0], lt.raises[r, 1], lt.raises[r, 2]
         if a.towns[ga, roller, card] <= 0:
             continue
-        if not viewed:
-            copy_game(t, lt, a, ga, w, VIEW)
-            w.ints[VIEW, CUR] = roller
-            for d in range(ndice):
-                w.dice[VIEW, d] = faces[d]
-            w.ints[VIEW, NDICE] = ndice
-            w.built[VIEW] = 0
-            viewed = True
         w.ints[VIEW, TOTAL] = total
         if t.clauses[clause, C_COND_COUNT] and not k._holds(
                 t, w, VIEW, t.clauses[clause, C_COND_START], t.clauses[clause, C_COND_COUNT],
                 roller):
             continue
-        if not t.clauses[clause, C_ASKS] or outcome_income(
-                t, lt, a, ga, w, roller, faces, ndice, total + n, roller) > outcome_income(
-                t, lt, a, ga, w, roller, faces, ndice, total, roller):
+        if not t.clauses[clause, C_ASKS]:
             total += n
-    return total
+            continue
+        more = outcome_income(t, lt, a, ga, w, roller, faces, ndice, total + n, roller)
+        now = outcome_income(t, lt, a, ga, w, roller, faces, ndice, total, roller)
+        if more > now:
+            total += n
+        known_total, known = total, max(more, now)
+    if known_total == total:
+        return known
+    return outcome_income(t, lt, a, ga, w, roller, faces, ndice, total, roller)
 
 
 @njit(cache=True, inline="always")
@@ -563,8 +575,10 @@ def roll_income(t, lt, a, ga, w, roller, total, ndice):
     roll_income`)."""
     faces = np.empty(max(ndice, 1), dtype=np.int64)
     faces_for(total, ndice, t.faces, faces)
-    raised = effective_total(t, lt, a, ga, w, roller, faces, ndice)
-    return outcome_income(t, lt, a, ga, w, roller, faces, ndice, raised, roller)
+    if not _raising(lt, a, ga, roller):
+        return outcome_income(t, lt, a, ga, w, roller, faces, ndice, total, roller)
+    _view(t, lt, a, ga, w, roller)
+    return raised_income(t, lt, a, ga, w, roller, faces, ndice)
 
 
 @njit(cache=True, inline="always")
@@ -593,15 +607,21 @@ def expected_roll_income(t, lt, a, ga, w, seat, ndice, neumaier):
     the totals in order as Python's ``sum`` sums them (``neumaier``: with its
     compensation; :func:`machikoro.engine.expectations.expected_roll_income`)."""
     t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
+    raising = _raising(lt, a, ga, seat)  # (its roll's total may change: simulated)
     read = np.empty(ndice * t.faces + 1, dtype=np.int64)
-    if _raising(lt, a, ga, seat):
-        read[:] = UNREAD  # (its roll's total may change: simulated)
+    if raising:
+        _view(t, lt, a, ga, w, seat)  # (one copy: every total's additions read in it)
     else:
         closed_incomes(t, lt, a, ga, seat, seat, ndice, ndice * t.faces, read)
+    faces = np.empty(max(ndice, 1), dtype=np.int64)
     value, c = 0.0, 0.0
     for total in range(ndice, ndice * t.faces + 1):
-        income = read[total] if read[total] != UNREAD else roll_income(
-            t, lt, a, ga, w, seat, total, ndice)
+        if raising or read[total] == UNREAD:
+            faces_for(total, ndice, t.faces, faces)
+            income = raised_income(t, lt, a, ga, w, seat, faces, ndice) if raising else \
+                outcome_income(t, lt, a, ga, w, seat, faces, ndice, total, seat)
+        else:
+            income = read[total]
         value, c = add(value, c, lt.prob[ndice, total] * income, neumaier)
     return sum_end(value, c)
 
@@ -617,14 +637,15 @@ def preferred_dice(t, lt, a, ga, w, seat, neumaier):
         return k._nth_count(t, offers, 0)
     best, most = 0, -np.inf
     read = np.empty(lt.prob.shape[1], dtype=np.int64)
-    if lt.faces_free:  # (no card raises a roll)
+    shared = lt.faces_free and not _raising(lt, a, ga, seat)  # (one income a total)
+    if shared:
         closed_incomes(t, lt, a, ga, seat, seat, FIRST, lt.prob.shape[1] - 1, read)
     income = np.empty(lt.prob.shape[1], dtype=np.int64)  # per total, where the faces
     known = np.zeros(lt.prob.shape[1], dtype=np.bool_)  # do not matter: one income
     faces = np.empty(t.max_dice + 1, dtype=np.int64)
     for j in range(k._nth_count(t, offers, -1)):
         count = k._nth_count(t, offers, j)
-        if not lt.faces_free:
+        if not shared:
             value = expected_roll_income(t, lt, a, ga, w, seat, count, neumaier)
         else:
             value, c = 0.0, 0.0
