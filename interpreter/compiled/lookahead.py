@@ -495,10 +495,29 @@ def outcome_income(t, lt, a, ga, w, roller, faces, ndice, total, seat):
     now, the roll's total being ``total``: the whole income step run on a copy
     (:func:`machikoro.engine.expectations.outcome_income`)."""
     t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
-    if not a.ints[ga, SEEN]:  # (closed_incomes of this one total, nothing allocated, no
-        read = _closed_outcome(t, lt, a, ga, roller, total, seat)  # call: both cost more
-        if read != UNREAD:  # than the reading)
+    read = np.empty(total + 1, dtype=np.int64)
+    closed_incomes(t, lt, a, ga, roller, seat, total, total, read)
+    if read[total] != UNREAD:
+        return read[total]
+    return _simulated(t, lt, a, ga, w, roller, faces, ndice, total, seat)
+
+
+@njit(cache=True, inline="always")
+def _income(t, lt, a, ga, w, roller, faces, ndice, total, seat):
+    """:func:`outcome_income` with its closed reading inlined (no call, nothing
+    allocated: where a roll's totals are read one by one, as a raised roll's are, both
+    cost more than the reading)."""
+    if not a.ints[ga, SEEN]:
+        read = _closed_outcome(t, lt, a, ga, roller, total, seat)
+        if read != UNREAD:
             return read
+    return _simulated(t, lt, a, ga, w, roller, faces, ndice, total, seat)
+
+
+@njit(cache=True)
+def _simulated(t, lt, a, ga, w, roller, faces, ndice, total, seat):
+    """:func:`outcome_income` by the income step run on a copy."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     if not _anything_activates(t, a, ga, roller, total):
         return 0  # (the income step would walk an empty queue)
     copy_game(t, lt, a, ga, w, OUT)
@@ -549,14 +568,14 @@ def raised_income(t, lt, a, ga, w, roller, faces, ndice):
         if not t.clauses[clause, C_ASKS]:
             total += n
             continue
-        more = outcome_income(t, lt, a, ga, w, roller, faces, ndice, total + n, roller)
-        now = outcome_income(t, lt, a, ga, w, roller, faces, ndice, total, roller)
+        more = _income(t, lt, a, ga, w, roller, faces, ndice, total + n, roller)
+        now = _income(t, lt, a, ga, w, roller, faces, ndice, total, roller)
         if more > now:
             total += n
         known_total, known = total, max(more, now)
     if known_total == total:
         return known
-    return outcome_income(t, lt, a, ga, w, roller, faces, ndice, total, roller)
+    return _income(t, lt, a, ga, w, roller, faces, ndice, total, roller)
 
 
 @njit(cache=True, inline="always")
@@ -577,6 +596,14 @@ def roll_income(t, lt, a, ga, w, roller, total, ndice):
     faces_for(total, ndice, t.faces, faces)
     if not _raising(lt, a, ga, roller):
         return outcome_income(t, lt, a, ga, w, roller, faces, ndice, total, roller)
+    return _raised_roll(t, lt, a, ga, w, roller, faces, ndice)
+
+
+@njit(cache=True)
+def _raised_roll(t, lt, a, ga, w, roller, faces, ndice):
+    """:func:`raised_income` of one roll, its view made (a function apart: the rolls of
+    a roller without a raise do not carry its code)."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     _view(t, lt, a, ga, w, roller)
     return raised_income(t, lt, a, ga, w, roller, faces, ndice)
 
@@ -607,21 +634,29 @@ def expected_roll_income(t, lt, a, ga, w, seat, ndice, neumaier):
     the totals in order as Python's ``sum`` sums them (``neumaier``: with its
     compensation; :func:`machikoro.engine.expectations.expected_roll_income`)."""
     t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
-    raising = _raising(lt, a, ga, seat)  # (its roll's total may change: simulated)
+    if _raising(lt, a, ga, seat):  # (its roll's total may change: simulated)
+        return _raised_expected(t, lt, a, ga, w, seat, ndice, neumaier)
     read = np.empty(ndice * t.faces + 1, dtype=np.int64)
-    if raising:
-        _view(t, lt, a, ga, w, seat)  # (one copy: every total's additions read in it)
-    else:
-        closed_incomes(t, lt, a, ga, seat, seat, ndice, ndice * t.faces, read)
+    closed_incomes(t, lt, a, ga, seat, seat, ndice, ndice * t.faces, read)
+    value, c = 0.0, 0.0
+    for total in range(ndice, ndice * t.faces + 1):
+        income = read[total] if read[total] != UNREAD else roll_income(
+            t, lt, a, ga, w, seat, total, ndice)
+        value, c = add(value, c, lt.prob[ndice, total] * income, neumaier)
+    return sum_end(value, c)
+
+
+@njit(cache=True)
+def _raised_expected(t, lt, a, ga, w, seat, ndice, neumaier):
+    """:func:`expected_roll_income` of a roller that may raise its roll: every total
+    simulated (:func:`raised_income`), in one view of the position."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
+    _view(t, lt, a, ga, w, seat)  # (one copy: every total's additions read in it)
     faces = np.empty(max(ndice, 1), dtype=np.int64)
     value, c = 0.0, 0.0
     for total in range(ndice, ndice * t.faces + 1):
-        if raising or read[total] == UNREAD:
-            faces_for(total, ndice, t.faces, faces)
-            income = raised_income(t, lt, a, ga, w, seat, faces, ndice) if raising else \
-                outcome_income(t, lt, a, ga, w, seat, faces, ndice, total, seat)
-        else:
-            income = read[total]
+        faces_for(total, ndice, t.faces, faces)
+        income = raised_income(t, lt, a, ga, w, seat, faces, ndice)
         value, c = add(value, c, lt.prob[ndice, total] * income, neumaier)
     return sum_end(value, c)
 
