@@ -596,16 +596,9 @@ def roll_income(t, lt, a, ga, w, roller, total, ndice):
     faces_for(total, ndice, t.faces, faces)
     if not _raising(lt, a, ga, roller):
         return outcome_income(t, lt, a, ga, w, roller, faces, ndice, total, roller)
-    return _raised_roll(t, lt, a, ga, w, roller, faces, ndice)
-
-
-@njit(cache=True)
-def _raised_roll(t, lt, a, ga, w, roller, faces, ndice):
-    """:func:`raised_income` of one roll, its view made (a function apart: the rolls of
-    a roller without a raise do not carry its code)."""
-    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
-    _view(t, lt, a, ga, w, roller)
-    return raised_income(t, lt, a, ga, w, roller, faces, ndice)
+    out = np.empty(total + 1, dtype=np.int64)
+    _raised_incomes(t, lt, a, ga, w, roller, ndice, total, total, out)
+    return out[total]
 
 
 @njit(cache=True, inline="always")
@@ -647,17 +640,28 @@ def expected_roll_income(t, lt, a, ga, w, seat, ndice, neumaier):
 
 
 @njit(cache=True)
+def _raised_incomes(t, lt, a, ga, w, roller, ndice, first, last, out):
+    """:func:`raised_income` of each total ``first..last`` of ``roller``'s roll of
+    ``ndice`` dice (one way the dice show it), into ``out[total]``, read in one view of
+    the position: the one function that holds a raised roll's code (the rolls of a roller
+    without a raise do not carry it; one copy of it compiles faster)."""
+    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
+    _view(t, lt, a, ga, w, roller)  # (one copy: every total's additions read in it)
+    faces = np.empty(max(ndice, 1), dtype=np.int64)
+    for total in range(first, last + 1):
+        faces_for(total, ndice, t.faces, faces)
+        out[total] = raised_income(t, lt, a, ga, w, roller, faces, ndice)
+
+
+@njit(cache=True, inline="always")
 def _raised_expected(t, lt, a, ga, w, seat, ndice, neumaier):
     """:func:`expected_roll_income` of a roller that may raise its roll: every total
-    simulated (:func:`raised_income`), in one view of the position."""
-    t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
-    _view(t, lt, a, ga, w, seat)  # (one copy: every total's additions read in it)
-    faces = np.empty(max(ndice, 1), dtype=np.int64)
+    simulated (:func:`_raised_incomes`), summed in the same order."""
+    read = np.empty(ndice * t.faces + 1, dtype=np.int64)
+    _raised_incomes(t, lt, a, ga, w, seat, ndice, ndice, ndice * t.faces, read)
     value, c = 0.0, 0.0
     for total in range(ndice, ndice * t.faces + 1):
-        faces_for(total, ndice, t.faces, faces)
-        income = raised_income(t, lt, a, ga, w, seat, faces, ndice)
-        value, c = add(value, c, lt.prob[ndice, total] * income, neumaier)
+        value, c = add(value, c, lt.prob[ndice, total] * read[total], neumaier)
     return sum_end(value, c)
 
 
