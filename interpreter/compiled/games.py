@@ -102,7 +102,7 @@ class CompiledGames:
 
     def __init__(self, rules: RuleSet, players: int, seeds, max_turns: int | None = 1000,
                  tables: tb.Tables | None = None, log_rolls: bool = False,
-                 keep_builds: bool = False):
+                 keep_builds: bool = False, start: bool = True):
         from . import kernels as k
 
         if not rules.min_players <= players <= rules.max_players:
@@ -161,6 +161,8 @@ class CompiledGames:
         kind = ("run", players, tuple((a.dtype.char, a.ndim, a.flags.c_contiguous)
                                       for a in self.state))
         self._run = held.get(kind)
+        if not start:  # (compiled or loaded on no game: the same types)
+            args = (t, self.state, self._games[:0], self._games, k.STEP)
         if self._run is None:
             with FirstCompile(k.run, k.CACHE):
                 k.run(*args)  # each to its first decision

@@ -63,15 +63,20 @@ class _Diverged(Exception):
         self.field, self.scalar, self.compiled = field, scalar, compiled
 
 
-class _Dice:
-    """A scalar game's ``dice``: the throws of its compiled game, in order."""
+class ScriptedDice:
+    """A scalar game's ``dice``: the throws of its compiled game, in order; while ``rng``
+    (a :class:`random.Random`) is set, fair throws of ``faces``-sided dice from it instead
+    (a game played to a position before the lock-step starts there)."""
 
-    __slots__ = ("queue",)
+    __slots__ = ("faces", "queue", "rng")
 
-    def __init__(self) -> None:
+    def __init__(self, rng=None, faces: int = 6) -> None:
         self.queue: deque = deque()
+        self.rng, self.faces = rng, faces
 
     def __call__(self, count: int) -> tuple:
+        if self.rng is not None:
+            return tuple(self.rng.randint(1, self.faces) for _ in range(count))
         if not self.queue:
             raise _Diverged("dice", f"a throw of {count} dice", "no throw")
         faces = self.queue.popleft()
@@ -155,14 +160,37 @@ def run_lockstep(rules: RuleSet, players: int, seeds, max_turns: int = 1000,
     the field ``answer``: the decision, the scalar agent's option, the policy's).
     ``tables`` replaces the compiled engine's encoding of ``rules`` (a planted change
     must be found)."""
-    from . import kernels as k
-
     games = CompiledGames(rules, players, seeds, max_turns=max_turns, tables=tables,
                           log_rolls=True)
     policy = None if agents is None else agents[0](games)
     scalar = None if agents is None else [agents[1](g) for g in range(games.n)]
-    scripts = [_Dice() for _ in range(games.n)]
+    scripts = [ScriptedDice() for _ in range(games.n)]
     twins = [scalar_twin(games, g, scripts[g]) for g in range(games.n)]
+    return _follow(games, twins, scripts, answer_seed, max_steps, policy, scalar)
+
+
+def lockstep_from(game: Game, dice, answer_seed: int = 0,
+                  max_steps: int = 100_000) -> LockstepReport:
+    """Play on from ``game``'s position in both engines in lock-step: the scalar
+    ``game`` itself, and its copy in the compiled engine
+    (:func:`~machikoro.compiled.convert.from_game`, the decks in the game's order), with
+    uniform answers as :func:`run_lockstep` draws them. ``dice`` is ``game``'s scripted
+    dice (made with ``Game(..., dice=dice)``), a :class:`ScriptedDice`: from here on it
+    rolls the compiled copy's throws. The check of the position loader: a position it
+    says wrongly plays on differently."""
+    from .convert import from_game
+
+    games = from_game(game, 1, seeds=[answer_seed], shuffle_decks=False, log_rolls=True)
+    dice.rng = None
+    return _follow(games, [game], [dice], answer_seed, max_steps, None, None)
+
+
+def _follow(games: CompiledGames, twins: list, scripts: list, answer_seed: int,
+            max_steps: int, policy, scalar) -> LockstepReport:
+    """The lock-step loop of :func:`run_lockstep` from where ``games`` and their scalar
+    ``twins`` (rolling ``scripts``) stand."""
+    from . import kernels as k
+
     for script, throws in zip(scripts, games.take_rolls()):
         script.queue.extend(throws)
     keys = k.stream_keys([answer_seed + g for g in range(games.n)])
