@@ -2,7 +2,8 @@
 
     python bench/advise.py [--positions 30] [--truth-games 100000] [--seed 0]
                            [--workers 1] [--only RULES:PLAYERS ...] [--truth-cache F]
-                           [--seeds 1] [--agents greedy] [--cutoff auto] [--json]
+                           [--seeds 1] [--agents greedy] [--cutoff auto]
+                           [--engine auto] [--json]
 
 Positions from real games: greedy plays seeded games of the bundled rule sets below (each
 case in turn), and the position is taken at the first build decision with at least three
@@ -20,7 +21,9 @@ without the hours of reference playouts. ``--seeds N`` runs the default budget N
 per position (other seeds), for an error less noisy than one run's. ``--agents`` names the
 agent of every seat of the rollouts, under test and reference alike (default greedy);
 ``--cutoff`` is the advisor's under test (``auto``, ``end`` or turns: rollouts cut short
-and scored by the learned value), the reference's rollouts always play to the end.
+and scored by the learned value), the reference's rollouts always play to the end;
+``--engine`` the advisor's engine under test (``scalar``: the choice of ``auto`` before
+the compiled engine, at the default budget).
 """
 
 from __future__ import annotations
@@ -90,14 +93,14 @@ def measure(task: tuple) -> dict:
     """The row of one position: ``task`` is ``(name, players, seed, from_turn,
     truth_games, truth)``; ``truth`` (or None: played now) maps each option (as text) to
     its reference ``[wins, games]``, the raw rate of the large run."""
-    name, players, seed, from_turn, truth_games, agent, cutoff, truth, seeds = task
+    name, players, seed, from_turn, truth_games, agent, cutoff, truth, seeds, engine = task
     game = position(rule_set(name), players, seed, from_turn)
     agents = [agent] * players
     runs = []
     for tested_seed in [1] + list(range(3, seeds + 2)):  # (2: the reference's)
         start = time.process_time()
         tested = {str(e.option): e.rate for e in advise(game, agents, seed=tested_seed,
-                                                        cutoff=cutoff)}
+                                                        cutoff=cutoff, engine=engine)}
         runs.append((tested, time.process_time() - start))
     cpu = max(c for _, c in runs)
     if truth is None:
@@ -142,6 +145,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="the agent of every seat of the rollouts (default greedy)")
     parser.add_argument("--cutoff", type=_cutoff, default="auto",
                         help="the advisor's cut-off under test: auto, end or turns")
+    parser.add_argument("--engine", default="auto",
+                        choices=("auto", "compiled", "vector", "scalar"),
+                        help="the advisor's engine under test (default auto); the "
+                             "reference's is auto")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     if min(args.positions, args.truth_games, args.workers, args.seeds) < 1:
@@ -152,7 +159,7 @@ def main(argv: list[str] | None = None) -> int:
     tasks = [p + (args.truth_games, args.agents, args.cutoff)
              for p in _picked(args.positions, args.seed)
              if args.only is None or f"{p[0]}:{p[1]}" in args.only]
-    tasks = [t + (cache.get(_key(t)), args.seeds) for t in tasks]
+    tasks = [t + (cache.get(_key(t)), args.seeds, args.engine) for t in tasks]
     rows = []
     with ProcessPoolExecutor(args.workers) as pool:
         done = as_completed([pool.submit(measure, t) for t in tasks]) \

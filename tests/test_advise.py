@@ -57,7 +57,7 @@ def test_the_scalar_engine_answers_for_an_agent_without_a_batched_policy():
     ({"agents": ["random"]}, "1 agent names for 2 seats"),
     ({"games": 3}, "games must be a whole number >= the options"),
     ({"games": 2.5}, "games must be a whole number"),
-    ({"engine": "gpu"}, "engine must be auto, vector or scalar"),
+    ({"engine": "gpu"}, "engine must be one of auto, compiled, vector, scalar"),
     ({"seconds": float("nan")}, "seconds must be None or a number >= 0"),
     ({"seconds": float("inf")}, "seconds must be None or a number >= 0"),
     ({"seconds": -1}, "seconds must be None or a number >= 0"),

@@ -26,7 +26,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..errors import MachikoroError, VectorUnsupported
+from ..errors import CompiledUnsupported, MachikoroError, VectorUnsupported
 from .arguments import (
     UsageError,
     add_variant,
@@ -77,9 +77,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "estimate, either side (a win rate; default 0.05)")
     parser.add_argument("--seed", type=seed_value, default=0,
                         help="the rollouts' seed (default 0)")
-    parser.add_argument("--engine", choices=("auto", "vector", "scalar"), default="auto",
-                        help="the engine of the rollouts (default auto: batched when it "
-                             "applies)")
+    parser.add_argument("--engine", choices=("auto", "compiled", "vector", "scalar"),
+                        default="auto",
+                        help="the engine of the rollouts (default auto: compiled when it "
+                             "applies and is compiled already, else batched when it "
+                             "applies; compiled: compile it the first time, minutes)")
     parser.add_argument("--cutoff", type=_cutoff, default="auto", metavar="ROUNDS",
                         help="stop each rollout at the end of the mover's turn this many "
                              "rounds on and count it as the learned value's chance to "
@@ -191,7 +193,8 @@ def run(args) -> int:
         ranked = advise(game, agents, games=max(args.games, len(decision.options)),
                         seconds=args.seconds or None, seed=args.seed, engine=args.engine,
                         precision=args.precision, cutoff=args.cutoff)
-    except VectorUnsupported as exc:  # --engine vector: a usage error, as in the lab (2)
+    except (VectorUnsupported, CompiledUnsupported) as exc:  # --engine vector|compiled:
+        # a usage error, as in the lab (2)
         raise UsageError(str(exc)) from None
     if args.json:
         found = {"decision": decision.name, "player": decision.player,

@@ -24,10 +24,17 @@ budget, the first round too (options left with no rollout get the pooled prior).
 advisor stops when the best option's interval is clear of every other option's and every
 interval is at most ``precision`` either side of its estimate (a ranking with numbers to
 trust), or at the budget (``games`` in all; ``seconds`` of CPU). The rollouts run in
-the batched engine (:func:`~machikoro.vector.rollouts.option_rollouts`), for rounds of
-:data:`SMALL_ROUND` rollouts or more (every round where a seat is ``expert``), when
-the rule set, the position and every agent compile for it; else in the scalar engine,
-one game at a time.
+the compiled engine (:func:`~machikoro.lab.compiled_batch.option_rollouts`), every round,
+under a time budget where a scalar rollout is slow (:data:`SLOW_ROLLOUT`: the expansions,
+Machi Koro 2), every agent has a compiled policy, the rule set and the position are ones
+it plays, no rollout is cut short, and its code is compiled on this machine already
+(``engine="compiled"`` asks for it, compiled the first time: minutes). Else in the
+batched NumPy engine (:func:`~machikoro.vector.rollouts.option_rollouts`), for rounds of
+:data:`SMALL_ROUND` rollouts or more (every round where a seat is ``expert``), when the
+rule set, the position and every agent compile for it; else in the scalar engine, one
+game at a time. The compiled and the batched engine play the same games from the same
+seeds; without a time budget ``auto`` never picks the compiled engine, so that the same
+command gives the same estimates whether or not its code is compiled yet.
 
 With a ``cutoff`` of N rounds, a rollout stops at the end of the mover's own turn once N
 rounds (N times the players' turns) have been played after the turn under way (0: the
@@ -62,7 +69,7 @@ from ..agents.registry import make_agent
 from ..engine import expectations
 from ..engine.game import Game
 from ..engine.lookahead import lookahead_for
-from ..errors import MachikoroError, VectorUnsupported
+from ..errors import CompiledUnsupported, MachikoroError, VectorUnsupported
 from .engines import vector_policy
 from .runs import game_seed
 from .statistics import pooled_rates, wilson
@@ -98,7 +105,7 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
     module text): ``agents``, one agent name per seat (default greedy for all), play every
     seat after the option; ``games`` (rollouts in all) and ``seconds`` (CPU time, None: no
     limit) bound the work; ``seed`` seeds the rollouts (the same seed and budget in games,
-    the same estimates); ``engine`` is ``auto``, ``vector`` or ``scalar``;
+    the same estimates); ``engine`` is one of :data:`ENGINES` (see the module text);
     ``round_games`` the most rollouts per option in a round; ``precision`` the widest
     interval half-width (win rate, 0 to 1) of a ranking that stops before the budget;
     ``cutoff`` the rounds after which a rollout stops and counts as the learned value
@@ -112,7 +119,8 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
     :class:`~machikoro.errors.WeightsError` for a ``cutoff`` without weights for the
     rule set and player count, and
     :class:`~machikoro.errors.VectorUnsupported` for ``engine="vector"`` where the batched
-    engine cannot play."""
+    engine cannot play, :class:`~machikoro.errors.CompiledUnsupported` for
+    ``engine="compiled"`` where the compiled engine cannot."""
     start = time.process_time()
     decision = game.decision()
     if decision is None:
@@ -126,8 +134,9 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
     if type(games) is not int or games < len(options):
         raise MachikoroError(f"advise: games must be a whole number >= the options "
                              f"({len(options)}), not {games!r}")
-    if engine not in ("auto", "vector", "scalar"):
-        raise MachikoroError(f"advise: engine must be auto, vector or scalar, not {engine!r}")
+    if engine not in ENGINES:
+        raise MachikoroError(f"advise: engine must be one of {', '.join(ENGINES)}, not "
+                             f"{engine!r}")
     if seconds is not None and (isinstance(seconds, bool) or
                                 not isinstance(seconds, (int, float)) or
                                 not 0 <= seconds <= MAX_SECONDS):
@@ -140,7 +149,7 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
         raise MachikoroError(f"advise: precision must be a number above 0 and at most 1 "
                              f"(a win rate), not {precision!r}")
     leaf = _leaf(game, agents, cutoff)
-    rollouts, batched_from = _rollouts(game, agents, engine, leaf)
+    rollouts, batched_from = _rollouts(game, agents, engine, leaf, seconds is not None)
     wins, turns, played, luck, squares = _rounds(rollouts, len(options), games, seconds,
                                                  seed, round_games, precision, start,
                                                  batched_from)
@@ -148,6 +157,9 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
     return _estimates(game, decision, wins, adjusted,
                       noise * _noise(wins, squares, played), turns, played)
 
+
+ENGINES = ("auto", "compiled", "vector", "scalar")
+"""The engines of :func:`advise`'s rollouts."""
 
 AUTO_CUTOFF = 4
 """The rounds after which ``cutoff="auto"`` stops an ``expert`` rollout (bench/advise.py,
@@ -368,17 +380,24 @@ is one count of rollouts, not a measured pace, so that a run without a time limi
 the same estimates for the same seed."""
 
 
-def _rollouts(game: Game, agents: list[str], engine: str, leaf: tuple | None):
+def _rollouts(game: Game, agents: list[str], engine: str, leaf: tuple | None,
+              timed: bool = True):
     """``(rollouts, batched_from)``: ``rollouts(per, seed, only) -> (wins, summed turns,
     luck, summed squared outcomes)`` per option (``luck``: the rows of
     :func:`_luck_adjusted`, None from the batched engine; ``only``: the options to play,
-    None: all; ``leaf``: :func:`_leaf`'s, rollouts cut short), in the batched engine
-    when it applies (``auto``: for rounds of all options of :data:`SMALL_ROUND` rollouts
-    or more, and every round where a seat is :data:`EXPERT`), else the scalar one; ``batched_from``, the rollouts of a round from which
-    the batched engine plays it (None: never; 0: always)."""
+    None: all; ``leaf``: :func:`_leaf`'s, rollouts cut short): with ``auto``, every round
+    in the compiled engine where it applies (:func:`_compiled`), else in the batched
+    engine where it applies for rounds of :data:`SMALL_ROUND` or more (every round where
+    a seat is :data:`EXPERT`), else the scalar one; ``compiled`` and ``vector``: every
+    round in that engine. ``batched_from``: the rollouts of a round from which it leaves
+    the scalar engine (None: never; 0: always)."""
     scalar = _scalar(game, agents, leaf)
     if engine == "scalar":
         return scalar, None
+    if engine == "compiled" or (engine == "auto" and timed and _slow(scalar)):
+        compiled = _compiled(game, agents, leaf, engine == "compiled")
+        if compiled is not None:
+            return compiled, 0
     try:
         batched = _batched(game, agents, leaf)
     except VectorUnsupported:
@@ -394,6 +413,61 @@ def _rollouts(game: Game, agents: list[str], engine: str, leaf: tuple | None):
             return scalar(per, seed, only)
         return batched(per, seed)
     return rollouts, SMALL_ROUND
+
+
+SLOW_ROLLOUT = 0.0025
+"""The CPU seconds of one scalar rollout from which ``engine="auto"`` with a time budget
+plays the rollouts in the compiled engine where it applies (:func:`_slow`). Measured on
+bench/advise.py's positions (greedy rollouts, ms each): base set 0.6-2.0, the market
+variants 0.6-2.4 (one position 13), Millionaire's Row 2.7-4.1, Machi Koro 2 at 4 players
+6-9.5, Harbor at 3 players 8.4-8.9, both expansions at 4 players 32-39. The compiled
+engine plays them 2 (base set) to 8 times as fast, but a first use in a process loads its
+code (about a second of CPU), and only the scalar rollouts carry the luck controls (worth
+1.3 to 1.7 times the rollouts): it pays where rollouts are slow."""
+
+
+def _slow(scalar) -> bool:
+    """True when a rollout of the scalar ``rollouts`` (of the first option, after one
+    that warms its caches) takes :data:`SLOW_ROLLOUT` or more."""
+    scalar(1, 0, [0])
+    began = time.process_time()
+    scalar(1, 1, [0])
+    return time.process_time() - began >= SLOW_ROLLOUT
+
+
+def _compiled(game: Game, agents: list[str], leaf: tuple | None, asked: bool):
+    """The rollouts of :func:`_rollouts` in the compiled engine
+    (:func:`~machikoro.lab.compiled_batch.option_rollouts`), or None where it does not
+    apply: an agent without a compiled policy, a rule set or position it cannot play,
+    rollouts cut short (``leaf``), or, unless ``asked`` (``engine="compiled"``), its code
+    not compiled on this machine yet (:func:`~machikoro.lab.compiled_batch.
+    compiled_ready`: the first compile takes minutes, past any budget of seconds). Where
+    ``asked``, raises :class:`~machikoro.errors.CompiledUnsupported` instead of None."""
+    from .compiled_batch import compiled_ready, compiled_refusal, option_rollouts, prepare
+
+    refusal = compiled_refusal(game.rules, game.n, set(agents))
+    if refusal is None and leaf is not None:
+        refusal = "rollouts cut short (use cutoff None)"
+    if refusal is None and not asked and not compiled_ready(set(agents)):
+        return None
+    if refusal is None:
+        try:
+            from ..compiled.convert import from_game
+
+            from_game(game, 1, [0])  # (refuses a position it cannot say, here)
+        except CompiledUnsupported as exc:
+            refusal = exc.concept
+    if refusal is not None:
+        if asked:
+            raise CompiledUnsupported(refusal)
+        return None
+    prepare(game.rules, game.n, set(agents))  # (loaded before the first round's clock)
+
+    def rollouts(per: int, seed: int, only=None):  # (only: None, see _rounds)
+        wins, turns = option_rollouts(game, per, seed, agents)
+        return wins.astype(np.float64), turns.astype(np.float64), None, \
+            wins.astype(np.float64)
+    return rollouts
 
 
 EXPERT = "expert"

@@ -1,0 +1,92 @@
+"""The advisor's rollouts in the compiled engine (issue 35): the same games as the batched
+engine's rollouts for the same seeds, the same estimates, and refusals named."""
+
+import pytest
+
+from machikoro.agents.greedy import GreedyAgent
+from machikoro.engine.game import Game
+from machikoro.errors import CompiledUnsupported
+from machikoro.lab import advise as advisor
+from machikoro.lab.compiled_batch import option_rollouts
+from machikoro.lab.engines import vector_policy
+from machikoro.rules.loader import load_ruleset
+from machikoro.vector.rollouts import option_rollouts as batched_rollouts
+
+pytestmark = pytest.mark.usefixtures("compiled_engine")  # (its code compiled meanwhile)
+
+
+def greedy_position(variant, players: int, answers: int) -> Game:
+    rules = load_ruleset(variant)
+    game = Game(rules, players, seed=4)
+    agents = [GreedyAgent(s) for s in range(players)]
+    for _ in range(answers):
+        decision = game.decision()
+        game.answer(agents[decision.player].choose(game, decision), decision.player)
+    return game
+
+
+@pytest.mark.parametrize(("variant", "players", "answers", "agent"),
+                         [(None, 2, 30, "greedy"), (["harbor"], 3, 40, "greedy"),
+                          (["millionaires-row"], 2, 25, "random")])
+def test_the_rollouts_are_the_batched_engines_games(variant, players, answers, agent):
+    game = greedy_position(variant, players, answers)
+    wins, turns = option_rollouts(game, 40, 7, [agent] * players)
+    found = batched_rollouts(game, 40, 7, policy=lambda batch, seeds: vector_policy(
+        agent, game.rules, players, seeds))
+    assert wins.tolist() == [f.wins for f in found]
+    assert turns.tolist() == [round(f.turns * f.games) for f in found]
+    assert wins.sum() > 0 and (turns >= 40).all()  # games played on, some of them won
+
+
+def test_the_advisor_gives_the_batched_engines_estimates():
+    game = greedy_position(None, 2, 30)
+    compiled = advisor.advise(game, games=600, seconds=None, engine="compiled", seed=3)
+    batched = advisor.advise(game, games=600, seconds=None, engine="vector", seed=3)
+    assert [(e.option, e.rate, e.games) for e in compiled] == \
+        [(e.option, e.rate, e.games) for e in batched]
+
+
+def spied(monkeypatch) -> list:
+    """The rounds (rollouts per option) the compiled engine plays from now on."""
+    from machikoro.lab import compiled_batch
+
+    played = []
+    original = compiled_batch.option_rollouts
+
+    def spy(game, per, seed, agents):
+        played.append(per)
+        return original(game, per, seed, agents)
+
+    monkeypatch.setattr(compiled_batch, "option_rollouts", spy)
+    return played
+
+
+@pytest.mark.parametrize(("slow", "seconds", "compiled"),
+                         [(0.0, 0.5, True), (float("inf"), 0.5, False), (0.0, None, False)])
+def test_auto_plays_slow_rollouts_in_the_compiled_engine(monkeypatch, slow, seconds,
+                                                          compiled):
+    # under a time budget, every round where one scalar rollout takes SLOW_ROLLOUT or
+    # more (0: always, inf: never); without a budget, never (the same estimates whether
+    # or not the code is compiled yet)
+    monkeypatch.setattr(advisor, "SLOW_ROLLOUT", slow)
+    played = spied(monkeypatch)
+    game = greedy_position(["millionaires-row"], 2, 25)
+    ranked = advisor.advise(game, games=400, seconds=seconds, engine="auto", seed=3)
+    assert bool(played) == compiled
+    if compiled:
+        assert sum(e.games for e in ranked) == sum(played) * len(ranked)
+
+
+def test_what_the_compiled_engine_cannot_do_is_refused_by_name():
+    game = greedy_position(None, 2, 10)
+    with pytest.raises(CompiledUnsupported, match="mcts:2"):
+        advisor.advise(game, agents=["mcts:2", "greedy"], engine="compiled")
+    with pytest.raises(CompiledUnsupported, match="cut short"):
+        advisor.advise(game, engine="compiled", cutoff=2)
+    ranked = advisor.advise(game, agents=["mcts:2", "greedy"], games=2 * len(ranked_of(game)),
+                            seconds=None)  # (auto: the scalar engine, which plays mcts)
+    assert len(ranked) == len(ranked_of(game)) and all(e.games == 2 for e in ranked)
+
+
+def ranked_of(game):
+    return game.decision().options
