@@ -90,3 +90,29 @@ def test_what_the_compiled_engine_cannot_do_is_refused_by_name():
 
 def ranked_of(game):
     return game.decision().options
+
+
+def test_the_rollout_agent_answers_alike_in_both_engines(monkeypatch):
+    # where the compiled engine is compiled it plays the agent's rollouts: the same games
+    # as the batched engine's, so the same answers
+    from machikoro.agents import rollout_agent
+    from machikoro.agents.registry import make_agent
+
+    game = greedy_position(["harbor"], 3, 40)
+    compiled_calls = []
+    real = rollout_agent._compiled_rollouts
+
+    def counted(*args):
+        found = real(*args)
+        compiled_calls.append(found is not None)
+        return found
+
+    for _ in range(6):
+        decision = game.decision()
+        monkeypatch.setattr(rollout_agent, "_compiled_rollouts", counted)
+        compiled = make_agent("rollouts:12", 5, game.rules).choose(game, decision)
+        monkeypatch.setattr(rollout_agent, "_compiled_rollouts", lambda *args: None)
+        batched = make_agent("rollouts:12", 5, game.rules).choose(game, decision)
+        assert compiled == batched
+        game.answer(compiled, decision.player)
+    assert compiled_calls and all(compiled_calls)

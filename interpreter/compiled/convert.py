@@ -239,3 +239,32 @@ def _same_decision(copies: CompiledGames, game: Game) -> None:
     if asked != (decision.name, decision.player, len(decision.options)):
         raise CompiledUnsupported(f"this position (its {decision.name} decision, asked "
                                   f"again, is {asked[0]} with {asked[2]} options)")
+
+
+def option_rollouts(game: Game, per: int, seed: int, play=None) -> tuple:
+    """Play ``per`` rollouts of each option of ``game``'s pending decision to the end, one
+    batch of copies of the position (:func:`from_game`): copy ``i * per + j`` answers
+    option ``i``, then ``play(copies, seat_seeds)`` plays them on (``seat_seeds`` the
+    ``(N, P)`` seeds of the seats' agents; default: random agents in every seat, inside
+    the compiled code). Seeded from ``seed`` as the batched engine's
+    :func:`~machikoro.vector.rollouts.option_rollouts` seeds its copies, so both play the
+    same games. Returns ``(wins, turns)``: per option, the deciding seat's wins and the
+    rollouts' summed lengths in turns from the position (int arrays, one entry an
+    option). Raises :class:`~machikoro.errors.CompiledUnsupported` for a rule set or
+    position the compiled engine cannot play or say, and :class:`~machikoro.errors.
+    MachikoroError` for a game waiting at no decision."""
+    decision = game.decision()
+    if decision is None:
+        raise MachikoroError("rollouts: the game waits at no decision")
+    k, players = len(decision.options), game.n
+    seeds = np.arange(k * per, dtype=np.int64) + (seed % (1 << 40)) * (1 << 20)
+    copies = from_game(game, k * per, seeds)
+    copies.step(np.repeat(np.arange(k, dtype=np.int64), per))  # copy i * per + j: option i
+    seat_seeds = seeds[:, None] * players + np.arange(players)
+    if play is None:
+        copies.play_random(seat_seeds)
+    else:
+        play(copies, seat_seeds)
+    wins = (copies.winner == decision.player).reshape(k, per).sum(axis=1)
+    turns = (copies.turns - game.turn).reshape(k, per).sum(axis=1)
+    return wins, turns

@@ -127,27 +127,14 @@ def compiled_ready(agents) -> bool:
 
 
 def option_rollouts(game, per: int, seed: int, agents: list[str]) -> tuple:
-    """Play ``per`` rollouts of each option of ``game``'s pending decision to the end in
-    the compiled engine, one batch of copies of the position
-    (:func:`~machikoro.compiled.convert.from_game`, each rolling its own dice): copy ``i *
-    per + j`` answers option ``i``, then seat ``p`` is played by ``agents[p]`` (names of
-    :data:`COMPILED_AGENTS`). Seeded from ``seed`` as the batched engine's
-    :func:`~machikoro.vector.rollouts.option_rollouts` seeds its copies, so both play the
-    same games. Returns ``(wins, turns)``: per option, the deciding seat's wins and the
-    rollouts' summed lengths in turns from the position (int arrays of the options'
-    length). Raises :class:`~machikoro.errors.CompiledUnsupported` for a position the
-    compiled engine cannot say."""
-    from ..compiled.convert import from_game
+    """:func:`machikoro.compiled.convert.option_rollouts` with seat ``p`` played by
+    ``agents[p]`` (names of :data:`COMPILED_AGENTS`): ``(wins, turns)`` per option, the
+    batched engine's games for the same seeds."""
+    from ..compiled.convert import option_rollouts as rollouts
 
-    decision = game.decision()
-    k, players = len(decision.options), game.n
-    seeds = np.arange(k * per, dtype=np.int64) + (seed % (1 << 40)) * (1 << 20)
-    copies = from_game(game, k * per, seeds)
-    copies.step(np.repeat(np.arange(k, dtype=np.int64), per))  # copy i * per + j: option i
     names = sorted(set(agents))
-    seated = np.tile([names.index(a) for a in agents], (copies.n, 1))
-    play_compiled(copies, tuple(names), seated,
-                  seeds[:, None] * players + np.arange(players))
-    wins = (copies.winner == decision.player).reshape(k, per).sum(axis=1)
-    turns = (copies.turns - game.turn).reshape(k, per).sum(axis=1)
-    return wins, turns
+    seats = [names.index(a) for a in agents]
+
+    def play(copies, seat_seeds) -> None:
+        play_compiled(copies, tuple(names), np.tile(seats, (copies.n, 1)), seat_seeds)
+    return rollouts(game, per, seed, play)
