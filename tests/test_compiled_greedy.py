@@ -10,7 +10,7 @@ import pytest
 
 from machikoro.agents.compiled_policies import CompiledGreedy, check_greedy, play_greedy
 from machikoro.compiled.games import CompiledGames
-from machikoro.compiled.lockstep import _Dice, scalar_twin
+from machikoro.compiled.lockstep import ScriptedDice, scalar_twin
 from machikoro.data.bundled import resolve_variant
 from machikoro.engine import expectations
 from machikoro.errors import MachikoroError
@@ -64,7 +64,7 @@ def test_the_look_ahead_gives_the_reference_numbers(variants, players):
 
     rules = _rules(variants)
     games = CompiledGames(rules, players, range(6), max_turns=200, log_rolls=True)
-    scripts = [_Dice() for _ in range(games.n)]
+    scripts = [ScriptedDice() for _ in range(games.n)]
     twins = [scalar_twin(games, g, scripts[g]) for g in range(games.n)]
     policy = CompiledGreedy(games)
     t, look, w = games.tables, policy.look, policy.scratch
