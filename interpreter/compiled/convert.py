@@ -20,12 +20,10 @@ the scalar game's (the same name, seat and number of options).
 
 from __future__ import annotations
 
-import random
-
 import numpy as np
 
 from ..engine import phases as scalar
-from ..engine.game import Game
+from ..engine.game import Game, copy_settings
 from ..errors import CompiledUnsupported, MachikoroError
 from . import tables as tb
 from .games import _GOLDEN, CompiledGames, _mix, tables_for
@@ -53,15 +51,7 @@ def from_game(game: Game, n: int = 1, seeds=None, max_turns: int | None = -1,
     nothing pending (call ``decision()`` first), or ``n`` seeds wanted and not given."""
     from . import kernels as k
 
-    if not isinstance(game, Game):
-        raise MachikoroError(f"from_game needs a Game, not {type(game).__name__}")
-    if game.chance_pending is not None:
-        raise MachikoroError("the game waits at a chance step: apply_chance() first")
-    if seeds is None:
-        entropy = random.SystemRandom()
-        seeds = [entropy.randrange(1 << 63) for _ in range(n)]
-    if max_turns == -1:
-        max_turns = game.max_turns
+    seeds, max_turns = copy_settings(game, n, seeds, max_turns)
     tables_for(game.rules, game.n)  # (refuses a rule set first)
     queue = _queue(game)
     copies = CompiledGames(game.rules, game.n, seeds, max_turns=max_turns, start=False,

@@ -555,3 +555,20 @@ class Game(TurnPhases, StateChanges, MarketState):
             if not all(test.test(self, p) for test in rules.build_if[i]):
                 return f"{value} may be built only when {rules.cards[i].build_if_text}"
         return "not among the options " + repr(list(decision.options))[:200]
+
+
+def copy_settings(game: Game, n: int, seeds, max_turns) -> tuple:
+    """``(seeds, max_turns)`` of ``n`` copies of ``game``'s position in a batched engine
+    (:func:`machikoro.vector.convert.from_game`, :func:`machikoro.compiled.convert.
+    from_game`): ``seeds`` as given, else ``n`` drawn from the system's entropy;
+    ``max_turns`` as given, -1 for the game's own. Raises :class:`~machikoro.errors.
+    MachikoroError` for something other than a ``Game``, or a game waiting at a chance
+    step (explicit chance: apply it first)."""
+    if not isinstance(game, Game):
+        raise MachikoroError(f"from_game needs a Game, not {type(game).__name__}")
+    if game.chance_pending is not None:
+        raise MachikoroError("the game waits at a chance step: apply_chance() first")
+    if seeds is None:
+        entropy = random.SystemRandom()
+        seeds = [entropy.randrange(1 << 63) for _ in range(n)]
+    return seeds, game.max_turns if max_turns == -1 else max_turns

@@ -24,7 +24,7 @@ import random
 import numpy as np
 
 from ..engine import phases as scalar
-from ..engine.game import Game
+from ..engine.game import Game, copy_settings
 from ..errors import MachikoroError, VectorUnsupported
 from .engine import (
     AFTER_INCOME,
@@ -80,15 +80,7 @@ def from_game(game: Game, n: int = 1, seeds=None, max_turns: int | None = -1,
     cannot play or a position it cannot say, and :class:`~machikoro.errors.
     MachikoroError` for a game stopped at a chance step (explicit chance) or in the middle
     of a step with nothing pending (call ``decision()`` first)."""
-    if not isinstance(game, Game):
-        raise MachikoroError(f"from_game needs a Game, not {type(game).__name__}")
-    if game.chance_pending is not None:
-        raise MachikoroError("the game waits at a chance step: apply_chance() first")
-    if seeds is None:
-        entropy = random.SystemRandom()
-        seeds = [entropy.randrange(1 << 63) for _ in range(n)]
-    if max_turns == -1:
-        max_turns = game.max_turns
+    seeds, max_turns = copy_settings(game, n, seeds, max_turns)
     batch = VectorGames(game.rules, game.n, seeds, max_turns=max_turns, start=False)
     if len(batch.seeds) != n:
         raise MachikoroError(f"from_game: {n} copies but {len(batch.seeds)} seeds")
