@@ -70,6 +70,7 @@ from ..engine import expectations
 from ..engine.game import Game
 from ..engine.lookahead import lookahead_for
 from ..errors import CompiledUnsupported, MachikoroError, VectorUnsupported
+from .compiled_batch import COMPILED_AGENTS
 from .engines import vector_policy
 from .runs import game_seed
 from .statistics import pooled_rates, wilson
@@ -394,7 +395,8 @@ def _rollouts(game: Game, agents: list[str], engine: str, leaf: tuple | None,
     scalar = _scalar(game, agents, leaf)
     if engine == "scalar":
         return scalar, None
-    if engine == "compiled" or (engine == "auto" and timed and _slow(scalar)):
+    if engine == "compiled" or (engine == "auto" and timed and leaf is None and
+                                set(agents) <= set(COMPILED_AGENTS) and _slow(scalar)):
         compiled = _compiled(game, agents, leaf, engine == "compiled")
         if compiled is not None:
             return compiled, 0
