@@ -35,7 +35,7 @@ from ..errors import MachikoroError, VectorUnsupported
 from ..records import Record
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet
-from .compiled_batch import compiled_refusal, play_compiled, prepare
+from .compiled_batch import compiled_ready, compiled_refusal, play_compiled, prepare
 from .runs import Interrupted, RunSpec, game_seeds, run_chunk
 from .seats import all_agents, lineup
 from .summary import GameArrays, Summary
@@ -176,12 +176,16 @@ def numpy_refusal(rules: RuleSet, players: int, agents) -> VectorUnsupported | N
 
 def on_compiled(rules: RuleSet, players: int, agents) -> bool:
     """Whether the batches of ``rules`` at ``players`` seats with ``agents`` (agent names)
-    play the compiled engine: where the NumPy engine cannot play them and the compiled
-    one can. The NumPy engine stays first where it plays a run: the compiled engine is
-    not yet faster on every case (docs/vector.md, "Two batched engines"); the games are
-    the same on either."""
-    return numpy_refusal(rules, players, agents) is not None and \
-        compiled_refusal(rules, players, agents) is None
+    play the compiled engine: where it can and the NumPy engine cannot, or where every
+    agent is ``random`` and its code is compiled on this machine already (it plays them
+    faster on every bundled case measured: docs/vector.md, "Two batched engines"). The
+    NumPy engine stays first for greedy and the expert where it plays them: the compiled
+    engine is not yet faster on every case. The games are the same on either."""
+    if compiled_refusal(rules, players, agents) is not None:
+        return False
+    if set(agents) == {"random"} and compiled_ready(agents):
+        return True
+    return numpy_refusal(rules, players, agents) is not None
 
 
 class EngineChoice(Record):
