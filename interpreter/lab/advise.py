@@ -449,7 +449,7 @@ def _compiled(game: Game, agents: list[str], leaf: tuple | None, asked: bool):
 
     refusal = compiled_refusal(game.rules, game.n, set(agents))
     if refusal is None and leaf is not None:
-        refusal = "rollouts cut short (use cutoff None)"
+        refusal = "rollouts cut short (play them to the end: --cutoff end, cutoff=None)"
     if refusal is None and not asked and not compiled_ready(set(agents)):
         return None
     if refusal is None:
