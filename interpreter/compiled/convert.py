@@ -25,6 +25,7 @@ import numpy as np
 from ..engine import phases as scalar
 from ..engine.game import Game, copy_settings
 from ..errors import CompiledUnsupported, MachikoroError
+from ..language.clauses import TRIGGERS
 from . import tables as tb
 from .games import _GOLDEN, CompiledGames, _mix, tables_for
 
@@ -43,7 +44,8 @@ def from_game(game: Game, n: int = 1, seeds=None, max_turns: int | None = -1,
     entropy; ``max_turns`` the copies' turn cap (default: the game's; None: none);
     ``shuffle_decks=False`` keeps the game's decks in their order (a check of the rules,
     not a look-ahead); ``log_rolls`` logs the copies' throws (:meth:`~machikoro.compiled.
-    games.CompiledGames.take_rolls`, the lock-step check). Option ``k`` of a copy's decision is option ``k`` of the game's.
+    games.CompiledGames.take_rolls`, the lock-step check). Option ``k`` of a copy's
+    decision is option ``k`` of the game's.
 
     Raises :class:`~machikoro.errors.CompiledUnsupported` for a rule set the compiled
     engine cannot play or a position it cannot say, and :class:`~machikoro.errors.
@@ -178,16 +180,10 @@ def _clause_rows(rules, t: tb.Tables) -> dict:
     for card, clauses in enumerate(rules.activation):
         for j, clause in enumerate(clauses):
             chain(clause, card, int(t.card_clauses[card, j]))
-    for trigger, pairs in enumerate(rules.hooks[name] for name in _triggers()):
+    for trigger, pairs in enumerate(rules.hooks[name] for name in TRIGGERS):
         for h, (card, clause) in enumerate(pairs):
             chain(clause, card, int(t.hooks[t.hook_start[trigger] + h, 1]))
     return rows
-
-
-def _triggers() -> tuple:
-    from ..language.clauses import TRIGGERS
-
-    return TRIGGERS
 
 
 def _position(copies: CompiledGames, game: Game, queue: list) -> None:
