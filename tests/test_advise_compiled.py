@@ -116,3 +116,39 @@ def test_the_rollout_agent_answers_alike_in_both_engines(monkeypatch):
         assert compiled == batched
         game.answer(compiled, decision.player)
     assert compiled_calls and all(compiled_calls)
+
+
+def test_a_first_compile_is_not_counted_in_the_advices_time(monkeypatch):
+    # --engine compiled on a machine where the code is not compiled yet: the minutes of
+    # the first compile are not taken from the advice's seconds (a fake clock: the
+    # "compile" takes 50 s of it)
+    from machikoro.lab import compiled_batch
+
+    clock = [100.0]
+
+    class Clock:
+        @staticmethod
+        def process_time() -> float:
+            return clock[0]
+
+    real_prepare = compiled_batch.prepare
+
+    def compiling(*args, **kwargs):
+        real_prepare(*args, **kwargs)
+        clock[0] += 50.0
+
+    seen = []
+    real_rounds = advisor._rounds
+
+    def rounds(rollouts, k, games, seconds, seed, round_games, precision, start, *rest):
+        seen.append(start)
+        return real_rounds(rollouts, k, games, None, seed, round_games, precision, start,
+                           *rest)
+
+    monkeypatch.setattr(advisor, "time", Clock)
+    monkeypatch.setattr(compiled_batch, "compiled_ready", lambda *args, **kwargs: False)
+    monkeypatch.setattr(compiled_batch, "prepare", compiling)
+    monkeypatch.setattr(advisor, "_rounds", rounds)
+    game = greedy_position(None, 2, 30)
+    advisor.advise(game, games=40, seconds=2.0, engine="compiled", seed=1)
+    assert seen == [150.0]  # (the clock started at 100, plus the 50 s of compiling)

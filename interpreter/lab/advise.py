@@ -150,7 +150,9 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
         raise MachikoroError(f"advise: precision must be a number above 0 and at most 1 "
                              f"(a win rate), not {precision!r}")
     leaf = _leaf(game, agents, cutoff)
-    rollouts, batched_from = _rollouts(game, agents, engine, leaf, seconds is not None)
+    rollouts, batched_from, compiling = _rollouts(game, agents, engine, leaf,
+                                                  seconds is not None)
+    start += compiling  # (a first compile is not the advice's time)
     wins, turns, played, luck, squares = _rounds(rollouts, len(options), games, seconds,
                                                  seed, round_games, precision, start,
                                                  batched_from)
@@ -383,7 +385,7 @@ the same estimates for the same seed."""
 
 def _rollouts(game: Game, agents: list[str], engine: str, leaf: tuple | None,
               timed: bool = True):
-    """``(rollouts, batched_from)``: ``rollouts(per, seed, only) -> (wins, summed turns,
+    """``(rollouts, batched_from, seconds)``: ``rollouts(per, seed, only) -> (wins, summed turns,
     luck, summed squared outcomes)`` per option (``luck``: the rows of
     :func:`_luck_adjusted`, None from the batched engine; ``only``: the options to play,
     None: all; ``leaf``: :func:`_leaf`'s, rollouts cut short): with ``auto``, every round
@@ -391,30 +393,31 @@ def _rollouts(game: Game, agents: list[str], engine: str, leaf: tuple | None,
     engine where it applies for rounds of :data:`SMALL_ROUND` or more (every round where
     a seat is :data:`EXPERT`), else the scalar one; ``compiled`` and ``vector``: every
     round in that engine. ``batched_from``: the rollouts of a round from which it leaves
-    the scalar engine (None: never; 0: always)."""
+    the scalar engine (None: never; 0: always); then the CPU seconds of a first compile
+    of the compiled engine made here, which the time budget does not count."""
     scalar = _scalar(game, agents, leaf)
     if engine == "scalar":
-        return scalar, None
+        return scalar, None, 0.0
     if engine == "compiled" or (engine == "auto" and timed and leaf is None and
                                 set(agents) <= set(COMPILED_AGENTS) and _slow(scalar)):
         compiled = _compiled(game, agents, leaf, engine == "compiled")
         if compiled is not None:
-            return compiled, 0
+            return compiled[0], 0, compiled[1]
     try:
         batched = _batched(game, agents, leaf)
     except VectorUnsupported:
         if engine == "vector":
             raise
-        return scalar, None
+        return scalar, None, 0.0
     if engine == "vector" or EXPERT in agents:
-        return batched, 0
+        return batched, 0, 0.0
     k = len(game.decision().options)
 
     def rollouts(per: int, seed: int, only=None):
         if only is not None or per * k < SMALL_ROUND:
             return scalar(per, seed, only)
         return batched(per, seed)
-    return rollouts, SMALL_ROUND
+    return rollouts, SMALL_ROUND, 0.0
 
 
 SLOW_ROLLOUT = 0.0025
@@ -444,14 +447,18 @@ def _compiled(game: Game, agents: list[str], leaf: tuple | None, asked: bool):
     rollouts cut short (``leaf``), or, unless ``asked`` (``engine="compiled"``), its code
     not compiled on this machine yet (:func:`~machikoro.lab.compiled_batch.
     compiled_ready`: the first compile takes minutes, past any budget of seconds). Where
-    ``asked``, raises :class:`~machikoro.errors.CompiledUnsupported` instead of None."""
+    ``asked``, raises :class:`~machikoro.errors.CompiledUnsupported` instead of None.
+    Returns ``(rollouts, seconds)``: ``seconds`` the CPU time of the first compile made
+    here (0.0 when the code was compiled), which the advice's budget does not count."""
     from .compiled_batch import compiled_ready, compiled_refusal, option_rollouts, prepare
 
     refusal = compiled_refusal(game.rules, game.n, set(agents))
     if refusal is None and leaf is not None:
         refusal = "rollouts cut short (play them to the end: --cutoff end, cutoff=None)"
-    if refusal is None and not asked and not compiled_ready(set(agents)):
+    first = not compiled_ready(set(agents))
+    if refusal is None and not asked and first:
         return None
+    began = time.process_time()
     if refusal is None:
         try:
             from ..compiled.convert import from_game
@@ -469,7 +476,7 @@ def _compiled(game: Game, agents: list[str], leaf: tuple | None, asked: bool):
         wins, turns = option_rollouts(game, per, seed, agents)
         return wins.astype(np.float64), turns.astype(np.float64), None, \
             wins.astype(np.float64)
-    return rollouts
+    return rollouts, time.process_time() - began if first else 0.0
 
 
 EXPERT = "expert"
