@@ -44,6 +44,7 @@ from .kernels import (
     QINS,
     QLEN,
     QPOS,
+    SEEN,
     TOTAL,
 )
 from .lookahead import (
@@ -56,6 +57,7 @@ from .lookahead import (
     add,
     card_value,
     chance_of,
+    closed_card_value,
     copy_game,
     expected_roll_income,
     faces_for,
@@ -91,7 +93,10 @@ def _plain(t, lt, a, ga, w, seat, card, pattern, known):
     ``known[card]`` (NaN until made) for the decision's position and ``pattern``: a build
     reads a card's value up to three times."""
     if np.isnan(known[card]):
-        known[card] = card_value(t, lt, a, ga, w, seat, card, pattern)
+        if lt.closed_card[card] and not a.ints[ga, SEEN]:  # (read here: no call)
+            known[card] = closed_card_value(t, lt, a, ga, seat, card, pattern)
+        else:
+            known[card] = card_value(t, lt, a, ga, w, seat, card, pattern)
     return known[card]
 
 

@@ -733,25 +733,27 @@ def chance_of(lt, ndice, total):
 
 
 @njit(cache=True, inline="always")
-def _closed_card_value(t, lt, a, ga, w, seat, card, pattern):
-    """:func:`card_value` of a card whose clauses are all closed: what its clauses bring
-    ``seat`` read once per roller on a copy with the copy added (the bank pays; the roller
-    pays what it has left), summed over the rolls in the same order."""
-    copy_game(t, lt, a, ga, w, OUT)
-    w.towns[OUT, seat, card] += 1
+def closed_card_value(t, lt, a, ga, seat, card, pattern):
+    """:func:`card_value` of a card whose clauses are all closed (``lt.closed_card``), in
+    a position whose towns are read as they are (``a.ints[ga, SEEN]`` 0): what its clauses
+    bring ``seat`` read once per roller with one more copy in ``seat``'s town (the bank
+    pays; the roller pays what it has left), summed over the rolls in the same order.
+    The copy is added to game ``ga`` itself for the reading and taken away after it: a
+    closed clause reads nothing else a look-ahead copy would change."""
+    a.towns[ga, seat, card] += 1
     value = 0.0
     for roller in range(t.players):
         if not activates(lt, card, roller, seat):
             continue
-        left, gained = w.coins[OUT, roller], 0
+        left, gained = a.coins[ga, roller], 0
         for c in range(t.card_clauses.shape[1]):
             clause = t.card_clauses[card, c]
             if clause < 0:
                 break
             if lt.closed[clause] == BANK_PAYS:
-                gained += _read_per(t, w, OUT, clause, card, seat, seat)
+                gained += _read_per(t, a, ga, clause, card, seat, seat)
             elif roller != seat:
-                paid = min(left, _read_per(t, w, OUT, clause, card, seat, roller))
+                paid = min(left, _read_per(t, a, ga, clause, card, seat, roller))
                 left -= paid
                 gained += paid
         ndice = pattern[roller]
@@ -762,6 +764,7 @@ def _closed_card_value(t, lt, a, ga, w, seat, card, pattern):
             p = chance_of(lt, ndice, total)
             if p != 0.0:
                 value += p * gained
+    a.towns[ga, seat, card] -= 1
     return value
 
 
@@ -775,8 +778,8 @@ def card_value(t, lt, a, ga, w, seat, card, pattern):
     value = 0.0
     if lt.totals[card, 0] < 0:
         return value
-    if lt.closed_card[card]:
-        return _closed_card_value(t, lt, a, ga, w, seat, card, pattern)
+    if lt.closed_card[card] and not a.ints[ga, SEEN]:
+        return closed_card_value(t, lt, a, ga, seat, card, pattern)
     faces = np.empty(t.max_dice + 1, dtype=np.int64)
     gained, known = 0, False
     for roller in range(t.players):
