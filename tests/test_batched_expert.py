@@ -47,7 +47,7 @@ def test_the_batched_expert_makes_the_scalar_experts_decisions(name, players, ga
     value = value_for(rules, players)
     result = check_policy(rules, players, range(games),
                           lambda r, p, s: ExpertPolicy(r, p, s, small=0),
-                          lambda seed: ExpertAgent(seed, value=value))
+                          lambda seed: ExpertAgent(seed, value=value, engine="scalar"))
     assert not result.report.differences, result.report.differences[:3]
     assert result.count == 0, result.mismatches[:5]
     builds = result.report.asked["build"]
@@ -228,7 +228,8 @@ def test_a_batched_policy_forbidden_cards_plays_as_the_restricted_scalar_agent(a
     policy = GreedyPolicy if agent == "greedy" else ExpertPolicy
 
     def scalar(seed):
-        inner = GreedyAgent(seed) if agent == "greedy" else ExpertAgent(seed, value=value)
+        inner = GreedyAgent(seed) if agent == "greedy" else ExpertAgent(seed, value=value,
+                                                                          engine="scalar")
         return RestrictedAgent(inner, frozenset(forbidden))
 
     result = check_policy(rules, 2, range(8),

@@ -99,7 +99,8 @@ def test_the_compiled_expert_answers_as_the_scalar_expert(variants, players, gam
     from machikoro.agents.expert import ExpertAgent
 
     report = run_lockstep(_rules(variants), players, range(50, 50 + games), max_turns=300,
-                          agents=(CompiledExpert, ExpertAgent))
+                          agents=(CompiledExpert, lambda seed: ExpertAgent(seed,
+                                                                           engine="scalar")))
     assert report.differences == ()
     assert report.asked.get("build", 0) > 15 * games
 
@@ -114,7 +115,7 @@ def test_a_planted_difference_in_the_expert_is_found():
     other = value_for(rules, 2)
     report = run_lockstep(rules, 2, range(6), max_turns=300,
                           agents=(lambda games: CompiledExpert(games, _noisy(other)),
-                                  ExpertAgent))
+                                  lambda seed: ExpertAgent(seed, engine="scalar")))
     assert len(report.differences) >= 3
     assert all(d.field == "answer" for d in report.differences)
 
@@ -126,3 +127,116 @@ def _noisy(value):
     layers = [[(w, b + np.float32(0.3) if i == 0 else b) for i, (w, b) in enumerate(net)]
               for net in value.layers]
     return ValueNet(layers, value.meta)
+
+
+# ---------------------------------------------------------------------------- the scalar expert's builds in compiled code
+
+
+def _builds_compared(rules, players: int, seeds, agent) -> tuple[int, int]:
+    """Play ``seeds``' games with ``agent(seat)`` in every seat; at each build of more
+    than one option, compare its answer with a scalar-only expert's. Returns (builds
+    compared, answers that differ)."""
+    from machikoro.agents.expert import ExpertAgent
+    from machikoro.engine.game import Game
+
+    compared = differ = 0
+    for seed in seeds:
+        game = Game(rules, players, seed=seed, max_turns=300)
+        agents = [agent(seat) for seat in range(players)]
+        reference = ExpertAgent(0, engine="scalar")
+        while (decision := game.decision()) is not None:
+            answer = agents[decision.player].choose(game, decision)
+            if decision.name == "build" and decision.card is None and \
+                    len(decision.options) > 1:
+                compared += 1
+                differ += answer != reference.choose(game, decision)
+            game.answer(answer, decision.player)
+    return compared, differ
+
+
+@pytest.mark.parametrize("variants,players", [((), 2), (("harbor", "millionaires-row"), 3),
+                                              (("machi-koro-2",), 4)],
+                         ids=lambda v: "+".join(v) or "base" if isinstance(v, tuple) else str(v))
+def test_the_scalar_expert_rates_its_builds_in_compiled_code(variants, players):
+    from machikoro.agents.compiled_policies import CompiledBuilds
+    from machikoro.agents.expert import ExpertAgent
+
+    made = []
+
+    def agent(seat):
+        made.append(ExpertAgent(seat, engine="compiled"))
+        return made[-1]
+
+    compared, differ = _builds_compared(_rules(variants), players, range(2), agent)
+    assert compared > 30 and differ == 0
+    assert all(isinstance(a._builds, CompiledBuilds) for a in made)  # (rated there)
+
+
+def test_a_position_the_compiled_engine_cannot_say_is_rated_here(monkeypatch):
+    from machikoro.agents import compiled_policies
+    from machikoro.agents.expert import ExpertAgent
+    from machikoro.errors import CompiledUnsupported
+
+    asked = []
+
+    def refuse(self, game):
+        asked.append(game.turn)
+        raise CompiledUnsupported("a position it cannot say")
+
+    monkeypatch.setattr(compiled_policies.CompiledBuilds, "option", refuse)
+    compared, differ = _builds_compared(_rules(()), 2, range(1),
+                                        lambda seat: ExpertAgent(seat, engine="compiled"))
+    assert compared > 10 and differ == 0 and len(asked) == compared
+
+
+def test_auto_rates_builds_here_until_they_cost_what_loading_the_compiled_code_costs(
+        monkeypatch):
+    from machikoro.agents import expert
+    from machikoro.agents.compiled_policies import CompiledBuilds
+
+    monkeypatch.setattr(expert, "_RATED_HERE", [0.0])
+    monkeypatch.setattr(expert, "SWITCH_SECONDS", 1e-9)  # (after one build)
+    agent = expert.ExpertAgent(1)
+    rules, seen = _rules(()), []
+
+    def spy(seat):
+        return agent if seat == 0 else expert.ExpertAgent(seat, engine="scalar")
+
+    real = agent.choose
+
+    def choose(game, decision):
+        seen.append((expert._RATED_HERE[0], agent._builds))
+        return real(game, decision)
+
+    agent.choose = choose
+    compared, differ = _builds_compared(rules, 2, range(2), spy)
+    assert compared > 20 and differ == 0
+    assert seen[0] == (0.0, None)  # the first builds rated here...
+    assert isinstance(agent._builds, CompiledBuilds)  # ...then there
+    spent = [rated for rated, builds in seen if isinstance(builds, CompiledBuilds)]
+    assert spent and min(spent) > 0 and len(set(spent)) == 1  # (none rated here since)
+
+
+def test_auto_rates_builds_here_while_the_compiled_code_is_not_compiled(monkeypatch):
+    from machikoro.agents import expert
+    from machikoro.compiled import cache
+
+    monkeypatch.setattr(expert, "SWITCH_SECONDS", 0.0)
+    monkeypatch.setattr(cache, "compiled_yet", lambda dispatcher: False)
+    made = []
+
+    def agent(seat):
+        made.append(expert.ExpertAgent(seat))
+        return made[-1]
+
+    compared, differ = _builds_compared(_rules(()), 2, range(1), agent)
+    assert compared > 10 and differ == 0
+    assert all(a._builds is False for a in made)
+
+
+def test_an_unknown_engine_is_refused():
+    from machikoro.agents.expert import ExpertAgent
+    from machikoro.errors import MachikoroError
+
+    with pytest.raises(MachikoroError, match="expert's engine must be one of auto"):
+        ExpertAgent(1, engine="gpu")

@@ -51,8 +51,6 @@ def from_game(game: Game, n: int = 1, seeds=None, max_turns: int | None = -1,
     engine cannot play or a position it cannot say, and :class:`~machikoro.errors.
     MachikoroError` for a game stopped at a chance step or in the middle of a step with
     nothing pending (call ``decision()`` first), or ``n`` seeds wanted and not given."""
-    from . import kernels as k
-
     seeds, max_turns = copy_settings(game, n, seeds, max_turns)
     tables_for(game.rules, game.n)  # (refuses a rule set first)
     queue = _queue(game)
@@ -60,12 +58,27 @@ def from_game(game: Game, n: int = 1, seeds=None, max_turns: int | None = -1,
                            log_rolls=log_rolls)
     if copies.n != n:
         raise MachikoroError(f"from_game: {n} copies but {copies.n} seeds")
-    _copy_state(copies, game, shuffle_decks)
+    _write(copies, game, queue, shuffle_decks)
+    return copies
+
+
+def write_position(copies: CompiledGames, game: Game, shuffle_decks: bool = True) -> None:
+    """:func:`from_game` into ``copies``, games made for ``game``'s rule set, player count
+    and turn cap with ``CompiledGames(..., start=False)`` and since then untouched, or
+    their arrays set back to those (what a caller asking one position after another
+    keeps: :class:`machikoro.agents.compiled_policies.CompiledBuilds`); each copy draws
+    from its own seed's stream as there. Raises as :func:`from_game`."""
+    _write(copies, game, _queue(game), shuffle_decks)
+
+
+def _write(copies: CompiledGames, game: Game, queue: list, shuffle: bool) -> None:
+    from . import kernels as k
+
+    _copy_state(copies, game, shuffle)
     _position(copies, game, queue)
     copies._run(copies.tables, copies.state, copies._games,
                 np.zeros(copies.n, dtype=np.int64), k.STEP)
     _same_decision(copies, game)
-    return copies
 
 
 def _copy_state(copies: CompiledGames, game: Game, shuffle: bool) -> None:
