@@ -3,6 +3,7 @@ each spends per decision.
 
     python bench/expert.py [--variant V] [--players 2] [--against greedy,cheese-factory]
                            [--games 1000] [--workers 2] [--seed 0] [--out FILE]
+                           [--engine auto|scalar|compiled]
 
 For each opponent, game i seats ``expert`` at seat ``i mod players`` and the opponent at
 every other seat; game i's dice seed and the agents' seeds derive from --seed and i, so a
@@ -11,6 +12,9 @@ with its 95% Wilson interval (a fair share is 1/players; games cut by the 1,000-
 count as not won), and the CPU seconds per decision of expert and of the opponent
 (time.process_time around each agent's choose, measured in the same games). ``--out``
 appends the lines to a file as well (bench/results/expert-strength.txt is made so).
+``--engine`` is where expert rates its builds (:class:`machikoro.agents.expert.
+ExpertAgent`'s ``engine``; default ``auto``, what ``--agents expert`` plays): the same
+answers everywhere, so only the CPU columns change.
 """
 
 from __future__ import annotations
@@ -21,6 +25,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from machikoro import Game, make_agent
+from machikoro.agents.expert import ExpertAgent
 from machikoro.data.bundled import resolve_variant
 from machikoro.lab.runs import game_seed
 from machikoro.lab.statistics import wilson
@@ -36,11 +41,11 @@ def _rules(variant: str | None):
 def one_game(job: tuple) -> tuple[bool, float, int, float, int]:
     """Game ``index``: (expert won, its CPU seconds, its decisions, the others' CPU
     seconds, their decisions)."""
-    variant, players, against, seed, index = job
+    variant, players, against, seed, index, engine = job
     rules = _rules(variant)
     mine = index % players
-    agents = [make_agent("expert" if s == mine else against, game_seed(seed, index, s), rules)
-              for s in range(players)]
+    agents = [ExpertAgent(game_seed(seed, index, s), engine=engine) if s == mine else
+              make_agent(against, game_seed(seed, index, s), rules) for s in range(players)]
     cpu, count = [0.0, 0.0], [0, 0]
     game = Game(rules, players, seed=game_seed(seed, index), max_turns=1000)
     while (decision := game.decision()) is not None:
@@ -62,13 +67,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=None)
+    parser.add_argument("--engine", default="auto", choices=ExpertAgent.ENGINES)
     args = parser.parse_args(argv)
     rules = _rules(args.variant)
     lines = [(f"expert on {rules.name}, {args.players} players, seats rotated, seed "
-              f"{args.seed} (digest {rules.digest[:12]})")]
+              f"{args.seed} (digest {rules.digest[:12]}), builds rated by engine "
+              f"{args.engine}")]
     print(lines[0], flush=True)
     for against in args.against.split(","):
-        jobs = [(args.variant, args.players, against, args.seed, i) for i in range(args.games)]
+        jobs = [(args.variant, args.players, against, args.seed, i, args.engine)
+                for i in range(args.games)]
         with ProcessPoolExecutor(args.workers) as pool:
             results = list(pool.map(one_game, jobs, chunksize=4))
         wins = sum(r[0] for r in results)
