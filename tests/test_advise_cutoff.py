@@ -5,6 +5,8 @@ intervals read the outcomes' own variance; bad cut-offs are refused."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import numpy as np
 import pytest
 
@@ -175,3 +177,31 @@ def test_the_command_takes_a_cutoff_and_refuses_a_bad_one(tmp_path, capsys):
     capsys.readouterr()
     assert main(["advise", "--log", str(log), "--turn", "10", "--cutoff", "-2"]) == 2
     assert "--cutoff: must be 0 or more" in capsys.readouterr().err
+
+
+def test_timed_scalar_rollouts_rate_the_experts_builds_in_python(monkeypatch):
+    # loading the compiled code (the expert's switch, SWITCH_SECONDS) would fall inside
+    # the advice's seconds: under a budget its seats stay in Python; without, they switch
+    from machikoro.agents import compiled_policies, expert
+    from machikoro.compiled import cache
+
+    made = []
+    monkeypatch.setattr(expert, "SWITCH_SECONDS", 0.0)
+    monkeypatch.setattr(cache, "compiled_yet", lambda dispatcher: True)
+
+    class Builds:  # (made where an expert seat switches; builds the last option)
+        def __init__(self, rules, players, max_turns, value):
+            made.append(players)
+            self.games = SimpleNamespace(rules=rules, players=players)
+            self.max_turns = max_turns
+
+        def option(self, game):
+            return len(game.pending.options) - 1
+
+    monkeypatch.setattr(compiled_policies, "CompiledBuilds", Builds)
+    game = _position()
+    k = len(game.decision().options)
+    advise(game, ["expert", "expert"], games=2 * k, seconds=60.0, engine="scalar", cutoff=2)
+    assert made == []
+    advise(game, ["expert", "expert"], games=2 * k, seconds=None, engine="scalar", cutoff=2)
+    assert made  # (the same rollouts untimed: the seats switch)

@@ -88,8 +88,8 @@ class Look(NamedTuple):
     every roll (the bank pays; no condition reads the roll or the roller; nothing asked):
     valued with one simulation (:func:`static_cards`); ``faces_free``: a roll's income
     depends on its total alone where the roller has no card that raises it (no condition
-    reads the faces or the number of dice), so the totals two numbers of dice share have
-    one income;
+    of an activation reads the faces or the number of dice: :func:`_faces_free`), so the
+    totals two numbers of dice share have one income;
     ``victory``, ``market_landmark``, ``establishment`` and ``own_roll`` (cards,) bool:
     a victory landmark, one from the shared pool, an establishment, one its owner's roll
     may activate; ``needed`` the victory landmarks a player needs; ``closed`` (clauses,)
@@ -143,8 +143,7 @@ def encode_look(rules: RuleSet, t: tb.Tables) -> Look:
     return Look(
         prob=prob, totals=totals, mode=mode, raises=_raises(rules, t),
         side_mean=side_mean, swappable=_swappable(rules, t), static=static_cards(t),
-        faces_free=not np.isin(
-            t.conditions[:, 0], (tb.DOUBLES, tb.ROLLED_DICE)).any(),
+        faces_free=_faces_free(t),
         victory=_flags(cards, rules.victory),
         market_landmark=_flags(cards, rules.market_landmarks),
         establishment=_flags(cards, rules.establishments),
@@ -161,6 +160,30 @@ STATIC_TESTS = (tb.HAS_CARD, tb.HAS_COUNT, tb.HAS_COINS, tb.HAS_LANDMARKS, tb.RO
 """The conditions that read neither the roll nor the roller (about the owner, its
 town, the other players, the round or the market)."""
 STATIC_AMOUNTS = (tb.FIXED, tb.PER_CARD, tb.PER_ROUND, tb.SIDE_ROLL)
+
+
+def _faces_free(t: tb.Tables) -> bool:
+    """No condition of a card's activation clauses (or of the clauses they chain to)
+    reads the faces or the number of dice: a roll's income step, which runs those alone
+    (a card activated by another runs its own), depends on the total alone. A hook's
+    condition (a turn again on doubles) is not part of it."""
+    rows = [int(r) for r in t.card_clauses.reshape(-1) if r >= 0]
+    seen = set(rows)
+    tests: set = set()
+    while rows:
+        row = rows.pop()
+        clause = t.clauses[row]
+        first, count = clause[k.C_COND_START], clause[k.C_COND_COUNT]
+        for i in range(first, first + count):
+            for c in range(*t.condition_list[i]):
+                tests.add(c)
+                if t.conditions[c, 0] == tb.OTHER_PLAYERS:
+                    tests.add(int(t.conditions[c, 3]))
+        rest = int(clause[k.C_REST])
+        if rest >= 0 and rest not in seen:
+            seen.add(rest)
+            rows.append(rest)
+    return not any(t.conditions[c, 0] in (tb.DOUBLES, tb.ROLLED_DICE) for c in tests)
 
 
 def static_cards(t: tb.Tables) -> np.ndarray:
@@ -675,29 +698,30 @@ def preferred_dice(t, lt, a, ga, w, seat, neumaier):
     if not offers & (offers - 1):
         return k._nth_count(t, offers, 0)
     best, most = 0, -np.inf
+    if not lt.faces_free or _raising(lt, a, ga, seat):
+        for j in range(k._nth_count(t, offers, -1)):
+            count = k._nth_count(t, offers, j)
+            value = expected_roll_income(t, lt, a, ga, w, seat, count, neumaier)
+            if value > most:
+                best, most = count, value
+        return best
+    # one income a total, whatever the faces and the number of dice: read in place (no
+    # call), the totals not closed simulated once, on the first number of dice reaching them
     read = np.empty(lt.prob.shape[1], dtype=np.int64)
-    shared = lt.faces_free and not _raising(lt, a, ga, seat)  # (one income a total)
-    if shared:
-        closed_incomes(t, lt, a, ga, seat, seat, FIRST, lt.prob.shape[1] - 1, read)
-    income = np.empty(lt.prob.shape[1], dtype=np.int64)  # per total, where the faces
-    known = np.zeros(lt.prob.shape[1], dtype=np.bool_)  # do not matter: one income
-    faces = np.empty(t.max_dice + 1, dtype=np.int64)
+    seen = a.ints[ga, SEEN]
+    for total in range(read.shape[0]):
+        read[total] = UNREAD if seen else _closed_outcome(t, lt, a, ga, seat, total, seat)
     for j in range(k._nth_count(t, offers, -1)):
         count = k._nth_count(t, offers, j)
-        if not shared:
-            value = expected_roll_income(t, lt, a, ga, w, seat, count, neumaier)
-        else:
-            value, c = 0.0, 0.0
-            for total in range(count, count * t.faces + 1):
-                if not known[total]:
-                    if read[total] == UNREAD:
-                        faces_for(total, count, t.faces, faces)
-                        read[total] = outcome_income(t, lt, a, ga, w, seat, faces, count,
-                                                     total, seat)
-                    income[total] = read[total]
-                    known[total] = True
-                value, c = add(value, c, lt.prob[count, total] * income[total], neumaier)
-            value = sum_end(value, c)
+        value, c = 0.0, 0.0
+        for total in range(count, count * t.faces + 1):
+            if read[total] == UNREAD:
+                faces = np.empty(count, dtype=np.int64)
+                faces_for(total, count, t.faces, faces)
+                read[total] = outcome_income(t, lt, a, ga, w, seat, faces, count, total,
+                                             seat)
+            value, c = add(value, c, lt.prob[count, total] * read[total], neumaier)
+        value = sum_end(value, c)
         if value > most:
             best, most = count, value
     return best

@@ -395,7 +395,7 @@ def _rollouts(game: Game, agents: list[str], engine: str, leaf: tuple | None,
     round in that engine. ``batched_from``: the rollouts of a round from which it leaves
     the scalar engine (None: never; 0: always); then the CPU seconds of a first compile
     of the compiled engine made here, which the time budget does not count."""
-    scalar = _scalar(game, agents, leaf)
+    scalar = _scalar(game, agents, leaf, timed)
     if engine == "scalar":
         return scalar, None, 0.0
     if engine == "compiled" or (engine == "auto" and timed and leaf is None and
@@ -520,7 +520,13 @@ def _batched(game: Game, agents: list[str], leaf: tuple | None):
     return rollouts
 
 
-def _scalar(game: Game, agents: list[str], leaf: tuple | None):
+def _scalar(game: Game, agents: list[str], leaf: tuple | None, timed: bool = False):
+    """The scalar engine's ``rollouts`` (see :func:`_rollouts`). Under a time budget
+    (``timed``) an ``expert`` seat rates its builds in Python: its switch to the compiled
+    code (:data:`machikoro.agents.expert.SWITCH_SECONDS`) would load that code, most of a
+    second, inside the advice's seconds."""
+    from ..agents.expert import ExpertAgent
+
     rules, mover = game.rules, game.decision().player
     options = game.decision().options
 
@@ -536,6 +542,9 @@ def _scalar(game: Game, agents: list[str], leaf: tuple | None):
                 copy.answer(option)
                 players = [make_agent(name, game_seed(seed, i * per + r, s), rules)
                            for s, name in enumerate(agents)]
+                for player in players if timed else ():
+                    if isinstance(player, ExpertAgent) and player.engine == "auto":
+                        player.engine = "scalar"
                 if leaf is None:
                     play(copy, players)
                 else:
