@@ -692,29 +692,33 @@ def _raised_expected(t, lt, a, ga, w, seat, ndice, neumaier):
 def preferred_dice(t, lt, a, ga, w, seat, neumaier):
     """The number of dice ``seat`` is assumed to roll: of its choices (ascending), the
     first with the highest expected own income (:func:`machikoro.engine.expectations.
-    preferred_dice`)."""
+    preferred_dice`), each summed as :func:`expected_roll_income` sums it. Where a roll's
+    income depends on its total alone (``Look.faces_free``, the seat raising nothing),
+    each total is read once for every number of dice (in place, the totals not closed
+    simulated on the first number of dice reaching them). One loop for all three cases,
+    no call of :func:`expected_roll_income`: measured, a call of it here, even one not
+    taken, made the function twice as slow (Millionaire's Row: 5.6 against 2.7
+    microseconds), the compiler inlining it."""
     t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     offers = k._dice_offers(t, a, ga, seat)
     if not offers & (offers - 1):
         return k._nth_count(t, offers, 0)
+    raising = _raising(lt, a, ga, seat)  # (its roll's total may change: simulated)
+    shared = lt.faces_free and not raising
     best, most = 0, -np.inf
-    if not lt.faces_free or _raising(lt, a, ga, seat):
-        for j in range(k._nth_count(t, offers, -1)):
-            count = k._nth_count(t, offers, j)
-            value = expected_roll_income(t, lt, a, ga, w, seat, count, neumaier)
-            if value > most:
-                best, most = count, value
-        return best
-    # one income a total, whatever the faces and the number of dice: read in place (no
-    # call), the totals not closed simulated once, on the first number of dice reaching them
-    read = np.empty(lt.prob.shape[1], dtype=np.int64)
-    seen = a.ints[ga, SEEN]
-    for total in range(read.shape[0]):
-        read[total] = UNREAD if seen else _closed_outcome(t, lt, a, ga, seat, total, seat)
+    read = np.empty(lt.prob.shape[1], dtype=np.int64)  # per total: its income (or UNREAD)
     for j in range(k._nth_count(t, offers, -1)):
         count = k._nth_count(t, offers, j)
+        last = count * t.faces
+        if raising:
+            _raised_incomes(t, lt, a, ga, w, seat, count, count, last, read)
+        elif j == 0 or not shared:
+            first, stop = (FIRST, read.shape[0]) if shared else (count, last + 1)
+            for total in range(first, stop):
+                read[total] = UNREAD if a.ints[ga, SEEN] else _closed_outcome(
+                    t, lt, a, ga, seat, total, seat)
         value, c = 0.0, 0.0
-        for total in range(count, count * t.faces + 1):
+        for total in range(count, last + 1):
             if read[total] == UNREAD:
                 faces = np.empty(count, dtype=np.int64)
                 faces_for(total, count, t.faces, faces)
