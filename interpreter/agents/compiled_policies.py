@@ -237,8 +237,8 @@ class CompiledBuilds:
     position is written into one compiled game (:func:`~machikoro.compiled.convert.
     write_position`, the decks kept in their order) and rated by
     :class:`CompiledExpert` with ``value``, what :class:`~.expert.ExpertAgent` answers
-    (the expert-same proof, ``tests/test_compiled_expert.py``), at a third to a sixth of
-    its CPU. For ``rules`` at ``players`` seats, games capped at ``max_turns``. Raises
+    (the expert-same proof, ``tests/test_compiled_expert.py``), at 30% to 80% of its
+    CPU (docs/agents.md). For ``rules`` at ``players`` seats, games capped at ``max_turns``. Raises
     :class:`~machikoro.errors.CompiledUnsupported` for a rule set the compiled engine
     cannot play, and, from :meth:`option`, for a position it cannot say."""
 

@@ -12,7 +12,7 @@ the time.
 In a long run, where the compiled engine's code is compiled on this machine already, a
 build is rated there (:class:`~.compiled_policies.CompiledBuilds`): the same afterstates,
 features and network, so the same answers (``tests/test_compiled_expert.py`` proves it),
-at a third to three quarters of the CPU (``engine``, below).
+at 30% to 80% of the CPU (``engine``, below).
 """
 
 from __future__ import annotations
