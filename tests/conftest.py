@@ -7,6 +7,8 @@ machine's load:
   inherits the environment) use it, never the user's cache folder;
 - ``RAY_ADDRESS`` is removed: Ray tests start a local Ray of their own instead of joining
   a cluster the user has running;
+- an ``expert`` seat rates its builds in Python unless a test asks otherwise (its
+  switch to compiled code depends on the CPU the process has spent);
 - Hypothesis runs without deadlines or the too-slow health check (both measure time, which
   a loaded machine stretches) and without its example database (a folder in the current
   directory, shared by every run there);
@@ -81,6 +83,18 @@ def pytest_collection_modifyitems(config, items) -> None:
                                          stdout=subprocess.DEVNULL,
                                          stderr=subprocess.DEVNULL,
                                          start_new_session=True))
+
+
+@pytest.fixture(autouse=True)
+def _experts_rate_their_builds_in_python(monkeypatch) -> None:
+    """An ``expert`` seat never switches to the compiled code on its own
+    (:data:`machikoro.agents.expert.SWITCH_SECONDS`): the switch reads what this process
+    has spent rating builds, so the tests it fell in would depend on their order and the
+    machine's speed, and it could load code the warm-up is still compiling. The tests of
+    the switch set it themselves; ``engine="compiled"`` still rates there."""
+    from machikoro.agents import expert
+
+    monkeypatch.setattr(expert, "SWITCH_SECONDS", float("inf"))
 
 
 @pytest.fixture(autouse=True)

@@ -263,7 +263,9 @@ def hostile(capsys, here, name: str, data: bytes | str, where: str, fragment: st
         path.write_bytes(data)
     start = time.process_time()  # CPU time: a hang or a blow-up, not the machine's load
     check(capsys, name, f"{name}:{where}", fragment)
-    assert time.process_time() - start < 2.0
+    # (a blow-up takes minutes; the bound leaves room for a busy sibling core, which
+    # stretches CPU time too, and the suite's collector: 2.05 s seen for 0.2 s alone)
+    assert time.process_time() - start < 20.0
 
 
 def test_a_5_mb_file_is_refused_at_once(capsys, here):
@@ -314,7 +316,7 @@ def test_thousands_of_problems_are_cut_short(capsys, here):
     path = here / "v.yaml"
     path.write_text(f"kind: variant\nname: V\nextends: base\nremove: [{names}]\n", "utf-8")
     code, out, cpu = run(capsys, "v.yaml")
-    assert cpu < 2.0
+    assert cpu < 20.0  # (as hostile's bound: minutes would be the fault)
     assert code == 1
     assert len(problem_lines(out)) == 101
     assert "more problems in this file" in problem_lines(out)[-1]
