@@ -41,9 +41,13 @@ _WARM_UP: list[subprocess.Popen] = []
 
 _COMPILE = ("from machikoro.compiled.games import CompiledGames; "
             "from machikoro.agents.compiled_policies import CompiledExpert, play_greedy; "
+            "from machikoro.agents.compiled_strategy import CompiledStrategy; "
+            "from machikoro.agents.registry import strategy_of; "
             "from machikoro.rules.loader import load_ruleset; "
             "play_greedy(CompiledGames(load_ruleset(), 2, [0])); "
-            "CompiledExpert(CompiledGames(load_ruleset(), 2, [0]))()")
+            "CompiledExpert(CompiledGames(load_ruleset(), 2, [0]))(); "
+            "CompiledStrategy(CompiledGames(load_ruleset(), 2, [0]), "
+            "strategy_of('cheese-factory', load_ruleset()))()")
 # (one after the other: compiled side by side, they slowed the other tests more than they
 # gained, 14m18s against 13m10s for the whole CI run)
 

@@ -406,20 +406,22 @@ def test_the_batch_summary_is_that_of_its_records_added_one_by_one(
     ("base", 2, ("greedy", "greedy"), "fixed", False),
     ("base", 3, ("greedy", "random", "random"), "rotate", True),
     ("harbor", 2, ("random", "greedy"), "rotate", False),
+    ("base", 2, ("cheese-factory", "greedy"), "rotate", False),
+    ("base", 3, ("landmark-rush", "one-die-spread", "random"), "rotate", False),
+    ("base", 2, ("greedy!cafe!ranch", "greedy"), "rotate", False),
 ])
 @pytest.mark.usefixtures("compiled_engine")
 def test_the_compiled_engine_plays_the_numpy_engine_s_games(monkeypatch, name, players,
                                                             slots, seats, long):
-    # a batch of random and greedy seats on the compiled engine: the same games, records
-    # and summary as on the NumPy engine, games of more builds than its log holds
-    # included (read while they play)
+    # a batch of random, greedy and strategy seats on the compiled engine: the same
+    # games, records and summary as on the NumPy engine, games of more builds than its
+    # log holds included (read while they play)
     from machikoro.compiled.games import BUILDS_LOGGED
 
     variant, rules = rule_set(name)
     assert engines.compiled_refusal(rules, players, set(slots)) is None
-    # (random seats alone play the compiled engine where it is compiled, as here; the
-    # NumPy engine plays greedy where it can)
-    assert engines.on_compiled(rules, players, set(slots)) == (set(slots) == {"random"})
+    # (they play the compiled engine where it is compiled, as here)
+    assert engines.on_compiled(rules, players, set(slots))
     spec = RunSpec(variant, players, slots, 7, 1000, records=True, seats=seats,
                    engine="vector")
     monkeypatch.setattr(engines, "on_compiled", lambda *args: True)
@@ -430,6 +432,21 @@ def test_the_compiled_engine_plays_the_numpy_engine_s_games(monkeypatch, name, p
     assert vars(compiled) == vars(on_numpy) and records == list(numpy_records)
     if long:  # (random agents in every seat, or greedy stepped beside them)
         assert max(len(r["builds"]) for r in records) > BUILDS_LOGGED
+
+
+@pytest.mark.usefixtures("compiled_engine")
+def test_the_compiled_engine_plays_where_it_is_compiled_and_faster(monkeypatch):
+    _, base = rule_set("base")
+    _, mk2 = rule_set("machi-koro-2")
+    assert engines.on_compiled(base, 2, {"greedy", "cheese-factory", "random"})
+    assert not engines.on_compiled(base, 2, {"expert", "greedy"})  # (NumPy's is faster)
+    assert engines.on_compiled(base, 2, {"greedy!cafe", "landmark-rush!ranch"})
+    assert "'train_station' is no establishment" in engines.compiled_refusal(
+        base, 2, {"greedy!train_station"})
+    assert engines.on_compiled(mk2, 4, {"greedy"})  # (the NumPy engine cannot)
+    monkeypatch.setattr(engines, "compiled_ready", lambda agents: False)
+    assert not engines.on_compiled(base, 2, {"greedy"})  # (no first compile for it)
+    assert engines.on_compiled(mk2, 4, {"greedy"})
 
 
 def test_a_batch_of_one_game_and_a_summary_merged_from_batches(random_b):

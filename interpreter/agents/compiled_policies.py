@@ -258,6 +258,49 @@ class CompiledBuilds:
         return int(self.policy()[0])
 
 
+class CompiledRestricted:
+    """A compiled policy forbidden some establishments (``NAME!CARD``,
+    :class:`~machikoro.agents.restricted.RestrictedAgent`): ``policy(only=None)`` gives
+    ``inner``'s answers (a compiled policy of ``games``, same call) where each waiting
+    build decision it answers offers the cards of ``forbidden`` (a bool per card) no more.
+    Around the inner call those games' build menus are made without them (the others'
+    order kept) and their option counts lowered; after it, the menus are put back and
+    each answer is turned back into the option of the whole menu. The inner policy and the
+    engine's code see the shorter menu as the scalar agent sees the shorter decision, so
+    the answers are the restricted scalar agent's."""
+
+    def __init__(self, inner, games: CompiledGames, forbidden: np.ndarray):
+        self.inner, self.games = inner, games
+        self.forbidden = np.asarray(forbidden, dtype=bool)
+
+    def __call__(self, only=None) -> np.ndarray:
+        from ..compiled.kernels import COUNT
+
+        games = self.games
+        at = (games.pending == CompiledGames.DECISIONS.index("build"))
+        if only is not None:
+            at &= np.asarray(only, dtype=bool)
+        rows = np.flatnonzero(at)
+        ints, menu = games.arrays["ints"], games.arrays["menu"]
+        counts = ints[rows, COUNT].copy()
+        saved = menu[rows].copy()
+        width = saved.shape[2]
+        offered = np.arange(width) < (counts - 1)[:, None]
+        kept = offered & ~self.forbidden[saved[:, 0, :]]
+        places = np.argsort(~kept, axis=1, kind="stable")  # (the kept ones first, in order)
+        menu[rows] = np.take_along_axis(saved, places[:, None, :], axis=2)
+        ints[rows, COUNT] = 1 + kept.sum(axis=1)
+        try:
+            out = self.inner(only)
+        finally:
+            menu[rows] = saved
+            ints[rows, COUNT] = counts
+        chosen = out[rows]
+        built = chosen > 0
+        out[rows[built]] = 1 + places[built, chosen[built] - 1]
+        return out
+
+
 def play_greedy(games: CompiledGames, horizon: float = 6.0) -> CompiledGames:
     """Play every game of ``games`` to its end with greedy in every seat
     (:class:`CompiledGreedy`); returns ``games``."""

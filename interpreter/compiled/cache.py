@@ -23,7 +23,10 @@ import time
 
 SOURCES = ("compiled/kernels.py", "compiled/lookahead.py", "compiled/greedy.py",
            "compiled/expert.py", "language/actions.py", "language/units")
-"""The package's files the compiled code is made from (a folder: its ``.py`` files)."""
+"""The package's files the compiled code is made from whose functions other files call
+(a folder: its ``.py`` files). A file whose functions no other file calls
+(``compiled/strategy.py``) is left out: Numba checks its code against it, and a change
+there compiles that file again, not the whole engine."""
 KEEP = 3
 """How many fingerprints' compiled code a cache folder keeps."""
 
@@ -117,8 +120,9 @@ class FirstCompile:
     def __enter__(self):
         if not self.quiet:
             self.start = time.monotonic()
+            unit = "minute" if self.minutes == "one" else "minutes"
             sys.stderr.write(f"machikoro: compiling {self.what} for this machine "
-                             f"(once; about {self.minutes} minutes)...\n")
+                             f"(once; about {self.minutes} {unit})...\n")
             sys.stderr.flush()
         return self
 

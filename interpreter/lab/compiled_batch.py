@@ -9,7 +9,9 @@ decisions (the greedy-same check), so a run gives the same numbers on either
 
 - :data:`COMPILED_AGENTS`: the agents with a compiled policy: ``random`` (answered inside
   the compiled code when it plays every seat), ``greedy`` and ``expert``
-  (:class:`~machikoro.agents.compiled_policies.CompiledGreedy`, ``CompiledExpert``).
+  (:class:`~machikoro.agents.compiled_policies.CompiledGreedy`, ``CompiledExpert``);
+  and strategy files, bundled or by path, whose plan the compiled code can say
+  (:class:`~machikoro.agents.compiled_strategy.CompiledStrategy`).
 - :func:`compiled_refusal`: why the compiled engine cannot play a run's games (None when
   it can).
 - :func:`prepare`: compile (the first time on a machine, minutes, said on standard
@@ -29,27 +31,71 @@ from ..errors import CompiledUnsupported, WeightsError
 from ..rules.ruleset import RuleSet
 
 COMPILED_AGENTS = ("random", "greedy", "expert")
-"""The agents whose decisions the compiled engine makes itself (exact names: a greedy of
-another horizon, or one that never builds some cards, ``greedy!CARD``, has none yet)."""
+"""The built-in agents whose decisions the compiled engine makes itself (exact names: a
+greedy of another horizon has none yet); strategy files have theirs too
+(:func:`_strategy`), and any of them forbidden cards, ``NAME!CARD``
+(:class:`~machikoro.agents.compiled_policies.CompiledRestricted`)."""
+
+
+def _strategy(name: str, rules: RuleSet):
+    """The strategy agent ``name`` stands for (a bundled strategy or a file), or None."""
+    if name in COMPILED_AGENTS:
+        return None
+    from ..agents.registry import strategy_of
+
+    return strategy_of(name, rules)
+
+
+def _forbidden(cards: tuple, rules: RuleSet) -> np.ndarray:
+    """``NAME!CARD``'s cards as a bool per card of ``rules``; raises ValueError for one
+    that is no establishment there."""
+    mask = np.zeros(len(rules.ids), dtype=bool)
+    for card in cards:
+        if rules.index.get(card) not in rules.establishments:
+            raise ValueError(f"'{card}' is no establishment of {rules.name}")
+        mask[rules.index[card]] = True
+    return mask
 
 
 def _policy(name: str, games):
     """Agent ``name``'s compiled policy for ``games``: ``policy(only) -> options``."""
+    from ..agents.compiled_policies import CompiledExpert, CompiledGreedy, CompiledRestricted
+    from ..agents.restricted import split_name
+
+    base, cards = split_name(name)
+    if cards:
+        return CompiledRestricted(_policy(base, games), games,
+                                  _forbidden(cards, games.rules))
     if name == "random":
         return games.random_answers
-    from ..agents.compiled_policies import CompiledExpert, CompiledGreedy
+    if name == "greedy":
+        return CompiledGreedy(games)
+    if name == "expert":
+        return CompiledExpert(games)
+    from ..agents.compiled_strategy import CompiledStrategy
 
-    return CompiledGreedy(games) if name == "greedy" else CompiledExpert(games)
+    return CompiledStrategy(games, _strategy(name, games.rules))
 
 
 def compiled_refusal(rules: RuleSet, players: int, agents) -> str | None:
     """Why the compiled engine cannot play ``rules`` at ``players`` seats with the agents
     named in ``agents`` (text naming the agent, the concept or the missing compiler), or
     None when it can. Compiles nothing: it encodes the rule set's tables (and greedy's
-    look-ahead tables where greedy plays)."""
+    look-ahead tables where greedy or a strategy plays, each strategy's plan)."""
+    from ..agents.restricted import split_name
+
+    bases, strategies = set(), {}
     for name in agents:
-        if name not in COMPILED_AGENTS:
-            return f"the agent '{name}' (no compiled policy)"
+        base, cards = split_name(name)
+        try:
+            _forbidden(cards, rules)
+        except ValueError as exc:
+            return f"the agent '{name}' ({exc})"
+        bases.add(base)
+        if base not in COMPILED_AGENTS:
+            strategies[base] = _strategy(base, rules)
+            if strategies[base] is None:
+                return f"the agent '{name}' (no compiled policy)"
     try:
         import numba  # noqa: F401  (a platform without its wheels)
     except ImportError:
@@ -58,14 +104,18 @@ def compiled_refusal(rules: RuleSet, players: int, agents) -> str | None:
 
     try:
         tables = tables_for(rules, players)
-        if "greedy" in agents or "expert" in agents:
+        if strategies or bases & {"greedy", "expert"}:
             from ..compiled.lookahead import encode_look
 
             encode_look(rules, tables)
-        if "expert" in agents:
+        if "expert" in bases:
             from ..agents.value import value_for
 
             value_for(rules, players)
+        for strategy in strategies.values():
+            from ..agents.compiled_strategy import encode_strategy
+
+            encode_strategy(strategy, tables)
     except (CompiledUnsupported, WeightsError) as exc:
         return str(exc)
     return None
@@ -107,19 +157,26 @@ def play_compiled(games, agents: tuple, seated: np.ndarray, seat_seeds: np.ndarr
 
 
 def compiled_ready(agents) -> bool:
-    """True when the compiled code that ``agents`` (names of :data:`COMPILED_AGENTS`)
-    play with is compiled on this machine already (loaded, or kept in the cache): a
+    """True when the compiled code that ``agents`` (names the compiled engine plays,
+    :func:`compiled_refusal`) play with is compiled on this machine already (loaded, or kept in the cache): a
     command with a budget of seconds (the advisor's) plays there only then, never
     waiting minutes for a first compile."""
+    from ..agents.restricted import split_name
     from ..compiled import kernels
     from ..compiled.cache import compiled_yet
 
+    bases = {split_name(name)[0] for name in agents}
     needed = [kernels.run]
-    if "greedy" in agents:
+    strategies = bases - set(COMPILED_AGENTS)
+    if "greedy" in bases or strategies:
         from ..compiled import greedy
 
         needed.append(greedy.answers)
-    if "expert" in agents:
+    if strategies:
+        from ..compiled import strategy
+
+        needed.append(strategy.answers)
+    if "expert" in bases:
         from ..compiled.expert import afterstates
 
         needed.append(afterstates)
