@@ -491,8 +491,8 @@ def test_analyze_prints_no_absurd_number_for_the_radio_towers_one_extra_turn(cap
 
 @pytest.mark.usefixtures("compiled_engine")
 def test_simulate_plays_to_a_winner_and_auto_falls_back_to_the_scalar_engine(capsys):
-    # random agents, greedy and the expert: the batched engine (greedy and the expert on
-    # the compiled one); a strategy (no batched policy here): the scalar one
+    # random agents, greedy, the expert and a strategy: the batched engine (all but random
+    # on the compiled one); mcts (no batched policy): the scalar one
     code, out, _ = cli(capsys, "simulate", "--variant", "machi-koro-2", "--players", 3,
                        "--agents", "random", "--games", 30, "--engine", "auto", "--json")
     assert code == 0
@@ -509,8 +509,11 @@ def test_simulate_plays_to_a_winner_and_auto_falls_back_to_the_scalar_engine(cap
     assert re.search(r"expert\s+10\s+\d+\s+\d+\.\d%", out)
     code, out, _ = cli(capsys, "simulate", "--variant", "machi-koro-2", "--agents",
                        "landmark-rush,random", "--games", 20, "--engine", "auto")
-    assert code == 0 and "Engine: scalar (--engine auto:" in out
+    assert code == 0 and "Engine: vector (the batched engine" in out
     assert re.search(r"landmark-rush\s+20\s+\d+\s+\d+\.\d%", out)
+    code, out, _ = cli(capsys, "simulate", "--variant", "machi-koro-2", "--agents",
+                       "mcts:4,random", "--games", 2, "--engine", "auto")
+    assert code == 0 and "Engine: scalar (--engine auto:" in out
 
 
 @pytest.mark.parametrize("command", [
@@ -518,19 +521,29 @@ def test_simulate_plays_to_a_winner_and_auto_falls_back_to_the_scalar_engine(cap
     ["compare", "machi-koro-2", "base", "--games", "10"],
     ["tournament", "--players", "2", "--games", "10", "landmark-rush", "random"],
 ])
-def test_the_vector_engine_refuses_a_strategy_by_name(capsys, command):
-    # the batched engines play the rule set (and greedy, the compiled one); a strategy's
-    # batched policy does not value it, and the compiled engine has none
+@pytest.mark.usefixtures("compiled_engine")
+def test_the_vector_engine_plays_a_strategy_on_the_compiled_engine(capsys, command):
+    # the NumPy engine's strategies do not value tiered costs; the compiled engine's do
     if command[0] != "compare":
         command = [*command, "--variant", "machi-koro-2"]
     if command[0] != "tournament":
         command = [*command, "--agents", "landmark-rush"]
     code, out, err = cli(capsys, *command, "--engine", "vector")
+    assert code == 0 and "landmark-rush" in out, err
+
+
+def test_the_vector_engine_refuses_a_strategy_neither_engine_plays(capsys, tmp_path):
+    # choose rules: the compiled engine has no plan for them, the NumPy engine's
+    # strategies do not value tiered costs
+    path = tmp_path / "chooser.yaml"
+    path.write_text("kind: strategy\nversion: 2\nname: Chooser\nbuild:\n"
+                    "  - cards: [landmarks]\nchoose:\n  player: richest\n")
+    code, out, err = cli(capsys, "simulate", "--variant", "machi-koro-2", "--agents",
+                         str(path), "--games", "10", "--engine", "vector")
     assert code == 2 and out == ""
-    assert "the batched engine cannot play the strategy 'landmark-rush' (no batched " \
+    assert "the batched engine cannot play the strategy 'chooser' (no batched " \
            "policy for tiered landmark costs" in err
     assert "--engine auto would play the scalar engine" in err
-
 
 
 def test_simulate_with_mcts_and_a_bundled_strategy(capsys):

@@ -435,11 +435,11 @@ def test_the_compiled_engine_plays_the_numpy_engine_s_games(monkeypatch, name, p
 
 
 @pytest.mark.usefixtures("compiled_engine")
-def test_the_compiled_engine_plays_where_it_is_compiled_and_faster(monkeypatch):
+def test_the_compiled_engine_plays_where_it_is_compiled(monkeypatch):
     _, base = rule_set("base")
     _, mk2 = rule_set("machi-koro-2")
     assert engines.on_compiled(base, 2, {"greedy", "cheese-factory", "random"})
-    assert not engines.on_compiled(base, 2, {"expert", "greedy"})  # (NumPy's is faster)
+    assert engines.on_compiled(base, 2, {"expert", "greedy"})
     assert engines.on_compiled(base, 2, {"greedy!cafe", "landmark-rush!ranch"})
     assert "'train_station' is no establishment" in engines.compiled_refusal(
         base, 2, {"greedy!train_station"})
