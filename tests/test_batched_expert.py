@@ -211,7 +211,12 @@ def test_train_plays_the_batched_engine_where_it_can(weights_dir, capsys):
     assert code == 0 and "vector engine" in said.err, said.err
     meta = read_weights(weights_dir / weights_name(cached_ruleset(None), 2)).meta
     assert meta["engine"] == "vector" and meta["strength"]["engine"] == "vector"
-    assert main(["train", "--variant", "machi-koro-2", "--engine", "vector",
+    nested = weights_dir.parent / "copy.yaml"  # (a card activating cards: no engine plays it)
+    nested.write_text("kind: variant\nname: Copy shop\nextends: base\ncards:\n"
+                      "  - {id: copy_shop, kind: establishment, name: Copy Shop, colour: "
+                      "green, icon: box, cost: 2, activation: [5], supply: 6, effect: "
+                      "may activate one of your establishments except purple}\n")
+    assert main(["train", "--variant", str(nested), "--engine", "vector",
                  "--games", "20"]) == 2
     assert "--engine vector: the batched engine cannot play" in capsys.readouterr().err
 

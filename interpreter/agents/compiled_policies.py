@@ -208,28 +208,31 @@ class CompiledExpert:
         return np.minimum.reduceat(first, starts) - starts
 
     def _deck_orders(self, built: np.ndarray) -> np.ndarray:
-        """Per game of ``built``, each market deck's look-ahead order
-        (:func:`machikoro.engine.market.look_ahead_orders`, by the decks' sizes now), as
-        :func:`machikoro.compiled.expert.afterstates` reads it."""
-        games = self.games
-        decks = games.arrays["decks"]
-        orders = np.zeros((len(built), decks.shape[1], max(decks.shape[2], 1)),
-                          dtype=np.int64)
-        if not games._dealt:
-            return orders
-        from ..engine.market import look_ahead_orders
+        return deck_orders(self.games, built, self._orders)
 
-        sizes = games.arrays["deck_hi"][built] - games.arrays["deck_lo"][built]
-        rows = len(games.rules.market_rows)
-        for o, lengths in enumerate(sizes.tolist()):
-            key = tuple(lengths[games._dealt[r]] if r in games._dealt else 0
-                        for r in range(rows))
-            found = self._orders.get(key)
-            if found is None:
-                found = self._orders[key] = look_ahead_orders(key)
-            for r, j in games._dealt.items():
-                orders[o, j, :len(found[r])] = found[r]
+
+def deck_orders(games: CompiledGames, built: np.ndarray, kept: dict) -> np.ndarray:
+    """Per game of ``built`` (indices of ``games``), each market deck's look-ahead order
+    (:func:`machikoro.engine.market.look_ahead_orders`, by the decks' sizes now), as
+    :func:`machikoro.compiled.expert.afterstates` reads it: ``(len(built), decks,
+    longest)`` int64. ``kept`` holds the orders made so far, by the decks' lengths."""
+    decks = games.arrays["decks"]
+    orders = np.zeros((len(built), decks.shape[1], max(decks.shape[2], 1)), dtype=np.int64)
+    if not games._dealt:
         return orders
+    from ..engine.market import look_ahead_orders
+
+    sizes = games.arrays["deck_hi"][built] - games.arrays["deck_lo"][built]
+    rows = len(games.rules.market_rows)
+    for o, lengths in enumerate(sizes.tolist()):
+        key = tuple(lengths[games._dealt[r]] if r in games._dealt else 0
+                    for r in range(rows))
+        found = kept.get(key)
+        if found is None:
+            found = kept[key] = look_ahead_orders(key)
+        for r, j in games._dealt.items():
+            orders[o, j, :len(found[r])] = found[r]
+    return orders
 
 
 class CompiledBuilds:

@@ -98,7 +98,12 @@ def _learn(args, rules, meta: dict, start: float):
     from .lab_options import progress
 
     if args.engine == "vector":
-        from ..lab.batched_training import self_play_batched as self_play
+        from ..lab.compiled_training import plays_compiled
+
+        if plays_compiled(rules, args.players):
+            from ..lab.compiled_training import self_play_compiled as self_play
+        else:
+            from ..lab.batched_training import self_play_batched as self_play
 
     value = previous = None
     parts = []
@@ -129,15 +134,17 @@ def _learn(args, rules, meta: dict, start: float):
 
 def _engine(engine: str, rules, players: int) -> str:
     """The engine ``--engine`` names for ``rules`` at ``players`` seats: ``auto`` is
-    ``vector`` where the batched engine and its policies play the rule set, else
-    ``scalar`` (said on stderr); ``vector`` where they do not is a usage error naming
-    why."""
+    ``vector`` where a batched engine and its policies play the rule set (the compiled
+    engine where its code is compiled or only it plays: :func:`~machikoro.lab.
+    compiled_training.plays_compiled`; else the NumPy engine), else ``scalar`` (said on
+    stderr); ``vector`` where neither does is a usage error naming why."""
     if engine == "scalar":
         return engine
     from ..lab.batched_training import batched_refusal
+    from ..lab.compiled_training import compiled_refusal
 
     refusal = batched_refusal(rules, players)
-    if refusal is None:
+    if refusal is None or compiled_refusal(rules, players) is None:
         return "vector"
     if engine == "vector":
         raise UsageError(f"--engine vector: {refusal}; --engine auto plays the scalar engine")
@@ -159,7 +166,6 @@ def run(args) -> int:
                          "pip install scikit-learn)") from None
     from ..agents.features import Features, market_of, town_flags
     from ..agents.value import user_folder, weights_name
-    from ..lab.training import strength
     from .lab_options import LabUsageError, check_players, variant_spec
 
     try:
@@ -193,23 +199,7 @@ def run(args) -> int:
     if value is None:
         return 1
     if args.check:
-        if args.engine == "vector":
-            from ..lab.batched_training import strength_batched
-
-            check = strength_batched(rules, args.players, value, args.check,
-                                     seed=args.seed + 1_000_003)
-        else:
-            check = strength(rules, args.players, value, args.check,
-                             seed=args.seed + 1_000_003, workers=args.workers)
-        value.meta["strength"] = check
-        print(f"expert against greedy ({args.players} players, seats rotated, "
-              f"{check['games']} games): {check['rate']:.1%} (95% interval "
-              f"{check['low']:.1%}-{check['high']:.1%})")
-        if check["high"] < 1 / args.players:
-            hint = " or --town copies --td-lambda 1 (fit the outcomes: what trains Harbor at " \
-                "4 players, docs/agents.md)" if args.td_lambda < 1.0 else ""
-            print("machikoro train: warning: these weights play worse than greedy (below a "
-                  f"fair share): train with more --games or --rounds{hint}", file=sys.stderr)
+        _check_strength(args, rules, value)
     _calibrate(args, rules, value)
     value.meta["cpu_seconds"] = round(_cpu() - start, 1)
     try:
@@ -225,6 +215,34 @@ def run(args) -> int:
               f"{found_as.parent}, or in the folder MACHIKORO_WEIGHTS names: put them there "
               "under that name to play them)")
     return 0
+
+
+def _check_strength(args, rules, value) -> None:
+    """``--check``: the weights' expert against greedy (seats rotated, ``args.check``
+    games) on the engine the rounds played, kept in ``value.meta["strength"]`` and
+    printed; a warning on stderr below a fair share."""
+    from ..lab.training import strength
+
+    if args.engine == "vector":
+        from ..lab.batched_training import strength_batched
+        from ..lab.compiled_training import plays_compiled, strength_compiled
+
+        strength_of = strength_compiled if plays_compiled(rules, args.players) else \
+            strength_batched
+        check = strength_of(rules, args.players, value, args.check,
+                            seed=args.seed + 1_000_003)
+    else:
+        check = strength(rules, args.players, value, args.check,
+                         seed=args.seed + 1_000_003, workers=args.workers)
+    value.meta["strength"] = check
+    print(f"expert against greedy ({args.players} players, seats rotated, "
+          f"{check['games']} games): {check['rate']:.1%} (95% interval "
+          f"{check['low']:.1%}-{check['high']:.1%})")
+    if check["high"] < 1 / args.players:
+        hint = " or --town copies --td-lambda 1 (fit the outcomes: what trains Harbor at " \
+            "4 players, docs/agents.md)" if args.td_lambda < 1.0 else ""
+        print("machikoro train: warning: these weights play worse than greedy (below a "
+              f"fair share): train with more --games or --rounds{hint}", file=sys.stderr)
 
 
 def _calibrate(args, rules, value) -> None:

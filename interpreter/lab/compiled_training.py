@@ -1,0 +1,226 @@
+"""Self-play and the strength check of ``machikoro train`` on the compiled engine
+(:mod:`machikoro.compiled`): the rounds of :mod:`.batched_training`, played by the
+compiled agents.
+
+A round's games are played in chunks of :data:`~.batched_training.CHUNK` games, each chunk
+one :class:`~machikoro.compiled.games.CompiledGames`, seated as :mod:`.batched_training`
+seats them (:func:`~.batched_training._seating`): the learning agent
+(:class:`~machikoro.agents.compiled_policies.CompiledExpert` with the round's weights, or
+greedy in the first round), greedy, the previous round's weights, and the bundled
+strategies the compiled engine plays (:class:`~machikoro.agents.compiled_strategy.
+CompiledStrategy`). :class:`Exploring` answers a share of their builds at random. After
+every build decision the position just after the answer, seen by its builder, is recorded:
+the expert's afterstate (:func:`machikoro.compiled.expert.afterstates`, the features the
+scalar afterstate gives, to the last bit). A game cut at :data:`~.training.MAX_TURNS`
+gives nothing.
+
+The games are the compiled engine's: for a seed, the same on every machine and whatever
+the number of workers, but not the NumPy engine's (their exploration draws fall on other
+games: the engines ask their policies in other groups of games).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from ..agents.features import features_of_town
+from ..agents.value import ValueNet
+from ..errors import MachikoroError
+from ..rules.ruleset import RuleSet
+from .batched_training import CHUNK, Recorder, _seating
+from .runs import game_seed
+from .statistics import wilson
+from .training import KINDS, MAX_TURNS, played
+
+
+class Exploring:
+    """A compiled ``policy`` (``policy(only) -> options``) whose build decisions with
+    several options are answered uniformly at random ``share`` of the time (draws from a
+    generator seeded ``seed``, the games in index order)."""
+
+    def __init__(self, policy, games, share: float, seed: int):
+        self.policy, self.games, self.share = policy, games, share
+        self.rng = np.random.default_rng(seed)
+
+    def __call__(self, only=None) -> np.ndarray:
+        options = self.policy(only)
+        if not self.share:
+            return options
+        games = self.games
+        counts = games.option_counts
+        build = (games.pending == games.DECISIONS.index("build")) & (counts > 1)
+        if only is not None:
+            build &= only
+        rows = np.flatnonzero(build)
+        picked = rows[self.rng.random(len(rows)) < self.share]
+        options[picked] = (self.rng.random(len(picked)) * counts[picked]).astype(np.int64)
+        return options
+
+
+class Afterstates:
+    """The features of the position just after an answer to a build decision, seen by its
+    builder (``features``: a :class:`~machikoro.agents.features.Features`), in compiled
+    code: each game's build menu is cut, for the reading, to the answer alone (the engine
+    plays it on a copy: :func:`machikoro.compiled.expert.afterstates`)."""
+
+    def __init__(self, games, features):
+        from ..agents.compiled_policies import look_for, seen_for
+        from ..compiled.lookahead import scratch
+
+        self.games, self.features = games, features
+        self.look, self.seen = look_for(games), seen_for(features)
+        self.after, self.scratch = scratch(games, 1), scratch(games)
+        self._orders: dict = {}  # (the decks' look-ahead orders made so far)
+
+    def __call__(self, built: np.ndarray, answers: np.ndarray) -> tuple:
+        """``(rows, won)`` of the games ``built`` (waiting at a build) answered
+        ``answers`` (their option indices): float32 rows, and where the answer ends the
+        game, 1 the builder won (0 another seat; -1 the game goes on)."""
+        from ..agents.compiled_policies import deck_orders
+        from ..compiled.expert import afterstates
+        from ..compiled.kernels import COUNT
+
+        games = self.games
+        ints, menu = games.arrays["ints"], games.arrays["menu"]
+        counts, saved = ints[built, COUNT].copy(), menu[built].copy()
+        chosen = answers > 0
+        menu[built[chosen], :, 0] = saved[chosen, :, answers[chosen] - 1]
+        ints[built, COUNT] = np.where(chosen, 2, 1)  # (nothing, then the answer)
+        try:
+            total = int(ints[built, COUNT].sum())
+            rows = np.zeros((total, self.seen.size), dtype=np.float32)
+            won = np.empty(total, dtype=np.int64)
+            afterstates(games.tables, self.look, self.seen, games.state, built, self.after,
+                        self.scratch, deck_orders(games, built, self._orders), rows, won)
+        finally:
+            menu[built] = saved
+            ints[built, COUNT] = counts
+        last = np.cumsum(np.where(chosen, 2, 1)) - 1  # (each game's answer: its last row)
+        return rows[last], won[last]
+
+
+def _policies(games, value: ValueNet | None, previous: ValueNet | None, explore: float,
+              seed: int) -> list:
+    """The compiled policies a chunk's seats are drawn from, in
+    :func:`~.batched_training._policies`' order: the learner, greedy, the previous weights
+    (each exploring), then each bundled strategy the compiled engine plays."""
+    from ..agents.compiled_policies import CompiledExpert, CompiledGreedy
+    from ..agents.compiled_strategy import CompiledStrategy
+    from ..agents.registry import strategy_of
+    from ..agents.strategy_files import bundled_strategies
+
+    def learner(net):
+        return CompiledGreedy(games) if net is None else CompiledExpert(games, value=net)
+
+    policies = [Exploring(learner(value), games, explore, seed * 8 + 1),
+                Exploring(CompiledGreedy(games), games, explore, seed * 8 + 2),
+                Exploring(learner(previous or value), games, explore, seed * 8 + 3)]
+    if value is not None:
+        for name in bundled_strategies():
+            try:
+                policies.append(CompiledStrategy(games, strategy_of(name, games.rules)))
+            except (MachikoroError, ValueError):  # (CompiledUnsupported included)
+                continue
+    return policies
+
+
+def _play_chunk(job: tuple) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    from ..compiled.games import CompiledGames
+
+    rules, players, value, previous, explore, seed, lineup, indices, town = job
+    games = CompiledGames(rules, players, [game_seed(seed, i) for i in indices],
+                          max_turns=MAX_TURNS)
+    policies = _policies(games, value, previous, explore, seed * 100_003 + indices[0])
+    seats = _seating(lineup, len(policies) - 3, players, indices, value is not None)
+    features = features_of_town(rules, players, town)
+    recorder, after = Recorder(None, features), Afterstates(games, features)
+    rows = np.arange(games.n)
+    build = games.DECISIONS.index("build")
+    while (games.pending != -1).any():
+        who = seats[rows, games.pending_player]
+        answers = np.zeros(games.n, dtype=np.int64)
+        for k, policy in enumerate(policies):
+            ours = (who == k) & (games.pending != -1)
+            if ours.any():
+                answers = np.where(ours, policy(ours), answers)
+        built = np.flatnonzero(games.pending == build)
+        if len(built):
+            x, won = after(built, answers[built])
+            live = won < 0
+            recorder.games.append(built[live])
+            recorder.seats.append(games.pending_player[built][live])
+            recorder.rows.append(x[live])
+        games.step(answers)
+    return recorder.positions(games.winner)
+
+
+def self_play_compiled(rules: RuleSet, players: int, games: int, value: ValueNet | None,
+                       previous: ValueNet | None, explore: float, seed: int,
+                       workers: int = 1, progress: Callable[[int], None] | None = None,
+                       town: str = "icons", lineup: tuple = KINDS
+                       ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`~.training.self_play` on the compiled engine (the module text): the same
+    arguments and the same arrays, from other games."""
+    jobs = [(rules, players, value, previous, explore, seed, lineup,
+             range(start, min(games, start + CHUNK)), town)
+            for start in range(0, games, CHUNK)]
+    return played(_play_chunk, jobs, workers, progress)
+
+
+def strength_compiled(rules: RuleSet, players: int, value: ValueNet, games: int,
+                      seed: int, against: str = "greedy") -> dict:
+    """:func:`~.training.strength` on the compiled engine: ``expert`` (these weights)
+    against ``players - 1`` copies of ``against`` (an agent the compiled engine plays),
+    seats rotated, in one batch; ``{against, games, wins, rate, low, high, engine}``."""
+    from ..agents.compiled_policies import CompiledExpert
+    from ..compiled.games import CompiledGames
+    from .compiled_batch import _policy
+
+    batch = CompiledGames(rules, players, [game_seed(seed, i) for i in range(games)],
+                          max_turns=1000)
+    batch.seed_agents(np.array([[game_seed(seed, i, s) for s in range(players)]
+                                for i in range(games)], dtype=np.int64))
+    learner = np.arange(games) % players
+    policies = [CompiledExpert(batch, value=value), _policy(against, batch)]
+    rows = np.arange(games)
+    while (batch.pending != -1).any():
+        learning = (learner == batch.pending_player[rows]) & (batch.pending != -1)
+        theirs = ~learning & (batch.pending != -1)
+        answers = np.zeros(games, dtype=np.int64)
+        for policy, ours in zip(policies, (learning, theirs)):
+            if ours.any():
+                answers = np.where(ours, policy(ours), answers)
+        batch.step(answers)
+    wins = int((batch.winner == learner).sum())
+    low, high = wilson(wins, games)
+    return {"against": against, "games": games, "wins": wins, "rate": wins / games,
+            "low": low, "high": high, "engine": "vector"}
+
+
+def compiled_refusal(rules: RuleSet, players: int) -> str | None:
+    """Why ``train`` cannot play ``rules`` at ``players`` seats on the compiled engine (its
+    tables and greedy's look-ahead: :func:`~.compiled_batch.compiled_refusal`), or None."""
+    from .compiled_batch import compiled_refusal as refusal
+
+    return refusal(rules, players, ("greedy",))
+
+
+def plays_compiled(rules: RuleSet, players: int) -> bool:
+    """Whether ``train``'s batched rounds play the compiled engine: where it plays the
+    rule set and either its code (the engine, greedy, the expert, the strategies) is
+    compiled on this machine already or the NumPy engine cannot play the rule set
+    (:func:`~.batched_training.batched_refusal`): as the lab's batches choose
+    (:func:`~.engines.on_compiled`)."""
+    if compiled_refusal(rules, players) is not None:
+        return False
+    from .batched_training import batched_refusal
+
+    if batched_refusal(rules, players) is not None:
+        return True
+    from ..compiled import expert, greedy, kernels, strategy
+    from ..compiled.cache import compiled_yet
+
+    return all(compiled_yet(f) for f in (kernels.run, greedy.answers, expert.afterstates,
+                                         strategy.answers))
