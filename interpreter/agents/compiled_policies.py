@@ -20,10 +20,8 @@ from weakref import WeakKeyDictionary
 
 import numpy as np
 
-from ..compiled.cache import FirstCompile
 from ..compiled.expert import Seen
-from ..compiled.games import CompiledGames, entry_point
-from ..compiled.kernels import CACHE
+from ..compiled.games import CompiledGames, FirstCalled
 from ..compiled.lookahead import Look, encode_look, scratch
 from ..errors import MachikoroError
 from ..vector.valuation import _NEUMAIER
@@ -71,7 +69,7 @@ class CompiledGreedy:
             neumaier=_NEUMAIER)
         self.scratch = scratch(games)
         self._out = np.zeros(games.n, dtype=np.int64)
-        self._answers = None  # the compiled entry point, found at the first call
+        self._answers = None  # (FirstCalled, made at the first call)
 
     def __call__(self, only=None) -> np.ndarray:
         """The answers (see the class text); ``only``: a bool per game, the games to
@@ -85,13 +83,9 @@ class CompiledGreedy:
         if self._answers is None:
             from ..compiled import greedy as compiled
 
-            with FirstCompile(compiled.answers, CACHE, "greedy for the compiled engine",
-                              "five"):
-                compiled.answers(*args)
-            # (called without the dispatcher's type resolution from then on)
-            self._answers = entry_point(compiled.answers, args)
-        else:
-            self._answers(*args)
+            self._answers = FirstCalled(compiled.answers, "greedy for the compiled engine",
+                                        "five")
+        self._answers(*args)
         return self._out.copy()
 
 
@@ -163,7 +157,7 @@ class CompiledExpert:
         self.look, self.scratch = self.greedy.look, self.greedy.scratch
         self.after = scratch(games, 1)
         self._orders: dict = {}  # the decks' lengths -> their look-ahead orders
-        self._afterstates = None  # the compiled entry point, found at the first call
+        self._afterstates = None  # (FirstCalled, made at the first call)
 
     def __call__(self, only=None) -> np.ndarray:
         games = self.games
@@ -192,13 +186,9 @@ class CompiledExpert:
         args = (games.tables, self.look, self.seen, games.state, built, self.after,
                 self.scratch, self._deck_orders(built), rows, won)
         if self._afterstates is None:
-            with FirstCompile(afterstates, CACHE, "the expert for the compiled engine",
-                              "two"):
-                afterstates(*args)
-            # (called without the dispatcher's type resolution from then on)
-            self._afterstates = entry_point(afterstates, args)
-        else:
-            self._afterstates(*args)
+            self._afterstates = FirstCalled(afterstates, "the expert for the compiled engine",
+                                            "two")
+        self._afterstates(*args)
         values = self.value(rows)
         known = won >= 0
         values[known] = won[known]

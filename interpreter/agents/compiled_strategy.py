@@ -19,9 +19,7 @@ import numpy as np
 
 from ..compiled import strategy as cs
 from ..compiled import tables as tb
-from ..compiled.cache import FirstCompile
-from ..compiled.games import CompiledGames, entry_point
-from ..compiled.kernels import CACHE
+from ..compiled.games import CompiledGames, FirstCalled
 from ..errors import CompiledUnsupported
 from ..language import values
 from . import strategy_values as sv
@@ -157,7 +155,7 @@ class CompiledStrategy:
         self.plan, self.tables = encode_strategy(strategy, games.tables)
         self.phase = np.zeros((games.n, games.players), dtype=np.int64)
         self._out = np.zeros(games.n, dtype=np.int64)
-        self._answers = None  # the compiled entry point, found at the first call
+        self._answers = FirstCalled(cs.answers, "strategies for the compiled engine", "one")
 
     def __call__(self, only=None) -> np.ndarray:
         games = self.games
@@ -166,13 +164,7 @@ class CompiledStrategy:
         self._out[:] = 0
         args = (self.tables, self.greedy.look, games.state, self.greedy.scratch, self.plan,
                 self.phase, np.flatnonzero(waiting), self._out)
-        if self._answers is None:
-            with FirstCompile(cs.answers, CACHE, "strategies for the compiled engine",
-                              "one"):
-                cs.answers(*args)
-            self._answers = entry_point(cs.answers, args)
-        else:
-            self._answers(*args)
+        self._answers(*args)
         out = self._out.copy()
         left = out == cs.GREEDY
         if left.any():

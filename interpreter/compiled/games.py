@@ -52,6 +52,28 @@ def tables_for(rules: RuleSet, players: int) -> tb.Tables:
     return found
 
 
+class FirstCalled:
+    """``dispatcher`` (a Numba function) called as :func:`entry_point` calls it: its first
+    call compiles it or loads it from the cache (said on standard error when it compiles:
+    :class:`~.cache.FirstCompile`, ``what`` for about ``minutes``); the later calls go to
+    the code found for the first call's types, without the dispatcher's type resolution.
+    Every call must pass arguments of those types."""
+
+    def __init__(self, dispatcher, what: str, minutes: str):
+        self.dispatcher, self.what, self.minutes = dispatcher, what, minutes
+        self._entry = None
+
+    def __call__(self, *args) -> None:
+        if self._entry is None:
+            from .kernels import CACHE
+
+            with FirstCompile(self.dispatcher, CACHE, self.what, self.minutes):
+                self.dispatcher(*args)
+            self._entry = entry_point(self.dispatcher, args)
+        else:
+            self._entry(*args)
+
+
 def entry_point(dispatcher, args: tuple):
     """The code ``dispatcher`` (a Numba function) compiled for the types of ``args``,
     called without the dispatcher's type resolution (which hashes the types of both
