@@ -12,14 +12,16 @@ machine's load:
 - Hypothesis runs without deadlines or the too-slow health check (both measure time, which
   a loaded machine stretches) and without its example database (a folder in the current
   directory, shared by every run there);
-- the compiled engine's first compile (minutes), greedy's and the expert's for it included,
-  is made by a child process while the other tests run, into this run's cache folder,
-  and the tests that play the compiled engine (those asking for the ``compiled_engine`` fixture, and
-  the docs examples that name it) run last, after waiting for it: the suite's time does
-  not grow by the compile where a second core is free. A developer who has the code
-  compiled already may set ``MACHIKORO_TEST_COMPILED`` to its folder (a ``compiled/``
-  folder of a cache): the run's cache starts from a copy of it, and nothing is compiled
-  again where the code is the same.
+- the compiled engine's first compile (minutes), greedy's and the expert's for it
+  included, is made by a child process while the other tests run, into this run's cache
+  folder, and the tests that play the compiled engine (those asking for the
+  ``compiled_engine`` fixture, and the docs examples that name it) run last, after
+  waiting for it; those asking for ``compiled_engine_only`` (no compiled policy) run
+  just before them, once the engine's own code is compiled, while the policies' code
+  compiles: the suite's time does not grow by the compile where a second core is free.
+  A developer who has the code compiled already may set ``MACHIKORO_TEST_COMPILED`` to
+  its folder (a ``compiled/`` folder of a cache): the run's cache starts from a copy of
+  it, and nothing is compiled again where the code is the same.
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import time
 
 import pytest
 from helpers import COMPILED_USE
@@ -39,12 +42,21 @@ _SAVED: dict[str, str | None] = {}
 _FOLDERS: list[str] = []
 _WARM_UP: list[subprocess.Popen] = []
 
-_COMPILE = ("from machikoro.compiled.games import CompiledGames; "
+ENGINE_MARK = "warm-up-engine"
+"""A file the warm-up child writes in the run's cache folder once the engine's own code
+is compiled (the policies' code follows): the tests asking for ``compiled_engine_only``
+start then."""
+
+_COMPILE = ("import os; "
+            "from machikoro.compiled.games import CompiledGames; "
             "from machikoro.agents.compiled_policies import CompiledExpert, play_greedy; "
             "from machikoro.agents.compiled_strategy import CompiledStrategy; "
             "from machikoro.agents.registry import strategy_of; "
             "from machikoro.rules.loader import load_ruleset; "
-            "play_greedy(CompiledGames(load_ruleset(), 2, [0])); "
+            "games = CompiledGames(load_ruleset(), 2, [0]); "
+            f"open(os.path.join(os.environ['MACHIKORO_CACHE_DIR'], {ENGINE_MARK!r}), "
+            "'w').close(); "
+            "play_greedy(games); "
             "CompiledExpert(CompiledGames(load_ruleset(), 2, [0]))(); "
             "CompiledStrategy(CompiledGames(load_ruleset(), 2, [0]), "
             "strategy_of('cheese-factory', load_ruleset()))()")
@@ -75,11 +87,14 @@ def pytest_configure(config) -> None:
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    def plays_compiled(item) -> bool:  # (asks for the fixture, or a docs example using it)
-        if "compiled_engine" in getattr(item, "fixturenames", ()):
-            return True
+    def plays_compiled(item) -> int:  # 0: no; 1: the engine alone; 2: its policies too
+        names = getattr(item, "fixturenames", ())
+        if "compiled_engine" in names:
+            return 2
         params = getattr(getattr(item, "callspec", None), "params", {})
-        return any(isinstance(v, str) and COMPILED_USE in v for v in params.values())
+        if any(isinstance(v, str) and COMPILED_USE in v for v in params.values()):
+            return 2  # (a docs example using it)
+        return 1 if "compiled_engine_only" in names else 0
 
     if any(plays_compiled(item) for item in items):
         items.sort(key=plays_compiled)  # (stable: the others keep their order)
@@ -105,7 +120,8 @@ def _experts_rate_their_builds_in_python(monkeypatch) -> None:
 def _compiles_only_after_the_warm_up(request, monkeypatch) -> None:
     """A test that does not ask for ``compiled_engine`` must not compile the compiled
     engine (minutes, in the middle of the suite): it fails saying so."""
-    if "compiled_engine" in request.fixturenames or not _WARM_UP:
+    if {"compiled_engine", "compiled_engine_only"} & set(request.fixturenames) or \
+            not _WARM_UP:
         return
     from machikoro.compiled import cache
 
@@ -120,10 +136,23 @@ def _compiles_only_after_the_warm_up(request, monkeypatch) -> None:
 
 @pytest.fixture(scope="session")
 def compiled_engine() -> None:
-    """The compiled engine's code compiled (or being compiled by this test): waits for
-    the child process compiling it since the collection."""
+    """The compiled engine's code compiled, its policies' too (greedy, the expert, the
+    strategies; or being compiled by this test): waits for the child process compiling
+    it since the collection."""
     for process in _WARM_UP:
         process.wait()
+
+
+@pytest.fixture(scope="session")
+def compiled_engine_only() -> None:
+    """The compiled engine's own code compiled (random agents, policies written in
+    Python), its policies' maybe not yet: waits for the warm-up child's mark
+    (:data:`ENGINE_MARK`) or its end. These tests run while it compiles the policies; one
+    that plays a compiled policy compiles it itself: ask for ``compiled_engine``."""
+    mark = os.path.join(os.environ["MACHIKORO_CACHE_DIR"], ENGINE_MARK)
+    for process in _WARM_UP:
+        while not os.path.exists(mark) and process.poll() is None:
+            time.sleep(0.2)
 
 
 def pytest_unconfigure(config) -> None:

@@ -21,7 +21,7 @@ from machikoro.rules.loader import load_ruleset
 from machikoro.vector.engine import VectorGames
 from machikoro.vector.policies import RandomPolicy, play_batch
 
-pytestmark = pytest.mark.usefixtures("compiled_engine")  # (its code compiled meanwhile)
+pytestmark = pytest.mark.usefixtures("compiled_engine_only")  # (compiled meanwhile)
 
 PLAYED = ["base", "harbor", "market/hybrid", "market/variable", "machi-koro-2",
           "millionaires-row", "house/mall-gives-2", "house/no-amusement-park-on-build-turn",

@@ -17,7 +17,7 @@ from machikoro.rules.loader import load_ruleset
 from machikoro.vector.convert import from_game as vector_from_game
 from machikoro.vector.policies import RandomPolicy, play_batch
 
-pytestmark = pytest.mark.usefixtures("compiled_engine")  # (its code compiled meanwhile)
+pytestmark = pytest.mark.usefixtures("compiled_engine_only")  # (compiled meanwhile)
 
 
 def positions(rules, players: int, count: int, longest: int = 120):
