@@ -38,6 +38,34 @@ def test_the_rollouts_are_the_batched_engines_games(variant, players, answers, a
     assert wins.sum() > 0 and (turns >= 40).all()  # games played on, some of them won
 
 
+@pytest.mark.parametrize(("variant", "agent"), [(None, "greedy"), (["harbor"], "expert")])
+def test_rollouts_cut_short_are_the_batched_engines_with_the_same_values(variant, agent):
+    # held at the end of the mover's turn two rounds on, scored by the learned value read
+    # in compiled code: the batched engine's games, holds and values, to rounding
+    from machikoro.agents.batched.expert_policy import held_values
+
+    game = greedy_position(variant, 2, 30)
+    stop, value = leaf = advisor._leaf(game, [agent] * 2, 2)
+    wins, turns, squares = option_rollouts(game, 30, 7, [agent] * 2, leaf)
+    found = batched_rollouts(
+        game, 30, 7, policy=lambda batch, seeds: vector_policy(agent, game.rules, 2, seeds),
+        cut=(stop, lambda batch, games, seat: held_values(value, batch, games, seat)))
+    assert wins == pytest.approx([f.wins + f.values for f in found], abs=1e-9)
+    assert squares == pytest.approx([f.wins + f.squares for f in found], abs=1e-9)
+    assert turns.tolist() == [round(f.turns * f.games) for f in found]
+    assert (wins != wins.round()).any()  # (games were held and valued)
+    assert (turns < 30 * 2 * 3).all()  # (every rollout stopped within three rounds)
+
+
+def test_the_advisor_gives_the_batched_engines_estimates_cut_short_too():
+    game = greedy_position(None, 2, 30)
+    found = [advisor.advise(game, agents=["expert"] * 2, games=300, seconds=None,
+                            engine=engine, seed=3, cutoff=2) for engine in ("compiled",
+                                                                            "vector")]
+    assert [(e.option, e.games) for e in found[0]] == [(e.option, e.games) for e in found[1]]
+    assert [e.rate for e in found[0]] == pytest.approx([e.rate for e in found[1]], abs=1e-9)
+
+
 def test_the_advisor_gives_the_batched_engines_estimates():
     game = greedy_position(None, 2, 30)
     compiled = advisor.advise(game, games=600, seconds=None, engine="compiled", seed=3)
@@ -81,8 +109,6 @@ def test_what_the_compiled_engine_cannot_do_is_refused_by_name():
     game = greedy_position(None, 2, 10)
     with pytest.raises(CompiledUnsupported, match="mcts:2"):
         advisor.advise(game, agents=["mcts:2", "greedy"], engine="compiled")
-    with pytest.raises(CompiledUnsupported, match="cut short"):
-        advisor.advise(game, engine="compiled", cutoff=2)
     ranked = advisor.advise(game, agents=["mcts:2", "greedy"], games=2 * len(ranked_of(game)),
                             seconds=None)  # (auto: the scalar engine, which plays mcts)
     assert len(ranked) == len(ranked_of(game)) and all(e.games == 2 for e in ranked)

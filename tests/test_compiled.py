@@ -205,6 +205,37 @@ def test_a_turn_cap_ends_games_without_a_winner():
     assert differences(compiled, batch).size == 0
 
 
+def test_games_held_between_two_turns_play_on_as_if_never_held():
+    # held at the end of seat 1's first turn ending with the turn count at 9 or more (the
+    # next turn not entered), every held game goes on, once let go, as the same game
+    # never held: the hold changes nothing but where the game waits
+    from machikoro.compiled import kernels
+
+    rules = load_ruleset(None)
+    seeds, agents = _seeds(200, 2)
+    never = CompiledGames(rules, 2, seeds).play_random(agents)
+    games = CompiledGames(rules, 2, seeds).hold_at(9, 1).play_random(agents)
+    ints = games.arrays["ints"]
+    held = games.held
+    assert held.sum() > 150 and (games.over | held).all() and not (games.over & held).any()
+    assert (games.turns[held] >= 9).all() and (games.pending[held] == -1).all()
+    # (seat 1's turn just ended: seat 0 is next, or seat 1 again after an extra turn)
+    assert ((ints[held, kernels.CUR] == 0) | (ints[held, kernels.EXTRA] == 1)).all()
+    assert (games.turns[held] <= 10 + 2 * ints[held, kernels.EXTRAS]).all()
+    games.step(np.zeros(games.n, dtype=np.int64))  # (held games make no step)
+    assert (games.held == held).all()
+    ints[:, kernels.HELD] = ints[:, kernels.HOLD_TURN] = 0
+    games.step(np.zeros(games.n, dtype=np.int64))  # (let go: on to the next decision)
+    while not games.over.all():  # (the agents' streams drawn on where they stood)
+        games.step(games.random_answers())
+    assert (games.winner == never.winner).all() and (games.turns == never.turns).all()
+    assert (games.coins == never.coins).all() and (games.towns == never.towns).all()
+    with pytest.raises(MachikoroError, match="seat must be a whole number from 0 to 1"):
+        games.hold_at(9, 2)
+    with pytest.raises(MachikoroError, match="turn must be a whole number from 1"):
+        games.hold_at(0, 0)
+
+
 def test_a_python_policy_handed_the_batch_plays_the_same_games():
     # the batched engine's RandomPolicy answering the compiled engine's waiting games, a
     # step at a time: the games of play_random (drawn inside the compiled code)

@@ -201,6 +201,58 @@ class CompiledExpert:
         return deck_orders(self.games, built, self._orders)
 
 
+class CompiledPositionValue:
+    """:class:`~machikoro.agents.expert.PositionValue` for the compiled engine: ``of(
+    held, seat)`` gives ``seat``'s learned chance to win (0 to 1) in each game of
+    ``games`` (a :class:`~machikoro.compiled.games.CompiledGames`) whose index is in
+    ``held`` (an int array), games held between two turns
+    (:meth:`~machikoro.compiled.games.CompiledGames.hold_at`): ``(len(held),)`` floats,
+    each position seen in compiled code as the scalar value sees it (the expert's
+    :func:`~machikoro.compiled.expert.afterstates`, one "option" a game: its next turn
+    entered), one call of the network for all. ``value`` default: the
+    weights found for the rule set and players. Raises
+    :class:`~machikoro.errors.WeightsError` where none fit."""
+
+    def __init__(self, games: CompiledGames, value=None):
+        from .features import features_for
+        from .value import value_for
+
+        self.games = games
+        self.value = value_for(games.rules, games.players) if value is None else value
+        self.seen = seen_for(features_for(games.rules, games.players, self.value))
+        self.look, self.scratch = look_for(games), scratch(games)
+        self.after = scratch(games, 1)
+        self._orders: dict = {}
+        self._afterstates = None  # (FirstCalled, made at the first call)
+
+    def of(self, held: np.ndarray, seat: int) -> np.ndarray:
+        from ..compiled.expert import afterstates
+        from ..compiled.kernels import COUNT, PLAYER
+
+        games = self.games
+        held = np.asarray(held, dtype=np.int64)
+        if not len(held):
+            return np.zeros(0, dtype=np.float64)
+        rows = np.zeros((len(held), self.seen.size), dtype=np.float32)
+        won = np.empty(len(held), dtype=np.int64)
+        ints = games.arrays["ints"]
+        kept = ints[held][:, [COUNT, PLAYER]]
+        ints[held, COUNT], ints[held, PLAYER] = 1, seat  # (one "option": the position)
+        try:
+            if self._afterstates is None:
+                self._afterstates = FirstCalled(afterstates, "the expert for the compiled "
+                                                "engine", "two")
+            self._afterstates(games.tables, self.look, self.seen, games.state, held,
+                              self.after, self.scratch,
+                              deck_orders(games, held, self._orders), rows, won)
+        finally:
+            ints[held, COUNT], ints[held, PLAYER] = kept[:, 0], kept[:, 1]
+        out = np.asarray(self.value.chance(rows), dtype=np.float64)
+        known = won >= 0
+        out[known] = won[known]
+        return out
+
+
 def deck_orders(games: CompiledGames, built: np.ndarray, kept: dict) -> np.ndarray:
     """Per game of ``built`` (indices of ``games``), each market deck's look-ahead order
     (:func:`machikoro.engine.market.look_ahead_orders`, by the decks' sizes now), as

@@ -226,7 +226,9 @@ def run_case(path: str | Path, variant: str | Path | None = None,
     ``variant`` is the rule set of a case that names none (default: the base set).
     ``engine="vector"`` also plays the case in the batched engine (:mod:`machikoro.vector`)
     from the same position, with the same rolls and answers: it must ask the same
-    decisions with the same options and end in the same state (:func:`_vector_replay`).
+    decisions with the same options and end in the same state (:func:`_vector_replay`);
+    ``engine="compiled"`` in the compiled engine (:mod:`machikoro.compiled`) alike
+    (:func:`_compiled_replay`).
     Never raises for a wrong case or engine: every problem becomes a failed
     :class:`CaseResult` with the reason in ``details``.
     """
@@ -397,9 +399,14 @@ def _answers(seat_of: dict, rules: RuleSet):
     return convert
 
 
-def _play_turn(game: Game, script: _Script, names: list[str], convert) -> None:
+def _play_turn(game: Game, script: _Script, names: list[str], convert,
+               asked: list | None = None) -> None:
     """Play the current turn to its end, answering each decision from the script (a
-    decision with a single legal answer answers itself)."""
+    decision with a single legal answer answers itself). Each decision answered is
+    added to ``asked`` (when given): ``(name, player, number of options, the answer's
+    place among them)``."""
+    from ..engine.decision import same_answer
+
     start = game.turn
     while not game.over and game.turn == start:
         decision = game.decision(stop_at_turn_end=True)
@@ -407,12 +414,17 @@ def _play_turn(game: Game, script: _Script, names: list[str], convert) -> None:
             break
         if decision.name in script.choices:
             script.used.add(decision.name)
-            game.answer(convert(script.choices[decision.name]))
+            answer = convert(script.choices[decision.name])
         elif len(decision.options) == 1:
-            game.answer(decision.options[0])
+            answer = decision.options[0]
         else:
             raise _CaseFailure(f"turn {script.turn}: unanswered decision: {decision.name} "
                                f"(options: {_show(decision.options, names)})")
+        game.answer(answer)
+        if asked is not None:
+            place = next(k for k, option in enumerate(decision.options)
+                         if same_answer(option, answer))
+            asked.append((decision.name, decision.player, len(decision.options), place))
 
 
 def _play(data: dict, variant: str | Path | None = None, near: Path | None = None,
@@ -441,12 +453,21 @@ def _play(data: dict, variant: str | Path | None = None, near: Path | None = Non
         start.decks = [None if d is None else list(d) for d in game.decks]
         details = _play_turns(game, turns, expect, names, seat_of, script, convert, rules)
         return details + _vector_replay(start, throws, game, expect, names, seat_of, rules)
+    if engine == "compiled":
+        start = game.clone(seed=0)
+        start.decks = [None if d is None else list(d) for d in game.decks]
+        asked: list = []
+        details = _play_turns(game, turns, expect, names, seat_of, script, convert, rules,
+                              asked)
+        return details + _compiled_replay(start, throws, asked, game, expect)
     return _play_turns(game, turns, expect, names, seat_of, script, convert, rules)
 
 
 def _play_turns(game: Game, turns: list, expect: dict, names: list[str], seat_of: dict,
-                script: _Script, convert, rules: RuleSet) -> list[str]:
-    """Play the case's turns on ``game``; the differences from ``expect``."""
+                script: _Script, convert, rules: RuleSet, asked: list | None = None
+                ) -> list[str]:
+    """Play the case's turns on ``game``; the differences from ``expect`` (the decisions
+    answered in ``asked``, see :func:`_play_turn`)."""
     try:
         for number, turn in enumerate(turns, start=1):
             if game.over:
@@ -456,7 +477,7 @@ def _play_turns(game: Game, turns: list, expect: dict, names: list[str], seat_of
                 raise _CaseFailure(f"turn {number}: expected {who} to play, but it is "
                                    f"{names[game.current]}'s turn")
             script.start(number, turn)
-            _play_turn(game, script, names, convert)
+            _play_turn(game, script, names, convert, asked)
             script.check_all_used()
     except (IllegalChoice, _Illegal) as exc:
         if expect.get("error") == "illegal_choice":
@@ -522,6 +543,51 @@ def _vector_replay(start: Game, throws: list, played: Game, expect: dict, names:
         return []
     return [f"batched engine: {d}" for d in
             _compare(to_game(batch, 0, seed=0), expect, names, seat_of, rules)]
+
+
+def _compiled_replay(start: Game, throws: list, asked: list, played: Game,
+                     expect: dict) -> list[str]:
+    """The case played again in the compiled engine: one copy of the start position
+    (:func:`~machikoro.compiled.convert.from_game`) throwing the scalar game's throws
+    (:meth:`~machikoro.compiled.games.CompiledGames.script_dice`), held at each turn's
+    end and given the scalar game's answers in order (``asked``: see :func:`_play_turn`);
+    every decision must be the scalar engine's (name, player and number of options), and
+    the end must be its state (:func:`~machikoro.compiled.lockstep.compare`: what the
+    case expects, the scalar game meets). Returns the differences, each prefixed
+    ``compiled engine:``."""
+    import numpy as np
+
+    from ..compiled.convert import from_game
+    from ..compiled.lockstep import compare
+
+    try:
+        games = from_game(start, 1, [0], max_turns=None, shuffle_decks=False,
+                          log_rolls=True, throws=[throws])
+    except MachikoroError as exc:  # (CompiledUnsupported among them)
+        return [f"compiled engine: {exc}"]
+    games.hold_at(1)
+    for name, player, count, place in asked:
+        if games.held[0]:  # the case's next turn
+            games.release().step(np.zeros(1, dtype=np.int64))
+        if games.script_broken[0] >= 0:
+            break
+        found = (games.decision_name(0), int(games.pending_player[0]),
+                 int(games.option_counts[0]))
+        if found != (name, player, count):
+            return [(f"compiled engine: it asks {found} (decision, player, options) where "
+                     f"the scalar engine asks {(name, player, count)}")]
+        games.step(np.full(1, place, dtype=np.int64))
+    broken = int(games.script_broken[0])
+    if broken >= 0:  # (the scalar game stopped at a refused answer where this one rolls)
+        return [] if "error" in expect else \
+            [(f"compiled engine: it throws {broken} dice where the scalar engine threw none "
+              f"or another number")]
+    found = compare(games, 0, played)
+    if found is not None:
+        field, scalar, compiled = found
+        return [(f"compiled engine: {field}: the scalar engine has {scalar!r:.200}, "
+                 f"the compiled engine {compiled!r:.200}")]
+    return []
 
 
 def _show(options: tuple, names: list[str]) -> str:

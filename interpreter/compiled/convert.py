@@ -37,15 +37,18 @@ _PHASES = {scalar.BEFORE_ROLL: tb.BEFORE_ROLL, scalar.AFTER_ROLL: tb.AFTER_ROLL,
 
 
 def from_game(game: Game, n: int = 1, seeds=None, max_turns: int | None = -1,
-              shuffle_decks: bool = True, log_rolls: bool = False) -> CompiledGames:
+              shuffle_decks: bool = True, log_rolls: bool = False,
+              throws: list | None = None) -> CompiledGames:
     """``n`` copies of ``game``'s position (see the module text), each waiting at the
     game's decision or, between two turns, at its next one: ``seeds`` (one whole number
     >= 0 per copy) seed the copies' dice and decks, else they are drawn from the system's
     entropy; ``max_turns`` the copies' turn cap (default: the game's; None: none);
     ``shuffle_decks=False`` keeps the game's decks in their order (a check of the rules,
     not a look-ahead); ``log_rolls`` logs the copies' throws (:meth:`~machikoro.compiled.
-    games.CompiledGames.take_rolls`, the lock-step check). Option ``k`` of a copy's
-    decision is option ``k`` of the game's.
+    games.CompiledGames.take_rolls`, the lock-step check); ``throws`` (with
+    ``log_rolls``), per copy the throws its dice make from the position on
+    (:meth:`~machikoro.compiled.games.CompiledGames.script_dice`: a rule case's). Option
+    ``k`` of a copy's decision is option ``k`` of the game's.
 
     Raises :class:`~machikoro.errors.CompiledUnsupported` for a rule set the compiled
     engine cannot play or a position it cannot say, and :class:`~machikoro.errors.
@@ -58,7 +61,7 @@ def from_game(game: Game, n: int = 1, seeds=None, max_turns: int | None = -1,
                            log_rolls=log_rolls)
     if copies.n != n:
         raise MachikoroError(f"from_game: {n} copies but {copies.n} seeds")
-    _write(copies, game, queue, shuffle_decks)
+    _write(copies, game, queue, shuffle_decks, throws)
     return copies
 
 
@@ -71,11 +74,14 @@ def write_position(copies: CompiledGames, game: Game, shuffle_decks: bool = True
     _write(copies, game, _queue(game), shuffle_decks)
 
 
-def _write(copies: CompiledGames, game: Game, queue: list, shuffle: bool) -> None:
+def _write(copies: CompiledGames, game: Game, queue: list, shuffle: bool,
+           throws: list | None = None) -> None:
     from . import kernels as k
 
     _copy_state(copies, game, shuffle)
     _position(copies, game, queue)
+    if throws is not None:
+        copies.script_dice(throws)
     copies._run(copies.tables, copies.state, copies._games,
                 np.zeros(copies.n, dtype=np.int64), k.STEP)
     _same_decision(copies, game)
@@ -240,7 +246,7 @@ def _same_decision(copies: CompiledGames, game: Game) -> None:
                                   f"again, is {asked[0]} with {asked[2]} options)")
 
 
-def option_rollouts(game: Game, per: int, seed: int, play=None) -> tuple:
+def option_rollouts(game: Game, per: int, seed: int, play=None, cut=None) -> tuple:
     """Play ``per`` rollouts of each option of ``game``'s pending decision to the end, one
     batch of copies of the position (:func:`from_game`): copy ``i * per + j`` answers
     option ``i``, then ``play(copies, seat_seeds)`` plays them on (``seat_seeds`` the
@@ -249,8 +255,16 @@ def option_rollouts(game: Game, per: int, seed: int, play=None) -> tuple:
     :func:`~machikoro.vector.rollouts.option_rollouts` seeds its copies, so both play the
     same games. Returns ``(wins, turns)``: per option, the deciding seat's wins and the
     rollouts' summed lengths in turns from the position (int arrays, one entry an
-    option). Raises :class:`~machikoro.errors.CompiledUnsupported` for a rule set or
-    position the compiled engine cannot play or say, and :class:`~machikoro.errors.
+    option).
+
+    With a ``cut``, ``(stop, value)``, a copy is held between two turns at the end of
+    the deciding seat's first turn that ends with the turn count at ``stop`` or more
+    (:meth:`~machikoro.compiled.games.CompiledGames.hold_at`, from the answer on), and
+    ``value(copies, held, seat)`` gives that seat's chance to win in each held copy
+    (``held`` their indices): ``wins`` are then floats, a held copy counting its
+    chance, and a third array follows, per option the sum of the squared outcomes.
+    Raises :class:`~machikoro.errors.CompiledUnsupported` for a rule set or position
+    the compiled engine cannot play or say, and :class:`~machikoro.errors.
     MachikoroError` for a game waiting at no decision."""
     decision = game.decision()
     if decision is None:
@@ -258,12 +272,21 @@ def option_rollouts(game: Game, per: int, seed: int, play=None) -> tuple:
     k, players = len(decision.options), game.n
     seeds = np.arange(k * per, dtype=np.int64) + (seed % (1 << 40)) * (1 << 20)
     copies = from_game(game, k * per, seeds)
+    if cut is not None:
+        copies.hold_at(cut[0], decision.player)
     copies.step(np.repeat(np.arange(k, dtype=np.int64), per))  # copy i * per + j: option i
     seat_seeds = seeds[:, None] * players + np.arange(players)
     if play is None:
         copies.play_random(seat_seeds)
     else:
         play(copies, seat_seeds)
-    wins = (copies.winner == decision.player).reshape(k, per).sum(axis=1)
     turns = (copies.turns - game.turn).reshape(k, per).sum(axis=1)
-    return wins, turns
+    won = copies.winner == decision.player
+    if cut is None:
+        return won.reshape(k, per).sum(axis=1), turns
+    outcomes = won.astype(np.float64)
+    held = np.flatnonzero(copies.held)
+    if held.size:
+        outcomes[held] = cut[1](copies, held, decision.player)
+    outcomes = outcomes.reshape(k, per)
+    return outcomes.sum(axis=1), turns, (outcomes * outcomes).sum(axis=1)

@@ -240,6 +240,25 @@ def _copy(t, a, ga, w, z, orders, o):
             w.decks[z, j, (lo + i) % size] = a.decks[ga, j, (lo + orders[o, j, i]) % size]
 
 
+@njit(cache=True, inline="always")
+def _seen_after(t, lt, sn, a, ga, after, w, orders, o, seat, first, answer, row):
+    """Game ``ga`` copied into row 0 of ``after`` (:func:`_copy`), ``answer[0]`` applied
+    to its pending decision (none: not read) and played on to its next roll or decision,
+    no dice drawn; then the features seen from ``seat`` into ``row``: 1 where the copy
+    ended with ``seat`` the winner, 0 with another, -1 where it goes on (a row of zeros
+    where it ended)."""
+    _copy(t, a, ga, after, 0, orders, o)
+    after.ints[0, k.HELD] = 0  # (a game held between two turns: its next turn entered)
+    after.ints[0, k.HOLD_TURN] = 0
+    k.run(t, after, first, answer, _TO_ROLL)  # (the engine's code, not a copy)
+    winner = after.ints[0, k.WINNER]
+    if winner >= 0:
+        row[:] = 0.0
+        return 1 if winner == seat else 0
+    features(t, lt, sn, after, first[0], w, seat, row)  # (first[0], an int64: a literal
+    return -1  # 0 would compile it again)
+
+
 @njit(cache=True)
 def afterstates(t, lt, sn, a, games, after, w, orders, rows, won):
     """Every option of the build decision each game of ``games`` waits at, played on a
@@ -248,7 +267,11 @@ def afterstates(t, lt, sn, a, games, after, w, orders, rows, won):
     per option, in order, the features seen from the builder into the next row of
     ``rows`` (float32, (options, ``sn.size``)), or, where the option ends the game with a
     winner, ``won`` (int64, per row: 1 the builder won, 0 another seat; -1 the game goes
-    on) and a row of zeros. ``w`` is the look-ahead's scratch state."""
+    on) and a row of zeros. ``w`` is the look-ahead's scratch state. A game held between
+    two turns (``HOLD_TURN`` in :mod:`.kernels`), its ``COUNT`` set to 1 and its
+    ``PLAYER`` to a seat, gives the position as :class:`machikoro.agents.expert.
+    PositionValue` sees it from that seat: its next turn entered on the copy, to the
+    roll (no decision waits: no answer is read)."""
     t, lt, a, w = k._borrowed(t), k._borrowed(lt), k._borrowed(a), k._borrowed(w)
     r = 0
     first = np.zeros(1, dtype=np.int64)  # (the copy's row)
@@ -257,14 +280,7 @@ def afterstates(t, lt, sn, a, games, after, w, orders, rows, won):
         ga = games[o]
         seat = a.ints[ga, k.PLAYER]
         for option in range(a.ints[ga, k.COUNT]):
-            _copy(t, a, ga, after, 0, orders, o)
             answer[0] = option
-            k.run(t, after, first, answer, _TO_ROLL)  # (the engine's code, not a copy)
-            winner = after.ints[0, k.WINNER]
-            if winner >= 0:
-                won[r] = 1 if winner == seat else 0
-                rows[r] = 0.0
-            else:
-                won[r] = -1  # (row first[0], an int64: a literal 0 would compile it again)
-                features(t, lt, sn, after, first[0], w, seat, rows[r])
+            won[r] = _seen_after(t, lt, sn, a, ga, after, w, orders, o, seat, first, answer,
+                                 rows[r])
             r += 1

@@ -312,6 +312,93 @@ class CompiledGames:
 
         return self.arrays["ints"][:, PHASE] == OVER
 
+    def hold_at(self, turn: int, seat: int | None = None) -> CompiledGames:
+        """Hold every game between two turns at the end of ``seat``'s first turn (None:
+        anyone's) that ends with its turn count at ``turn`` or more (the next turn not
+        entered; no decision pending; :attr:`held`): later steps leave it there until
+        :meth:`release`. A rollout cut short, its position then scored by a learned value,
+        as the scalar engine's ``decision(stop_at_turn_end=True)`` stops it
+        (:func:`machikoro.lab.advise.advise`'s ``cutoff``); a rule case's turns, one by
+        one. Raises :class:`~machikoro.errors.MachikoroError` for a turn below 1 or a seat
+        not in the game. Returns ``self``."""
+        from .kernels import HOLD_SEAT, HOLD_TURN
+
+        for what, value, low, high in (("turn", turn, 1, None),
+                                       ("seat", seat, 0, self.players - 1)):
+            if what == "seat" and value is None:
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or \
+                    value < low or (high is not None and value > high):
+                raise MachikoroError(f"hold_at: {what} must be a whole number from {low}"
+                                     f"{'' if high is None else f' to {high}'}, not "
+                                     f"{value!r:.60}")
+        ints = self.arrays["ints"]
+        ints[:, HOLD_TURN], ints[:, HOLD_SEAT] = turn, -1 if seat is None else seat
+        return self
+
+    def release(self) -> CompiledGames:
+        """Let every held game go on: the next step enters its next turn and plays it to
+        its next decision (held again at the next turn's end that meets
+        :meth:`hold_at`'s). Returns ``self``."""
+        from .kernels import HELD
+
+        self.arrays["ints"][:, HELD] = 0
+        return self
+
+    def script_dice(self, throws: list) -> CompiledGames:
+        """Throw the dice ``throws`` gives from now on, in place of the games' streams:
+        per game a list of throws in order, each the faces of one throw (the turn's rolls
+        and side rolls alike), as :meth:`take_rolls` gives them (a rule case's dice). A
+        throw of another number of dice than the next one listed, or past the list,
+        throws ones and marks the game (:attr:`script_broken`). The games must be made
+        with ``log_rolls`` (the list takes the log's place). Raises
+        :class:`~machikoro.errors.MachikoroError` for another number of lists than games,
+        more than :data:`ROLLS_LOGGED` throws a game, or faces that are not whole numbers
+        from 1 to the dice's faces. Returns ``self``."""
+        from .kernels import DICE_SCRIPT, NROLLS
+
+        log = self.arrays["rolls"]
+        if log.shape[1] == 1:
+            raise MachikoroError("these games were made without log_rolls")
+        if len(throws) != self.n:
+            raise MachikoroError(f"script_dice: {len(throws)} lists of throws for "
+                                 f"{self.n} games")
+        faces_most, sides = log.shape[2] - 1, self.tables.faces
+        log[:] = 0
+        for g, listed in enumerate(throws):
+            if len(listed) > log.shape[1]:
+                raise MachikoroError(f"script_dice: game {g} lists {len(listed)} throws, "
+                                     f"at most {log.shape[1]}")
+            for i, faces in enumerate(listed):
+                faces = list(faces)
+                if not 1 <= len(faces) <= faces_most or any(
+                        isinstance(f, bool) or not isinstance(f, (int, np.integer))
+                        or not 1 <= f <= sides for f in faces):
+                    raise MachikoroError(f"script_dice: game {g}'s throw {i + 1} must be "
+                                         f"1 to {faces_most} faces from 1 to {sides}, not "
+                                         f"{faces!r:.60}")
+                log[g, i, 0] = len(faces)
+                log[g, i, 1:1 + len(faces)] = faces
+        ints = self.arrays["ints"]
+        ints[:, NROLLS], ints[:, DICE_SCRIPT] = 0, 1
+        return self
+
+    @property
+    def script_broken(self) -> np.ndarray:
+        """Per game (:meth:`script_dice`), the number of dice of the first throw its list
+        did not hold (-1: none so far)."""
+        from .kernels import DICE_SCRIPT
+
+        found = self.arrays["ints"][:, DICE_SCRIPT]
+        return np.where(found >= 2, found - 2, -1)
+
+    @property
+    def held(self) -> np.ndarray:
+        """True for each game held between two turns (:meth:`hold_at`)."""
+        from .kernels import HELD
+
+        return self.arrays["ints"][:, HELD] == 1
+
     @property
     def pending(self) -> np.ndarray:
         """Each game's waiting decision, an index of :data:`DECISIONS` (-1: none)."""

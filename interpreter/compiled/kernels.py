@@ -66,8 +66,14 @@ _UNIT = 2.0 ** -53
 # State.ints columns
 (CUR, TURN, PHASE, NDICE, TOTAL, DICE_COUNT, EXTRA, EXTRAS, BUILDS_LEFT, WINNER, QLEN,
  QPOS, PENDING, PLAYER, COUNT, ITEM, MAX_TURNS, ENTERING, ANSWER, BUILT_CARD, QINS, BOUND,
- SEEN, MOVING, NMOVES, NROLLS, NBUILDS) = range(27)
-INTS = 27
+ SEEN, MOVING, NMOVES, NROLLS, NBUILDS, HOLD_TURN, HOLD_SEAT, HELD, DICE_SCRIPT) = range(31)
+INTS = 31
+# HOLD_TURN, HOLD_SEAT (HOLD_TURN 0: never): a game is held between two turns (HELD 1, its
+# next turn not entered, no decision pending) at the end of seat HOLD_SEAT's (-1: any
+# seat's) first turn that ends with its turn count at HOLD_TURN or more: a rollout cut
+# short, its position then scored by a learned value (the advisor's cutoff; the scalar
+# engine's stop_at_turn_end), or a rule case's turn. DICE_SCRIPT 1: the throws are read
+# from State.rolls (row NROLLS on), not drawn; 2 + n: a throw of n dice found no row of n
 MOVES = 256
 """The most moves of cards one income step logs (far more than any game makes)."""
 
@@ -226,6 +232,18 @@ def _throw(t, s, g, count, keep):
     total = 0
     bits = _ONE
     logged = s.ints[g, NROLLS]
+    script = s.ints[g, DICE_SCRIPT]
+    if script:  # (scripted: CompiledGames.script_dice; ones once the script broke)
+        if script == 1 and (logged >= s.rolls.shape[1] or s.rolls[g, logged, 0] != count):
+            script = 2 + count
+            s.ints[g, DICE_SCRIPT] = script
+        s.ints[g, NROLLS] = logged + 1
+        for d in range(count):
+            face = s.rolls[g, logged, 1 + d] if script == 1 else 1
+            total += face
+            if keep:
+                s.dice[g, d] = face
+        return total
     log = s.rolls.shape[1] > 1 and logged < s.rolls.shape[1]
     if log:
         s.rolls[g, logged, 0] = count
@@ -1339,14 +1357,15 @@ def _play_on(t, s, g, k, mode):
     over (with :data:`TO_ROLL`, or the turn's dice are next: a look-ahead copy that draws
     no dice, the expert's afterstate); with :data:`RANDOM`, on to its end, each decision
     answered from the deciding seat's stream. A game whose log of builds is full stops
-    before its next step. The one function the turn's code is compiled into (a function
+    before its next step; a game held (``HELD``, see ``HOLD_TURN``) makes none. The one
+    function the turn's code is compiled into (a function
     of its own, not inlined into :func:`run`: Numba inlines by copying the callee's code,
     which took a minute of the first compile for this function)."""
     t, s = _borrowed(t), _borrowed(s)
     logs = s.builds.shape[1]
     random, at_roll = mode == RANDOM, mode == TO_ROLL
     while True:
-        if logs > 1 and s.ints[g, NBUILDS] >= logs:
+        if (logs > 1 and s.ints[g, NBUILDS] >= logs) or s.ints[g, HELD]:
             return
         if random:
             if s.ints[g, PHASE] == OVER:
@@ -1369,14 +1388,19 @@ def _play_on(t, s, g, k, mode):
                 _go(t, s, g, NEXT[phase])
                 continue
             s.ints[g, TURN] += 1  # the turn ends
+            ended = s.ints[g, CUR]
             if s.ints[g, EXTRA]:
                 s.ints[g, EXTRAS] += 1
             else:
-                s.ints[g, CUR] = (s.ints[g, CUR] + 1) % t.players
+                s.ints[g, CUR] = (ended + 1) % t.players
             if 0 < s.ints[g, MAX_TURNS] <= s.ints[g, TURN]:
                 s.ints[g, PHASE] = OVER
             else:
                 _go(t, s, g, START)
+                if 0 < s.ints[g, HOLD_TURN] <= s.ints[g, TURN] and \
+                        (ended == s.ints[g, HOLD_SEAT] or s.ints[g, HOLD_SEAT] < 0):
+                    s.ints[g, HELD] = 1  # (held between two turns: see HOLD_TURN)
+                    return
         if not random:
             return
 

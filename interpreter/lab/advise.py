@@ -388,8 +388,9 @@ def _rollouts(game: Game, agents: list[str], engine: str, leaf: tuple | None,
     """``(rollouts, batched_from, seconds)``: ``rollouts(per, seed, only) -> (wins, summed turns,
     luck, summed squared outcomes)`` per option (``luck``: the rows of
     :func:`_luck_adjusted`, None from the batched engine; ``only``: the options to play,
-    None: all; ``leaf``: :func:`_leaf`'s, rollouts cut short): with ``auto``, every round
-    in the compiled engine where it applies (:func:`_compiled`), else in the batched
+    None: all; ``leaf``: :func:`_leaf`'s, rollouts cut short): with ``auto`` and a time
+    budget, every round in the compiled engine where it applies (:func:`_compiled`) and a
+    seat is :data:`EXPERT` or a scalar rollout is slow (:func:`_slow`), else in the batched
     engine where it applies for rounds of :data:`SMALL_ROUND` or more (every round where
     a seat is :data:`EXPERT`), else the scalar one; ``compiled`` and ``vector``: every
     round in that engine. ``batched_from``: the rollouts of a round from which it leaves
@@ -398,8 +399,9 @@ def _rollouts(game: Game, agents: list[str], engine: str, leaf: tuple | None,
     scalar = _scalar(game, agents, leaf, timed)
     if engine == "scalar":
         return scalar, None, 0.0
-    if engine == "compiled" or (engine == "auto" and timed and leaf is None and
-                                set(agents) <= set(COMPILED_AGENTS) and _slow(scalar)):
+    if engine == "compiled" or (engine == "auto" and timed and
+                                set(agents) <= set(COMPILED_AGENTS) and
+                                (EXPERT in agents or _slow(scalar))):
         compiled = _compiled(game, agents, leaf, engine == "compiled")
         if compiled is not None:
             return compiled[0], 0, compiled[1]
@@ -442,20 +444,19 @@ def _slow(scalar) -> bool:
 
 def _compiled(game: Game, agents: list[str], leaf: tuple | None, asked: bool):
     """The rollouts of :func:`_rollouts` in the compiled engine
-    (:func:`~machikoro.lab.compiled_batch.option_rollouts`), or None where it does not
-    apply: an agent without a compiled policy, a rule set or position it cannot play,
-    rollouts cut short (``leaf``), or, unless ``asked`` (``engine="compiled"``), its code
-    not compiled on this machine yet (:func:`~machikoro.lab.compiled_batch.
-    compiled_ready`: the first compile takes minutes, past any budget of seconds). Where
-    ``asked``, raises :class:`~machikoro.errors.CompiledUnsupported` instead of None.
-    Returns ``(rollouts, seconds)``: ``seconds`` the CPU time of the first compile made
-    here (0.0 when the code was compiled), which the advice's budget does not count."""
+    (:func:`~machikoro.lab.compiled_batch.option_rollouts`, cut short and scored by the
+    learned value in compiled code where ``leaf``), or None where it does not apply: an
+    agent without a compiled policy, a rule set or position it cannot play, or, unless
+    ``asked`` (``engine="compiled"``), its code not compiled on this machine yet
+    (:func:`~machikoro.lab.compiled_batch.compiled_ready`: the first compile takes
+    minutes, past any budget of seconds). Where ``asked``, raises
+    :class:`~machikoro.errors.CompiledUnsupported` instead of None. Returns
+    ``(rollouts, seconds)``: ``seconds`` the CPU time of the first compile made here (0.0
+    when the code was compiled), which the advice's budget does not count."""
     from .compiled_batch import compiled_ready, compiled_refusal, option_rollouts, prepare
 
     refusal = compiled_refusal(game.rules, game.n, set(agents))
-    if refusal is None and leaf is not None:
-        refusal = "rollouts cut short (play them to the end: --cutoff end, cutoff=None)"
-    first = not compiled_ready(set(agents))
+    first = not compiled_ready(set(agents), held=leaf is not None)
     if refusal is None and not asked and first:
         return None
     began = time.process_time()
@@ -470,12 +471,15 @@ def _compiled(game: Game, agents: list[str], leaf: tuple | None, asked: bool):
         if asked:
             raise CompiledUnsupported(refusal)
         return None
-    prepare(game.rules, game.n, set(agents))  # (loaded before the first round's clock)
+    prepare(game.rules, game.n, set(agents), held=leaf is not None)  # (before the clock)
 
     def rollouts(per: int, seed: int, only=None):  # (only: None, see _rounds)
-        wins, turns = option_rollouts(game, per, seed, agents)
-        return wins.astype(np.float64), turns.astype(np.float64), None, \
-            wins.astype(np.float64)
+        if leaf is None:
+            wins, turns = option_rollouts(game, per, seed, agents)
+            wins = squares = wins.astype(np.float64)
+        else:
+            wins, turns, squares = option_rollouts(game, per, seed, agents, leaf)
+        return wins, turns.astype(np.float64), None, squares
     return rollouts, time.process_time() - began if first else 0.0
 
 

@@ -121,16 +121,22 @@ def compiled_refusal(rules: RuleSet, players: int, agents) -> str | None:
     return None
 
 
-def prepare(rules: RuleSet, players: int, agents) -> None:
+def prepare(rules: RuleSet, players: int, agents, held: bool = False) -> None:
     """Compile or load the compiled code that :func:`play_compiled` runs for these
     agents, in this process (workers forked from it find it loaded): a batch of one
-    game played to its first decision, and each agent's answer to it."""
+    game played to its first decision, and each agent's answer to it; with ``held``,
+    the learned value of positions held between two turns too (rollouts cut short:
+    :func:`option_rollouts`' ``leaf``)."""
     from ..compiled.games import CompiledGames
 
     games = CompiledGames(rules, players, [0], max_turns=1)
     for name in agents:
         if name != "random":
             _policy(name, games)()
+    if held:
+        from ..agents.compiled_policies import CompiledPositionValue
+
+        CompiledPositionValue(games).of(np.zeros(1, dtype=np.int64), 0)
 
 
 def play_compiled(games, agents: tuple, seated: np.ndarray, seat_seeds: np.ndarray) -> None:
@@ -156,9 +162,10 @@ def play_compiled(games, agents: tuple, seated: np.ndarray, seat_seeds: np.ndarr
         games.step(answers)
 
 
-def compiled_ready(agents) -> bool:
+def compiled_ready(agents, held: bool = False) -> bool:
     """True when the compiled code that ``agents`` (names the compiled engine plays,
-    :func:`compiled_refusal`) play with is compiled on this machine already (loaded, or kept in the cache): a
+    :func:`compiled_refusal`) play with, and with ``held`` the learned value of held
+    positions, is compiled on this machine already (loaded, or kept in the cache): a
     command with a budget of seconds (the advisor's) plays there only then, never
     waiting minutes for a first compile."""
     from ..agents.restricted import split_name
@@ -176,17 +183,21 @@ def compiled_ready(agents) -> bool:
         from ..compiled import strategy
 
         needed.append(strategy.answers)
-    if "expert" in bases:
+    if "expert" in bases or held:
         from ..compiled.expert import afterstates
 
         needed.append(afterstates)
     return all(compiled_yet(dispatcher) for dispatcher in needed)
 
 
-def option_rollouts(game, per: int, seed: int, agents: list[str]) -> tuple:
+def option_rollouts(game, per: int, seed: int, agents: list[str], leaf=None) -> tuple:
     """:func:`machikoro.compiled.convert.option_rollouts` with seat ``p`` played by
     ``agents[p]`` (names of :data:`COMPILED_AGENTS`): ``(wins, turns)`` per option, the
-    batched engine's games for the same seeds."""
+    batched engine's games for the same seeds. With ``leaf``, ``(stop, value)`` (a turn
+    count and a :class:`~machikoro.agents.expert.PositionValue`), the rollouts are cut
+    short there and scored by the value, read in compiled code
+    (:class:`~machikoro.agents.compiled_policies.CompiledPositionValue`): ``(wins, turns,
+    squares)``, as that function gives them with a ``cut``."""
     from ..compiled.convert import option_rollouts as rollouts
 
     names = sorted(set(agents))
@@ -194,4 +205,10 @@ def option_rollouts(game, per: int, seed: int, agents: list[str]) -> tuple:
 
     def play(copies, seat_seeds) -> None:
         play_compiled(copies, tuple(names), np.tile(seats, (copies.n, 1)), seat_seeds)
-    return rollouts(game, per, seed, play)
+    if leaf is None:
+        return rollouts(game, per, seed, play)
+    from ..agents.compiled_policies import CompiledPositionValue
+
+    def value(copies, held, seat):
+        return CompiledPositionValue(copies, leaf[1].value).of(held, seat)
+    return rollouts(game, per, seed, play, cut=(leaf[0], value))
