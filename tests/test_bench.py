@@ -109,11 +109,11 @@ def _lockstep(*options: str) -> subprocess.CompletedProcess:
 
 def test_the_lockstep_bench_in_parts_adds_up_to_the_whole_run(tmp_path):
     """Parts of a run play the same games as the whole run, and --combine adds them up."""
-    whole = _lockstep("--games", "40", "--batch", "3", "--json")
+    whole = _lockstep("--games", "20", "--batch", "3", "--json")
     assert whole.returncode == 0, whole.stderr
     parts = []
     for k in (1, 2):
-        done = _lockstep("--games", "40", "--batch", "3", "--part", f"{k}/2", "--json")
+        done = _lockstep("--games", "20", "--batch", "3", "--part", f"{k}/2", "--json")
         assert done.returncode == 0, done.stderr
         parts.append(tmp_path / f"part{k}.json")
         parts[-1].write_text(done.stdout)

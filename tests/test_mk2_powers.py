@@ -320,7 +320,7 @@ def test_a_rule_set_that_never_reads_them_counts_no_received_coins():
 def test_the_batched_engine_plays_each_power_as_the_scalar_engine(tmp_path, text):
     rules = ruleset(tmp_path, text)
     for players in (2, 4):
-        report = run_lockstep(rules, players, range(40), answer_seed=players,
+        report = run_lockstep(rules, players, range(20), answer_seed=players,
                               convert_every=9)
         assert report.differences == () and report.asked["build"] > 0
 
