@@ -33,3 +33,16 @@ def interrupt_after(monkeypatch, games: int) -> None:
 COMPILED_USE = "machikoro.compiled"
 """What a docs example that plays the compiled engine names: it waits for the suite's
 compile of that engine and runs last (tests/conftest.py)."""
+
+
+def case_files() -> list:
+    """Every rule case file: the project's own (tests/cases), then, where the shared folder
+    is there (beside the repository), the shared cases and the expansions' cases."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    shared = root.parent / "shared" / "cases"
+    files = sorted((root / "tests" / "cases").glob("*.yaml"))
+    if shared.is_dir():
+        files += sorted(shared.glob("*.yaml")) + sorted((shared / "expansions").glob("*.yaml"))
+    return files

@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import case_files
 
 from machikoro.checks.rule_cases import run_case
 from machikoro.compiled import games as compiled_games
@@ -20,17 +21,9 @@ from machikoro.rules.loader import load_ruleset
 pytestmark = pytest.mark.usefixtures("compiled_engine_only")  # (compiled meanwhile)
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "cases"
 
 
-def _case_files() -> list[Path]:
-    files = sorted((ROOT / "tests" / "cases").glob("*.yaml"))
-    if SHARED.is_dir():
-        files += sorted(SHARED.glob("*.yaml")) + sorted((SHARED / "expansions").glob("*.yaml"))
-    return files
-
-
-@pytest.mark.parametrize("path", _case_files(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", case_files(), ids=lambda p: p.stem)
 def test_every_rule_case_plays_the_same_in_the_compiled_engine(path):
     result = run_case(path, engine="compiled")
     if not result.passed and result.game is not None:

@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers import case_files
 
 from machikoro import Game, RandomAgent, load_ruleset
 from machikoro.checks.rule_cases import run_case
@@ -27,7 +28,6 @@ from machikoro.vector.policies import RandomPolicy, play_batch
 from machikoro.vector.program import Program
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared" / "cases"
 
 
 def rules_of(name: str):
@@ -121,14 +121,7 @@ def test_a_planted_mutation_is_caught(monkeypatch):
     assert {d.field for d in report.differences} <= {"coins", "decision"}
 
 
-def _case_files() -> list[Path]:
-    files = sorted((ROOT / "tests" / "cases").glob("*.yaml"))
-    if SHARED.is_dir():
-        files += sorted(SHARED.glob("*.yaml")) + sorted((SHARED / "expansions").glob("*.yaml"))
-    return files
-
-
-@pytest.mark.parametrize("path", _case_files(), ids=lambda p: p.stem)
+@pytest.mark.parametrize("path", case_files(), ids=lambda p: p.stem)
 def test_every_rule_case_plays_the_same_in_the_batched_engine(path):
     result = run_case(path, engine="vector")
     if not result.passed and result.game is not None:
