@@ -13,10 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from helpers import case_files
 
 from machikoro import Game, RandomAgent, load_ruleset
-from machikoro.checks.rule_cases import run_case
 from machikoro.data.bundled import resolve_variant
 from machikoro.errors import IllegalActions, MachikoroError, VectorUnsupported
 from machikoro.vector import batch as batch_module
@@ -25,7 +23,6 @@ from machikoro.vector.decisions import Waiting
 from machikoro.vector.engine import VectorGames
 from machikoro.vector.lockstep import lockstep_from, run_lockstep
 from machikoro.vector.policies import RandomPolicy, play_batch
-from machikoro.vector.program import Program
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -119,30 +116,6 @@ def test_a_planted_mutation_is_caught(monkeypatch):
     report = run_lockstep(load_ruleset(), 2, range(30))
     assert len(report.differences) >= 20
     assert {d.field for d in report.differences} <= {"coins", "decision"}
-
-
-@pytest.mark.parametrize("path", case_files(), ids=lambda p: p.stem)
-def test_every_rule_case_plays_the_same_in_the_batched_engine(path):
-    result = run_case(path, engine="vector")
-    if not result.passed and result.game is not None:
-        try:  # a rule set the batched engine refuses by name is the scalar engine's alone
-            Program(result.game.rules, result.game.n)
-        except VectorUnsupported as exc:
-            pytest.skip(str(exc))
-    assert result.passed, result.details
-
-
-def test_a_rule_case_fails_in_the_batched_engine_when_a_rule_is_broken(monkeypatch):
-    real = batch_module.Batch.transfer
-
-    def transfer(self, g, payer, payee, owed):
-        real(self, g, payer, payee, np.maximum(np.asarray(owed) - 1, 0))
-
-    monkeypatch.setattr(batch_module.Batch, "transfer", transfer)
-    result = run_case(ROOT / "tests" / "cases" / "cafe-takes-from-roller.yaml",
-                      engine="vector")
-    assert not result.passed
-    assert any("batched engine" in d for d in result.details)
 
 
 @pytest.mark.parametrize("name,players", [("base", 3), ("harbor+millionaires-row", 4),

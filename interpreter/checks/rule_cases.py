@@ -48,10 +48,6 @@ class _CaseFailure(Exception):
     pass
 
 
-class _OutOfRolls(Exception):
-    """The batched engine asks for a roll the scalar game of a case never made."""
-
-
 class _Illegal(Exception):
     pass
 
@@ -224,11 +220,10 @@ def run_case(path: str | Path, variant: str | Path | None = None,
     """Play one rule-case file and compare the outcome with its ``expect`` section.
 
     ``variant`` is the rule set of a case that names none (default: the base set).
-    ``engine="vector"`` also plays the case in the batched engine (:mod:`machikoro.vector`)
-    from the same position, with the same rolls and answers: it must ask the same
-    decisions with the same options and end in the same state (:func:`_vector_replay`);
-    ``engine="compiled"`` in the compiled engine (:mod:`machikoro.compiled`) alike
-    (:func:`_compiled_replay`).
+    ``engine="compiled"`` also plays the case in the compiled engine
+    (:mod:`machikoro.compiled`) from the same position, with the same throws and answers:
+    it must ask the same decisions with the same number of options and end in the same
+    state (:func:`_compiled_replay`).
     Never raises for a wrong case or engine: every problem becomes a failed
     :class:`CaseResult` with the reason in ``details``.
     """
@@ -448,11 +443,6 @@ def _play(data: dict, variant: str | Path | None = None, near: Path | None = Non
     if turns:
         game.current = seat_of[str(turns[0]["player"])]
     convert = _answers(seat_of, rules)
-    if engine == "vector":
-        start = game.clone(seed=0)
-        start.decks = [None if d is None else list(d) for d in game.decks]
-        details = _play_turns(game, turns, expect, names, seat_of, script, convert, rules)
-        return details + _vector_replay(start, throws, game, expect, names, seat_of, rules)
     if engine == "compiled":
         start = game.clone(seed=0)
         start.decks = [None if d is None else list(d) for d in game.decks]
@@ -486,63 +476,6 @@ def _play_turns(game: Game, turns: list, expect: dict, names: list[str], seat_of
     if "error" in expect:
         return [f"expected error {expect['error']}, but every turn was accepted"]
     return _compare(game, expect, names, seat_of, rules)
-
-
-def _vector_replay(start: Game, throws: list, played: Game, expect: dict, names: list[str],
-                   seat_of: dict, rules: RuleSet) -> list[str]:
-    """The case played again in the batched engine: one copy of the start position
-    (:func:`~machikoro.vector.convert.from_game`), rolling the scalar game's rolls and
-    given its answers in order; every decision must be the scalar engine's (name, player
-    and options), and the end (between turns, where the scalar game stopped) must be its
-    state and meet ``expect``. Returns the differences, each prefixed ``batched engine:``."""
-    import numpy as np
-
-    from ..engine.decision import same_answer
-    from ..errors import VectorUnsupported
-    from ..vector.convert import from_game, to_game
-    from ..vector.lockstep import compare
-
-    rolls = list(throws)
-
-    def dice(games, counts) -> list:
-        if not rolls:
-            raise _OutOfRolls
-        faces = rolls.pop(0)
-        if len(faces) != int(counts[0]):
-            raise _CaseFailure(f"batched engine: it rolls {int(counts[0])} dice where the "
-                               f"scalar engine rolled {len(faces)}")
-        return [list(faces)]
-
-    try:
-        batch = from_game(start, 1, [0], max_turns=None, shuffle_decks=False, dice=dice,
-                          hold_turns=True)
-        for answer in played.history:
-            if batch.held[0]:  # the case's next turn
-                batch.go_on()
-            options = batch.options_of(0)
-            name = batch.decision_name(int(batch.pending[0]), 0) \
-                if batch.pending[0] >= 0 else None
-            index = next((k for k, option in enumerate(options)
-                          if same_answer(option, answer)), None)
-            if index is None:
-                return [(f"batched engine: at decision {name}, {answer!r} is not among "
-                         f"its options {_show(options, names)}")]
-            batch.step(np.full(1, index))
-    except VectorUnsupported as exc:
-        return [f"batched engine: {exc}"]
-    except _OutOfRolls:  # the scalar game stopped (a refused answer) where this one rolls
-        if "error" in expect:
-            return []
-        return ["batched engine: it rolls more dice than the scalar engine"]
-    found = compare(batch, 0, played)
-    if found is not None:
-        field, scalar, vector = found
-        return [(f"batched engine: {field}: the scalar engine has {scalar!r:.200}, "
-                 f"the batched engine {vector!r:.200}")]
-    if "error" in expect:
-        return []
-    return [f"batched engine: {d}" for d in
-            _compare(to_game(batch, 0, seed=0), expect, names, seat_of, rules)]
 
 
 def _compiled_replay(start: Game, throws: list, asked: list, played: Game,
