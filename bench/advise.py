@@ -23,7 +23,10 @@ agent of every seat of the rollouts, under test and reference alike (default gre
 ``--cutoff`` is the advisor's under test (``auto``, ``end`` or turns: rollouts cut short
 and scored by the learned value), the reference's rollouts always play to the end;
 ``--engine`` the advisor's engine under test (``scalar``: the choice of ``auto`` before
-the compiled engine, at the default budget).
+the compiled engine, at the default budget); the reference's is ``auto``, which plays its
+large rounds in the compiled engine where its code is compiled on the machine (else in
+the scalar engine, many times slower: compile it first, ``--engine compiled`` on one
+position).
 """
 
 from __future__ import annotations
@@ -146,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cutoff", type=_cutoff, default="auto",
                         help="the advisor's cut-off under test: auto, end or turns")
     parser.add_argument("--engine", default="auto",
-                        choices=("auto", "compiled", "vector", "scalar"),
+                        choices=("auto", "compiled", "scalar"),
                         help="the advisor's engine under test (default auto); the "
                              "reference's is auto")
     parser.add_argument("--json", action="store_true")

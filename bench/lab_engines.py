@@ -1,4 +1,5 @@
-"""Benchmark: ``machikoro simulate`` with the scalar engine and with the batched engine.
+"""Benchmark: ``machikoro simulate`` with the scalar engine and with the batched engine (the
+compiled one).
 
     python bench/lab_engines.py [--games 20000] [--case base:2]
                                 [--case harbor+millionaires-row:4] [--workers 1]
@@ -7,11 +8,12 @@
 
 For each case (``base`` or bundled variant names joined by ``+``, and a player count),
 ``machikoro simulate --agents A --games G`` is run as a command (``--agents``, default
-``random``; ``greedy`` plays the compiled engine's greedy in the batches), once with
-``--engine scalar`` and once with ``--engine vector``: its wall time and its CPU time (user
+``random``: any agents the compiled engine plays), once with ``--engine scalar`` and once
+with ``--engine vector``: its wall time and its CPU time (user
 and system, of the command and of its worker processes: ``resource.getrusage`` of the
 children), and their ratios. The command's whole cost counts: start-up, seeds, the games,
-the statistics and the report.
+the statistics and the report; the compiled code must be compiled on the machine before
+(a first compile takes minutes and would be counted: run it twice).
 
 ``--bookkeeping-games`` also measures the lab's bookkeeping of one batch of that many
 batched games (base set, 2 players): counting them one record at a time
@@ -62,17 +64,19 @@ def simulate(case: str, players: int, games: int, engine: str, workers: int,
 def bookkeeping(games: int) -> dict:
     """CPU seconds of one batch of ``games`` batched games (base set, 2 players): playing
     it, counting its records one by one, counting its arrays at once."""
+    from machikoro.compiled.games import CompiledGames
     from machikoro.lab import engines
     from machikoro.lab.runs import RunSpec, game_seeds
     from machikoro.lab.summary import Summary
     from machikoro.rules.loader import cached_ruleset
-    from machikoro.vector.engine import VectorGames
 
     rules = cached_ruleset(None)
     seeds = np.array(game_seeds(0, 0, games, 2), dtype=np.int64)
+    CompiledGames(rules, 2, [0], max_turns=1)  # (the code loaded, not timed)
     start = time.process_time()
-    batch = VectorGames(rules, 2, seeds[:, 0].tolist(), keep_builds=True)
-    engines.play(batch, engines.vector_policy("random", rules, 2, seeds[:, 1:]))
+    batch = CompiledGames(rules, 2, seeds[:, 0], keep_builds=True)
+    engines.play_compiled(batch, ("random",), np.zeros((games, 2), dtype=np.int64),
+                          seeds[:, 1:])
     played = time.process_time() - start
     spec = RunSpec(None, 2, ("random", "random"), 0)
     seated = np.zeros((games, 2), dtype=np.int64)

@@ -11,7 +11,7 @@ import pytest
 from test_rollouts import _one_landmark_short
 
 from machikoro.engine import expectations
-from machikoro.errors import MachikoroError, VectorUnsupported
+from machikoro.errors import CompiledUnsupported, MachikoroError
 from machikoro.lab.advise import advise
 
 
@@ -44,20 +44,24 @@ def test_the_advisor_stops_when_the_best_option_is_clear():
     assert ranked[0].option == last and ranked[0].games < 100_000 // len(ranked)
 
 
-def test_the_scalar_engine_answers_for_an_agent_without_a_batched_policy():
+def test_the_scalar_engine_answers_for_an_agent_without_a_compiled_policy():
+    # auto plays mcts in the scalar engine; engine="compiled" refuses it by name (before
+    # anything is compiled)
     _, game, last = _one_landmark_short()
     ranked = advise(game, agents=["mcts:2", "random"], games=2 * len(game.decision().options),
                     seconds=None)
     assert ranked[0].option == last and ranked[0].games == 2
-    with pytest.raises(VectorUnsupported, match="mcts"):
-        advise(game, agents=["mcts:2", "random"], engine="vector")
+    with pytest.raises(CompiledUnsupported, match="^the compiled engine cannot play the agent "
+                       "'mcts:2' \\(no compiled policy\\) yet$"):  # (said once)
+        advise(game, agents=["mcts:2", "random"], engine="compiled")
 
 
 @pytest.mark.parametrize("kwargs, message", [
     ({"agents": ["random"]}, "1 agent names for 2 seats"),
     ({"games": 3}, "games must be a whole number >= the options"),
     ({"games": 2.5}, "games must be a whole number"),
-    ({"engine": "gpu"}, "engine must be one of auto, compiled, vector, scalar"),
+    ({"engine": "gpu"}, "engine must be one of auto, compiled, scalar, not 'gpu'"),
+    ({"engine": "vector"}, "engine must be one of auto, compiled, scalar, not 'vector'"),
     ({"seconds": float("nan")}, "seconds must be None or a number >= 0"),
     ({"seconds": float("inf")}, "seconds must be None or a number >= 0"),
     ({"seconds": -1}, "seconds must be None or a number >= 0"),
@@ -167,8 +171,10 @@ def test_advise_on_a_log_after_a_turn(capsys, tmp_path):
     (["--log", "{log}", "--turn", "2", "--agents", "random,gredy"], 2,
      "unknown agent 'gredy'"),
     (["--log", "{log}", "--turn", "2", "--agents", "random,"], 2, "empty agent name"),
-    (["--log", "{log}", "--turn", "2", "--agents", "mcts:2,random", "--engine", "vector"], 2,
-     "the batched engine cannot play the agent 'mcts:2'"),
+    (["--log", "{log}", "--turn", "2", "--agents", "mcts:2,random", "--engine", "compiled"],
+     2, "the compiled engine cannot play the agent 'mcts:2' (no compiled policy)"),
+    (["--log", "{log}", "--turn", "2", "--engine", "vector"], 2,
+     "argument --engine: invalid choice: 'vector'"),  # (the choices quoted or not)
 ])
 def test_bad_requests_to_the_command_are_located_and_write_nothing(capsys, tmp_path, args,
                                                                    code, message):

@@ -1,7 +1,8 @@
 """The advisor's rollouts cut short by the learned value (issue 32): a rollout stopped at
 the end of the mover's own turn ``cutoff`` rounds on counts as the value's chance to win
-for the mover, in both engines alike; ``auto`` cuts only where ``expert`` plays every seat and weights are found; the
-intervals read the outcomes' own variance; bad cut-offs are refused."""
+for the mover, in the scalar and the compiled engine alike; ``auto`` cuts only where
+``expert`` plays every seat and weights are found; the intervals read the outcomes' own
+variance; bad cut-offs are refused."""
 
 from __future__ import annotations
 
@@ -17,9 +18,6 @@ from machikoro.data.bundled import resolve_variant
 from machikoro.errors import MachikoroError, WeightsError
 from machikoro.lab.advise import AUTO_CUTOFF, _noise, _play_to, advise, auto_cutoff
 from machikoro.rules.loader import load_cached
-from machikoro.vector.convert import from_game
-from machikoro.vector.policies import RandomPolicy
-from machikoro.vector.rollouts import _play_to as _batched_play_to
 
 
 def _position(seed: int = 3, turn: int = 10):
@@ -35,8 +33,19 @@ def _position(seed: int = 3, turn: int = 10):
         game.answer(agents[decision.player].choose(game, decision), decision.player)
 
 
-@pytest.mark.parametrize("engine", ["scalar", "vector"])
-def test_a_cutoff_of_0_rounds_rates_each_build_by_the_experts_own_afterstate_value(engine):
+def test_a_cutoff_of_0_rounds_rates_each_build_by_the_experts_own_afterstate_value():
+    _rates_each_build_by_its_afterstate_value("scalar")
+
+
+@pytest.mark.usefixtures("compiled_engine")
+def test_a_cutoff_of_0_rounds_in_the_compiled_engine_rates_each_build_alike():
+    # held in compiled code at the end of the turn under way, valued in compiled code
+    _rates_each_build_by_its_afterstate_value("compiled")
+
+
+def _rates_each_build_by_its_afterstate_value(engine: str) -> None:
+    """A cutoff of 0 rounds stops every rollout at the end of the turn under way, so
+    each build's estimate is the expert's own value of its afterstate."""
     game = _position()
     decision = game.decision()
     agent = ExpertAgent()
@@ -87,23 +96,27 @@ def test_a_scalar_rollout_stops_at_the_end_of_the_movers_own_turn(players):
         assert game.turn < stop + players + game.extra_turns
 
 
+@pytest.mark.usefixtures("compiled_engine_only")
 @pytest.mark.parametrize("players", [2, 3])
-def test_a_batched_rollout_stops_at_the_end_of_the_movers_own_turn(players):
+def test_a_compiled_rollout_stops_at_the_end_of_the_movers_own_turn(players):
+    # the advisor's compiled rollouts: copies of the position held at its cut
+    # (compiled.convert.option_rollouts with a cut), played on by random agents
+    from machikoro.compiled.convert import from_game
+
     game = Game(load_ruleset(), players, seed=5)
     while game.decision().name != "build":
         game.answer(game.decision().options[0])
     mover, k = game.decision().player, len(game.decision().options)
     batch = from_game(game, 8 * k, list(range(8 * k)))
-    batch.hold_turns = True
-    batch.step(np.repeat(np.arange(k), 8))
     stop = game.turn + 1 + 2 * players
-    stopped = _batched_play_to(batch, RandomPolicy(np.arange(8 * k * players).reshape(
-        8 * k, players)), stop, mover)
-    assert stopped.all()  # (random play never wins so soon)
-    assert (batch.turn >= stop).all()
+    batch.hold_at(stop, mover)
+    batch.step(np.repeat(np.arange(k), 8))
+    batch.play_random(np.arange(8 * k * players).reshape(8 * k, players))
+    assert batch.held.all()  # (random play never wins so soon)
+    assert (batch.turns >= stop).all()
     assert (np.where(batch.extra_turn, batch.current, (batch.current - 1) % players)
             == mover).all()
-    assert (batch.turn < stop + players + batch.extra_turns).all()
+    assert (batch.turns < stop + players + batch.extra_turns).all()
 
 
 def test_auto_cuts_only_where_expert_plays_every_seat_with_weights():
@@ -116,7 +129,7 @@ def test_auto_cuts_only_where_expert_plays_every_seat_with_weights():
     assert all(type(e.wins) is int for e in ranked)  # played to the end: plain counts
     assert any(e.turns > 2 * AUTO_CUTOFF + 3 for e in ranked)
     ranked = advise(game, ["expert", "expert"], games=4 * len(game.decision().options),
-                    seconds=None)
+                    seconds=None, engine="scalar")  # (auto: compiled where it is ready)
     assert all(e.turns < 2 * AUTO_CUTOFF + 3 for e in ranked)  # (4 rounds of 2 turns)
 
 
@@ -169,7 +182,8 @@ def test_the_command_takes_a_cutoff_and_refuses_a_bad_one(tmp_path, capsys):
                  str(log)]) == 0
     capsys.readouterr()
     assert main(["advise", "--log", str(log), "--turn", "10", "--agents", "expert",
-                 "--cutoff", "0", "--games", "60", "--seconds", "0", "--json"]) == 0
+                 "--cutoff", "0", "--games", "60", "--seconds", "0", "--engine", "scalar",
+                 "--json"]) == 0
     out = capsys.readouterr().out
     assert '"turns": 1.0' in out
     assert main(["advise", "--log", str(log), "--turn", "10", "--cutoff", "end",

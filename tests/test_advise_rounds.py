@@ -1,8 +1,10 @@
 """The advisor's rounds under a time budget (:func:`machikoro.lab.advise._rounds`), on a
 clock that advances with every rollout played: rounds of equal rollouts per option grow
 while the time left holds them, a last round of single rollouts goes to the options whose
-rates are the least certain when no whole round fits, and the rounds stop within the
-share of the budget they may take. Pooled estimates take rollouts that differ by option."""
+rates are the least certain when no whole round fits, the rounds stop within the share of
+the budget they may take, and the compiled engine, looked for once at the first round large
+enough for it, plays the large rounds in one batch where it is found. Pooled estimates take
+rollouts that differ by option."""
 
 from __future__ import annotations
 
@@ -88,14 +90,14 @@ def test_without_partial_rounds_every_option_has_the_same_rollouts(monkeypatch):
     monkeypatch.setattr(advise_module.time, "process_time", clock)
     calls: list = []
     _, _, played, _, _ = _rounds(_fake(clock, calls), len(RATES), 100_000, 1.0, 0, 1 << 20,
-                              0.001, 0.0, 0)  # (the batched engine alone)
+                              0.001, 0.0, 0)  # (the compiled engine alone)
     assert all(only is None for _, only in calls)
     assert len(set(played.tolist())) == 1
 
 
 def test_a_round_of_the_scalar_engine_alone_stops_at_the_budget_whatever_its_size(
         monkeypatch):
-    """A rule set the batched engine cannot play: a round of hundreds of rollouts plays
+    """A rule set the compiled engine cannot play: a round of hundreds of rollouts plays
     option by option too (in chunks), and stops at the budget."""
     clock = _Clock()
     monkeypatch.setattr(advise_module.time, "process_time", clock)
@@ -143,9 +145,9 @@ def test_a_round_that_would_overrun_stops_at_the_budget(monkeypatch):
 
 
 @pytest.mark.parametrize(("seconds", "third"), [(10.0, 64), (2.0, 51), (0.9, 29)])
-def test_a_first_batched_round_is_sized_for_the_batched_engine_at_its_slowest(
+def test_a_first_batched_round_is_sized_for_the_compiled_engine_at_its_slowest(
         monkeypatch, seconds, third):
-    """The round after scalar rounds that would go to the batched engine (here from 256
+    """The round after scalar rounds that would go to the compiled engine (here from 256
     rollouts in all) is sized at _SWITCH of the scalar pace: with time enough it stays
     eightfold (64 an option); with less, the largest scalar round instead (51 x 5 < 256),
     with less still, what the time holds at the scalar pace."""
@@ -154,6 +156,34 @@ def test_a_first_batched_round_is_sized_for_the_batched_engine_at_its_slowest(
     calls: list = []
     _rounds(_fake(clock, calls), len(RATES), 100_000, seconds, 0, 1 << 20, 0.001, 0.0, 256)
     assert _parts(calls, 0)[:3] == [1, 8, third]
+
+
+@pytest.mark.parametrize("found", [True, False])
+def test_the_compiled_engine_is_looked_for_once_before_the_first_large_round(monkeypatch,
+                                                                            found):
+    """Rounds of 5, 40 and 320 rollouts, the compiled engine from 40 on: it is looked for
+    (the switch) once, after the first round; found, it plays the large rounds whole in
+    one call; not found, they play in the scalar engine, option by option in chunks."""
+    clock = _Clock()
+    monkeypatch.setattr(advise_module.time, "process_time", clock)
+    calls: list = []
+    looked: list = []
+
+    def switch() -> bool:
+        looked.append(len(calls))
+        return found
+
+    k = len(RATES)
+    _, _, played, _, _ = _rounds(_fake(clock, calls), k, 73 * k, 100.0, 0, 1 << 20,
+                                 0.001, 0.0, 8 * k, switch)
+    assert looked == [k]  # (once, after the first round's k single-option calls)
+    assert played.tolist() == [73] * k
+    later = calls[k:]
+    if found:
+        assert later == [(8, None), (64, None)]
+    else:
+        assert all(only is not None and per <= advise_module.CHUNK for per, only in later)
+        assert _parts(later, 0) == [8, 64]
 
 
 def test_an_unplayed_option_gets_the_prior():

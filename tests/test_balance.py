@@ -16,6 +16,9 @@ from machikoro.errors import DataError
 from machikoro.lab.balance import Pairing, ratings
 from machikoro.rules.loader import load_ruleset
 
+# balance's --engine auto plays its seatings on the compiled engine where it can
+pytestmark = pytest.mark.usefixtures("compiled_engine")
+
 VARIANT = """kind: variant
 name: {name}
 description: a planted imbalance for the balance tests

@@ -12,7 +12,6 @@ import pytest
 from machikoro.agents.batched import ExpertPolicy, GreedyPolicy, batch_features, check_policy
 from machikoro.agents.expert import ExpertAgent, afterstate
 from machikoro.agents.features import Features
-from machikoro.agents.greedy import GreedyAgent
 from machikoro.agents.value import value_for
 from machikoro.data.bundled import resolve_variant
 from machikoro.engine.market import Unshuffled, look_ahead_orders, settle_decks
@@ -23,13 +22,6 @@ from machikoro.vector.convert import to_game
 from machikoro.vector.engine import VectorGames
 from machikoro.vector.program import Program
 from machikoro.vector.valuation import valuation_for
-
-
-@pytest.fixture
-def weights_dir(tmp_path, monkeypatch):
-    folder = tmp_path / "weights"
-    monkeypatch.setenv("MACHIKORO_WEIGHTS", str(folder))
-    return folder
 
 
 def _rules(name: str):
@@ -170,57 +162,6 @@ def test_rule_sets_it_cannot_play_batched_are_refused(tmp_path):
         vector_policy("expert", rules, 2, np.zeros((1, 2), dtype=np.int64))
 
 
-def test_batched_self_play_says_where_each_builders_next_position_is():
-    from machikoro.lab.batched_training import self_play_batched
-
-    rules = cached_ruleset(None)
-    x, y, steps = self_play_batched(rules, 2, 12, None, None, 0.3, seed=5)
-    assert len(x) == len(y) == len(steps) and len(x) > 40
-    assert x.shape[1] == Features(rules, 2, copies=False, icons=True).size
-    nexts = np.flatnonzero(steps) + steps[steps > 0]
-    assert (nexts < len(x)).all() and len(set(nexts.tolist())) == len(nexts)
-    assert (y[steps > 0] == y[nexts]).all()  # one game, one winner
-    assert (steps == 0).sum() == 2 * 12  # one last position per seat of each game
-    assert y.sum() * 2 == pytest.approx(len(y), rel=0.3)  # about half the positions won
-
-
-def test_recorded_positions_are_ordered_game_by_game_with_each_builders_next():
-    from machikoro.lab.batched_training import Recorder
-
-    recorder = Recorder(None, Features(cached_ruleset(None), 2))
-    # three calls of the policy: games 1 and 0 build (seats 0, 1), then 1 (seat 1), then 0
-    # (seat 1) and 1 (seat 0); game 2 builds once but is cut at the turn limit
-    for call, (games, seats) in enumerate((([1, 0, 2], [0, 1, 0]), ([1], [1]),
-                                           ([0, 1], [1, 0]))):
-        recorder.games.append(np.array(games))
-        recorder.seats.append(np.array(seats))
-        recorder.rows.append(np.array([[call * 10 + k] for k in range(len(games))], float))
-    x, y, steps = recorder.positions(np.array([1, 0, -1]))
-    assert x[:, 0].tolist() == [1, 20, 0, 10, 21]  # game 0's two, then game 1's three
-    assert y.tolist() == [1, 1, 1, 0, 1]  # game 0 won by seat 1, game 1 by seat 0
-    assert steps.tolist() == [1, 0, 2, 0, 0]
-
-
-def test_train_plays_the_batched_engine_where_it_can(weights_dir, capsys):
-    from machikoro.agents.value import read_weights, weights_name
-    from machikoro.cli import main
-
-    code = main(["train", "--games", "40", "--rounds", "2", "--nets", "1", "--epochs", "3",
-                 "--check", "20", "--workers", "1", "--seed", "3"])
-    said = capsys.readouterr()
-    assert code == 0 and "vector engine" in said.err, said.err
-    meta = read_weights(weights_dir / weights_name(cached_ruleset(None), 2)).meta
-    assert meta["engine"] == "vector" and meta["strength"]["engine"] == "vector"
-    nested = weights_dir.parent / "copy.yaml"  # (a card activating cards: no engine plays it)
-    nested.write_text("kind: variant\nname: Copy shop\nextends: base\ncards:\n"
-                      "  - {id: copy_shop, kind: establishment, name: Copy Shop, colour: "
-                      "green, icon: box, cost: 2, activation: [5], supply: 6, effect: "
-                      "may activate one of your establishments except purple}\n")
-    assert main(["train", "--variant", str(nested), "--engine", "vector",
-                 "--games", "20"]) == 2
-    assert "--engine vector: the batched engine cannot play" in capsys.readouterr().err
-
-
 @pytest.mark.parametrize("agent, forbidden", [("greedy", ("wheat_field", "ranch")),
                                               ("expert", ("bakery",)),
                                               ("expert", ("wheat_field", "convenience_store"))])
@@ -257,19 +198,6 @@ def test_a_forbidden_card_that_is_no_establishment_is_refused():
                       np.zeros((1, 2), dtype=np.int64))
 
 
-def test_batched_self_play_is_the_same_whatever_the_workers(monkeypatch):
-    import machikoro.lab.batched_training as bt
-
-    monkeypatch.setattr(bt, "CHUNK", 10)  # three chunks of games
-    rules = cached_ruleset(None)
-    one = bt.self_play_batched(rules, 2, 30, None, None, 0.2, seed=8, workers=1)
-    two = bt.self_play_batched(rules, 2, 30, None, None, 0.2, seed=8, workers=2)
-    for a, b in zip(one, two):
-        assert np.array_equal(a, b)
-    other = bt.self_play_batched(rules, 2, 30, None, None, 0.2, seed=9, workers=1)
-    assert len(other[0]) != len(one[0]) or not np.array_equal(other[0], one[0])
-
-
 def test_a_rule_set_with_a_before_roll_hook_is_refused_when_the_policy_is_made(tmp_path):
     """A fork stops at the end of the turn; the scalar afterstate plays the next turn's
     start: where a card acts there, the batched expert is refused before any game."""
@@ -281,32 +209,3 @@ def test_a_rule_set_with_a_before_roll_hook_is_refused_when_the_policy_is_made(t
     assert GreedyPolicy(rules, 2, seeds) is not None  # greedy plays it batched
     with pytest.raises(VectorUnsupported, match="'before roll' hook"):
         ExpertPolicy(rules, 2, seeds, value=value_for(cached_ruleset(None), 2))
-
-
-def test_a_lineup_seats_the_learner_against_the_kinds_it_names_in_turn():
-    """train --lineup: game i meets the kind at i mod len(lineup) (after the first round),
-    the learner (policy 0) at seat i mod players, the strategies (policies 3...) in turn;
-    the scalar self-play seats the same kinds (training._lineup)."""
-    import machikoro.lab.batched_training as bt
-    from machikoro.agents.strategy import StrategyAgent
-    from machikoro.lab import training
-
-    lineup = ("self", "strategy", "greedy", "previous", "strategy")
-    seats = bt._seating(lineup, 4, 2, range(10), True)
-    for i in range(10):
-        kind, other = lineup[i % 5], seats[i, 1 - i % 2]
-        assert seats[i, i % 2] == 0
-        assert {"self": other == 0, "greedy": other == 1, "previous": other == 2,
-                "strategy": other >= 3}[kind], (i, kind, seats[i])
-    assert len({int(seats[i, 1 - i % 2]) for i in (1, 4, 6, 9)}) > 1  # strategies in turn
-    assert not bt._seating(lineup, 4, 2, range(10), True)[[0, 5], :].any()  # self: 0s
-    assert not bt._seating(lineup, 4, 2, range(10), False).any()  # first round: greedy
-    rules = load_ruleset()
-    value = value_for(rules, 2)
-    agents = training._lineup(lineup, value, None, 0.1, [1, 2], 2, 1,
-                              training._strategies(rules))
-    assert isinstance(agents[1].agent, ExpertAgent)  # game 1: the learner at seat 1 ...
-    assert isinstance(agents[0], StrategyAgent)  # ... against a strategy
-    agents = training._lineup(lineup, value, None, 0.1, [1, 2], 2, 2, [])
-    assert isinstance(agents[0].agent, ExpertAgent)  # game 2: the learner at seat 0 ...
-    assert isinstance(agents[1].agent, GreedyAgent)  # ... against greedy

@@ -156,14 +156,3 @@ def test_a_tiny_pool_run_prints_the_experts_share_against_greedy():
     row = [line for line in done.stdout.splitlines() if line.startswith("| base |")]
     assert len(row) == 1 and " of 8 | 25% |" in row[0], done.stdout
     assert "| rating |" not in done.stdout  # no ladder was played
-
-
-def test_a_tiny_batch_engines_run_compares_both_engines_on_the_same_games(compiled_engine):
-    bench = BENCH.parent / "batch_engines.py"
-    done = subprocess.run(
-        [sys.executable, str(bench), "--case", "base:2:cheese-factory,greedy!cafe:30",
-         "--json"], capture_output=True, text=True, timeout=300, check=True)
-    (row,) = json.loads(done.stdout)
-    assert row["case"] == "base:2:cheese-factory,greedy!cafe:30"
-    assert row["compiled_s"] > 0 and row["numpy_s"] > 0
-    assert math.isfinite(row["numpy_over_compiled"])

@@ -335,6 +335,7 @@ def test_fitting_targets_weighs_both_labels_by_them():
     assert np.corrcoef(got, target)[0, 1] > 0.95 and abs(got.mean() - target.mean()) < 0.05
 
 
+@pytest.mark.usefixtures("compiled_engine")  # (--engine auto: compiled once it is)
 def test_train_on_a_house_rule_as_a_user_runs_it(weights_dir, capsys):
     code = main(["train", "--variant", "house/station-costs-2", "--games", "24",
                  "--rounds", "2", "--nets", "1", "--epochs", "3", "--check", "6",

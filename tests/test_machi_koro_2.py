@@ -532,17 +532,15 @@ def test_the_vector_engine_plays_a_strategy_on_the_compiled_engine(capsys, comma
     assert code == 0 and "landmark-rush" in out, err
 
 
-def test_the_vector_engine_refuses_a_strategy_neither_engine_plays(capsys, tmp_path):
-    # choose rules: the compiled engine has no plan for them, the NumPy engine's
-    # strategies do not value tiered costs
+def test_the_vector_engine_refuses_a_strategy_it_cannot_play(capsys, tmp_path):
+    # choose rules: the compiled engine has no plan for them
     path = tmp_path / "chooser.yaml"
     path.write_text("kind: strategy\nversion: 2\nname: Chooser\nbuild:\n"
                     "  - cards: [landmarks]\nchoose:\n  player: richest\n")
     code, out, err = cli(capsys, "simulate", "--variant", "machi-koro-2", "--agents",
                          str(path), "--games", "10", "--engine", "vector")
     assert code == 2 and out == ""
-    assert "the batched engine cannot play the strategy 'chooser' (no batched " \
-           "policy for tiered landmark costs" in err
+    assert "the compiled engine cannot play the strategy 'chooser'" in err
     assert "--engine auto would play the scalar engine" in err
 
 
@@ -631,8 +629,6 @@ def test_advise_ranks_the_build_options_of_a_logged_position(tmp_path, capsys):
     decision = game.decision()
     assert decision.name == "build" and decision.player == 1
     assert ranked == {"nothing" if o is None else o for o in decision.options}
-    code, _, err = cli(capsys, "advise", "--log", log, "--turn", 3, "--engine", "vector")
-    assert code != 0 and "no batched policy for tiered landmark costs" in err
 
 
 # ---------------------------------------------------------------------- adapters, web

@@ -626,7 +626,8 @@ def test_ray_gives_the_local_executor_s_results(local_ray, capsys, tmp_path):
             == compare_json(capsys, *args, "--executor", "local"))
 
 
-def test_ray_plays_the_batched_engine_s_games_as_the_local_executor(local_ray, capsys):
+def test_ray_plays_the_batched_engine_s_games_as_the_local_executor(local_ray, capsys,
+                                                                   compiled_engine_only):
     args = ("--games", "120", "--seed", "4", "--engine", "vector", "--batch", "50")
     ray_rep = simulate_json(capsys, *args, "--executor", "ray")
     assert ray_rep["engine"] == "vector"

@@ -24,11 +24,15 @@ from ..compiled.expert import Seen
 from ..compiled.games import CompiledGames, FirstCalled
 from ..compiled.lookahead import Look, encode_look, scratch
 from ..errors import MachikoroError
-from ..vector.valuation import _NEUMAIER
 from .choice_values import choosing_cards
 from .greedy import _CLOSE, MAX_ROUNDS, paying_shares
 
 _LOOKS: WeakKeyDictionary = WeakKeyDictionary()
+
+NEUMAIER = sum([1e100, 1.0, -1e100]) == 1.0
+"""True where this Python's ``sum`` of floats is compensated (Neumaier's, Python >= 3.12):
+the scalar greedy adds its expected incomes with ``sum``, and the compiled greedy adds them
+the same way (``Greedy.neumaier``) to make its decisions."""
 
 
 def look_for(games: CompiledGames) -> Look:
@@ -66,7 +70,7 @@ class CompiledGreedy:
             shares=np.array(paying_shares(rules), dtype=np.float64),
             choosing=np.array(choosing_cards(rules), dtype=bool),
             horizon=float(horizon), max_rounds=float(MAX_ROUNDS), close=float(_CLOSE),
-            neumaier=_NEUMAIER)
+            neumaier=NEUMAIER)
         self.scratch = scratch(games)
         self._out = np.zeros(games.n, dtype=np.int64)
         self._answers = None  # (FirstCalled, made at the first call)
@@ -103,7 +107,7 @@ def seen_for(features) -> Seen:
                 dice=np.array(features.dice, dtype=np.int64), piles=features._piles,
                 available=features.market == "available",
                 shares=np.array(paying_shares(rules), dtype=np.float64),
-                max_rounds=float(MAX_ROUNDS), neumaier=_NEUMAIER, size=features.size)
+                max_rounds=float(MAX_ROUNDS), neumaier=NEUMAIER, size=features.size)
 
 
 class CompiledFeatures:

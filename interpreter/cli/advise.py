@@ -15,10 +15,14 @@ it leaves unanswered). Each option is played out with ``--agents`` for every sea
 budget (``--games``, ``--seconds`` of CPU) is spent; ``--cutoff N`` stops each rollout
 at the end of the mover's turn N rounds on and counts it as the learned value's chance
 (default ``auto``: 4 rounds where ``expert`` plays every seat and weights are found, else
-``end``: every rollout to the end of its game). Nothing is written. Exit 0; 1 for a
-log or position file with problems (located), a turn or decision the log does not reach
-(K past the turn's decisions, a turn after the game's end) or a position with nothing to
-decide; 2 for bad usage.
+``end``: every rollout to the end of its game). ``--engine`` plays the rollouts in the
+compiled engine (``compiled``: compiled the first time on a machine, minutes), the scalar
+one (``scalar``) or, by default (``auto``), the compiled engine where it applies and its
+code is compiled already, else the scalar one (:mod:`machikoro.lab.advise`). Nothing is
+written. Exit 0; 1 for a log or position file with problems (located), a turn or
+decision the log does not reach (K past the turn's decisions, a turn after the game's
+end) or a position with nothing to decide; 2 for bad usage (``--engine compiled`` where
+the compiled engine cannot play the rule set, the position or an agent included).
 """
 
 from __future__ import annotations
@@ -26,7 +30,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ..errors import CompiledUnsupported, MachikoroError, VectorUnsupported
+from ..errors import CompiledUnsupported, MachikoroError
 from .arguments import (
     UsageError,
     add_variant,
@@ -77,11 +81,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "estimate, either side (a win rate; default 0.05)")
     parser.add_argument("--seed", type=seed_value, default=0,
                         help="the rollouts' seed (default 0)")
-    parser.add_argument("--engine", choices=("auto", "compiled", "vector", "scalar"),
+    parser.add_argument("--engine", choices=("auto", "compiled", "scalar"),
                         default="auto",
-                        help="the engine of the rollouts (default auto: compiled when it "
-                             "applies and is compiled already, else batched when it "
-                             "applies; compiled: compile it the first time, minutes)")
+                        help="the engine of the rollouts (default auto: the compiled "
+                             "engine where it applies and is compiled already, else the "
+                             "scalar one; compiled: compile it the first time, minutes)")
     parser.add_argument("--cutoff", type=_cutoff, default="auto", metavar="ROUNDS",
                         help="stop each rollout at the end of the mover's turn this many "
                              "rounds on and count it as the learned value's chance to "
@@ -193,9 +197,8 @@ def run(args) -> int:
         ranked = advise(game, agents, games=max(args.games, len(decision.options)),
                         seconds=args.seconds or None, seed=args.seed, engine=args.engine,
                         precision=args.precision, cutoff=args.cutoff)
-    except (VectorUnsupported, CompiledUnsupported) as exc:  # --engine vector|compiled:
-        # a usage error, as in the lab (2)
-        raise UsageError(str(exc)) from None
+    except CompiledUnsupported as exc:  # --engine compiled: a usage error, as in the
+        raise UsageError(str(exc)) from None  # lab (2)
     if args.json:
         found = {"decision": decision.name, "player": decision.player,
                  "turn": game.turn + 1}

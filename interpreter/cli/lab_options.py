@@ -20,12 +20,12 @@ from pathlib import Path
 
 from ..agents.registry import agent_factory, agent_names
 from ..errors import DataError
+from ..lab.compiled_batch import COMPILED_AGENTS
 from ..lab.engines import (
     BATCH,
     DEFAULT_ENGINE,
     ENGINES,
     MAX_BATCH,
-    VECTOR_POLICIES,
     EngineChoice,
     choose_engine,
 )
@@ -79,10 +79,12 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
                         help="turn cap per game (default 1000)")
     parser.add_argument("--engine", choices=ENGINES, default=DEFAULT_ENGINE,
                         help="scalar: one game at a time (the reference); vector: the "
-                             "batched engine, many games at once as arrays (other games "
-                             "for the same seed; agents with a batched policy: "
-                             f"{', '.join(VECTOR_POLICIES)}); auto: vector when the rule "
-                             "set and every agent compile for it, else scalar (default "
+                             "batched engine, many games at once in compiled code (other "
+                             "games for the same seed; agents: "
+                             f"{', '.join(COMPILED_AGENTS)}, strategy files, and any of "
+                             "them forbidden cards, NAME!CARD); auto: vector when it "
+                             "plays the rule set and every agent (its first run on a "
+                             "machine compiles it: minutes), else scalar (default "
                              f"{DEFAULT_ENGINE}; docs/vector.md)")
     parser.add_argument("--batch", type=whole_number(1, MAX_BATCH), default=None,
                         metavar="N",
@@ -148,7 +150,8 @@ def engine_choice(args, cases: list, slots: tuple) -> EngineChoice:
     """The engine of ``--engine`` for the games of ``cases`` (``(label, rules, players)``
     each: :func:`~machikoro.lab.engines.choose_engine`) with the agents of ``slots``.
     Raises :class:`LabUsageError` for ``--engine vector`` where the batched engine cannot
-    play a case (naming the concept) and for ``--batch`` with ``--engine scalar``."""
+    play a case (its one-line reason: :func:`~machikoro.lab.engines.vector_refusal`) and
+    for ``--batch`` with ``--engine scalar``."""
     if args.batch is not None and args.engine == "scalar":
         raise LabUsageError("--batch: only for --engine vector or auto (the scalar engine "
                             "plays one game at a time)")

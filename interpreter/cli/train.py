@@ -56,10 +56,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=positive, default=min(2, os.cpu_count() or 1),
                         help="processes that play the games (default: 2, or 1 on one CPU)")
     parser.add_argument("--engine", choices=("auto", "scalar", "vector"), default="auto",
-                        help="the engine of self-play and the check: vector, the batched "
-                             "engine (several times faster; other games for the same seed); "
-                             "scalar, one game at a time; auto (default): vector where the "
-                             "rule set compiles for it and its batched policies, else scalar")
+                        help="the engine of self-play and the check: vector, the compiled "
+                             "batched engine (several times faster; other games for the same"
+                             " seed; its first use compiles its code, minutes, once per "
+                             "machine); scalar, one game at a time; auto (default): vector "
+                             "where it plays the rule set and its code is compiled already, "
+                             "else scalar")
     parser.add_argument("--seed", type=whole_number(0, 2**63 - 1), default=0,
                         help="the seed of the whole run (default 0)")
     parser.add_argument("--out", type=file_name, default=None, metavar="FILE.npz",
@@ -98,12 +100,7 @@ def _learn(args, rules, meta: dict, start: float):
     from .lab_options import progress
 
     if args.engine == "vector":
-        from ..lab.compiled_training import plays_compiled
-
-        if plays_compiled(rules, args.players):
-            from ..lab.compiled_training import self_play_compiled as self_play
-        else:
-            from ..lab.batched_training import self_play_batched as self_play
+        from ..lab.compiled_training import self_play_compiled as self_play
 
     value = previous = None
     parts = []
@@ -133,22 +130,27 @@ def _learn(args, rules, meta: dict, start: float):
 
 
 def _engine(engine: str, rules, players: int) -> str:
-    """The engine ``--engine`` names for ``rules`` at ``players`` seats: ``auto`` is
-    ``vector`` where a batched engine and its policies play the rule set (the compiled
-    engine where its code is compiled or only it plays: :func:`~machikoro.lab.
-    compiled_training.plays_compiled`; else the NumPy engine), else ``scalar`` (said on
-    stderr); ``vector`` where neither does is a usage error naming why."""
+    """The engine ``--engine`` names for ``rules`` at ``players`` seats (``scalar`` or
+    ``vector``, the compiled engine: :mod:`machikoro.lab.compiled_training`). ``vector``
+    plays it, compiling its code on first use (minutes, said on stderr); where it cannot
+    play the rule set (:func:`~machikoro.lab.compiled_training.compiled_refusal`: a
+    concept it lacks, Numba missing) a :class:`UsageError` names why. ``auto`` plays it
+    where it plays the rule set and its code is compiled on this machine already
+    (:func:`~machikoro.lab.compiled_training.code_compiled`), else the scalar engine,
+    said on stderr with why: ``train`` aims at 10 CPU minutes for a house rule, and the
+    first compile alone takes more."""
     if engine == "scalar":
         return engine
-    from ..lab.batched_training import batched_refusal
-    from ..lab.compiled_training import compiled_refusal
+    from ..lab.compiled_training import code_compiled, compiled_refusal
 
-    refusal = batched_refusal(rules, players)
-    if refusal is None or compiled_refusal(rules, players) is None:
-        return "vector"
-    if engine == "vector":
+    refusal = compiled_refusal(rules, players)
+    if refusal is not None and engine == "vector":
         raise UsageError(f"--engine vector: {refusal}; --engine auto plays the scalar engine")
-    print(f"machikoro train: the scalar engine plays ({refusal})", file=sys.stderr)
+    if refusal is None and (engine == "vector" or code_compiled()):
+        return "vector"
+    why = refusal or ("the compiled engine's code is not compiled on this machine yet: "
+                      "--engine vector compiles it, once, in minutes")
+    print(f"machikoro train: the scalar engine plays ({why})", file=sys.stderr)
     return "scalar"
 
 
@@ -219,18 +221,17 @@ def run(args) -> int:
 
 def _check_strength(args, rules, value) -> None:
     """``--check``: the weights' expert against greedy (seats rotated, ``args.check``
-    games) on the engine the rounds played, kept in ``value.meta["strength"]`` and
+    games) on the engine the rounds played (``vector``: the compiled engine,
+    :func:`~machikoro.lab.compiled_training.strength_compiled`; else the scalar
+    :func:`~machikoro.lab.training.strength`), kept in ``value.meta["strength"]`` and
     printed; a warning on stderr below a fair share."""
     from ..lab.training import strength
 
     if args.engine == "vector":
-        from ..lab.batched_training import strength_batched
-        from ..lab.compiled_training import plays_compiled, strength_compiled
+        from ..lab.compiled_training import strength_compiled
 
-        strength_of = strength_compiled if plays_compiled(rules, args.players) else \
-            strength_batched
-        check = strength_of(rules, args.players, value, args.check,
-                            seed=args.seed + 1_000_003)
+        check = strength_compiled(rules, args.players, value, args.check,
+                                  seed=args.seed + 1_000_003)
     else:
         check = strength(rules, args.players, value, args.check,
                          seed=args.seed + 1_000_003, workers=args.workers)
@@ -249,7 +250,8 @@ def _calibrate(args, rules, value) -> None:
     """``--calibrate`` (0: nothing): the map from the value to a chance to win, fitted on
     that many self-play games (:func:`~machikoro.lab.training.calibration`), into the weights'
     ``meta``; said on one line. Games that give nothing to fit leave the weights without
-    one (said on standard error)."""
+    one (said on standard error). The scalar engine plays them whatever ``--engine``
+    (the positions the advisor's cut playouts stop at, as the scalar expert sees them)."""
     from ..errors import MachikoroError
     from ..lab.training import calibration
 

@@ -16,25 +16,36 @@ lose the variance the dice explain (a third or more of it).
 
 Rollouts go in rounds of equal games per option: 1, then up to 8 times the round before
 (at most ``round_games``), each sized, when there is a time budget, to what the CPU time
-left holds at the pace of the round before (a larger batch plays faster a game, so a
-round sized so ends in time); when the time left holds no whole round, a last round of
-single rollouts in the scalar engine goes to as many of the least certain options as it
-holds; and a round in the scalar engine plays option by option and stops at the
-budget, the first round too (options left with no rollout get the pooled prior). The
+left holds at the pace of the round before; when the time left holds no whole round, a
+last round of single rollouts in the scalar engine goes to as many of the least certain
+options as it holds; and a round in the scalar engine plays option by option and stops at
+the budget, the first round too (options left with no rollout get the pooled prior). The
 advisor stops when the best option's interval is clear of every other option's and every
 interval is at most ``precision`` either side of its estimate (a ranking with numbers to
-trust), or at the budget (``games`` in all; ``seconds`` of CPU). The rollouts run in
-the compiled engine (:func:`~machikoro.lab.compiled_batch.option_rollouts`), every round,
-under a time budget where a scalar rollout is slow (:data:`SLOW_ROLLOUT`: the expansions,
-Machi Koro 2), every agent has a compiled policy, the rule set and the position are ones
-it plays, no rollout is cut short, and its code is compiled on this machine already
-(``engine="compiled"`` asks for it, compiled the first time: minutes). Else in the
-batched NumPy engine (:func:`~machikoro.vector.rollouts.option_rollouts`), for rounds of
-:data:`SMALL_ROUND` rollouts or more (every round where a seat is ``expert``), when the
-rule set, the position and every agent compile for it; else in the scalar engine, one
-game at a time. The compiled and the batched engine play the same games from the same
-seeds; without a time budget ``auto`` never picks the compiled engine, so that the same
-command gives the same estimates whether or not its code is compiled yet.
+trust), or at the budget (``games`` in all; ``seconds`` of CPU).
+
+The engines (``engine``, one of :data:`ENGINES`): ``scalar`` plays every rollout in the
+scalar engine, one game at a time; ``compiled`` every round in the compiled engine
+(:func:`~machikoro.lab.compiled_batch.option_rollouts`: one batch of copies of the
+position, cut short and scored by the learned value in compiled code where ``cutoff``
+asks), compiled the first time on a machine (minutes, said on standard error, not counted
+in ``seconds``), and refused where it cannot play the rule set, the position or an agent.
+``auto`` (the default) plays the compiled engine only where its code is compiled on this
+machine already (:func:`~machikoro.lab.compiled_batch.compiled_ready`) and it plays the
+rule set, the position and every agent: every round where a seat is ``expert``, or under
+a time budget where every agent has a compiled policy
+(:data:`~machikoro.lab.compiled_batch.COMPILED_AGENTS`) and a scalar rollout is slow
+(:data:`SLOW_ROLLOUT`: the expansions, Machi Koro 2); else the rounds of
+:data:`SMALL_ROUND` rollouts or more (its code loaded at the first of them), the smaller
+ones in the scalar engine. Everywhere else ``auto`` plays the scalar engine: it never
+compiles, a first compile taking minutes, past any budget of seconds (where the batched
+NumPy engine played before issue 35, the compiled engine plays now if its code is ready:
+the same games from the same seeds). So without a time budget the same command gives
+the same estimates on any machine where no seat is ``expert`` and every round stays below
+:data:`SMALL_ROUND` rollouts; past that, the estimates of a machine where the compiled
+code is ready (the compiled engine's games) differ from those of one where it is not (the
+scalar engine's), both estimates of the same rates: ``engine="compiled"`` or ``"scalar"``
+gives the same estimates everywhere.
 
 With a ``cutoff`` of N rounds, a rollout stops at the end of the mover's own turn once N
 rounds (N times the players' turns) have been played after the turn under way (0: the
@@ -69,9 +80,8 @@ from ..agents.registry import make_agent
 from ..engine import expectations
 from ..engine.game import Game
 from ..engine.lookahead import lookahead_for
-from ..errors import CompiledUnsupported, MachikoroError, VectorUnsupported
+from ..errors import CompiledUnsupported, MachikoroError
 from .compiled_batch import COMPILED_AGENTS
-from .engines import vector_policy
 from .runs import game_seed
 from .statistics import pooled_rates, wilson
 
@@ -118,10 +128,9 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
     a wrong number of agents, a budget below one round, ``seconds`` negative, not finite
     or past :data:`MAX_SECONDS`, a negative ``seed`` or a bad ``cutoff``,
     :class:`~machikoro.errors.WeightsError` for a ``cutoff`` without weights for the
-    rule set and player count, and
-    :class:`~machikoro.errors.VectorUnsupported` for ``engine="vector"`` where the batched
-    engine cannot play, :class:`~machikoro.errors.CompiledUnsupported` for
-    ``engine="compiled"`` where the compiled engine cannot."""
+    rule set and player count, and :class:`~machikoro.errors.CompiledUnsupported` for
+    ``engine="compiled"`` where the compiled engine cannot play the rule set, the
+    position or an agent (or Numba is missing)."""
     start = time.process_time()
     decision = game.decision()
     if decision is None:
@@ -150,19 +159,20 @@ def advise(game: Game, agents: list[str] | None = None, games: int = 20_000,
         raise MachikoroError(f"advise: precision must be a number above 0 and at most 1 "
                              f"(a win rate), not {precision!r}")
     leaf = _leaf(game, agents, cutoff)
-    rollouts, batched_from, compiling = _rollouts(game, agents, engine, leaf,
-                                                  seconds is not None)
+    rollouts, batched_from, switch, compiling = _rollouts(game, agents, engine, leaf,
+                                                          seconds is not None)
     start += compiling  # (a first compile is not the advice's time)
     wins, turns, played, luck, squares = _rounds(rollouts, len(options), games, seconds,
                                                  seed, round_games, precision, start,
-                                                 batched_from)
+                                                 batched_from, switch)
     adjusted, noise = _luck_adjusted(wins, luck, played)
     return _estimates(game, decision, wins, adjusted,
                       noise * _noise(wins, squares, played), turns, played)
 
 
-ENGINES = ("auto", "compiled", "vector", "scalar")
-"""The engines of :func:`advise`'s rollouts."""
+ENGINES = ("auto", "compiled", "scalar")
+"""The engines of :func:`advise`'s rollouts (the module text says which plays where;
+``vector``, the batched NumPy engine, went with it in issue 35)."""
 
 AUTO_CUTOFF = 4
 """The rounds after which ``cutoff="auto"`` stops an ``expert`` rollout (bench/advise.py,
@@ -220,14 +230,16 @@ def _noise(wins: np.ndarray, squares: np.ndarray, played) -> float:
 
 def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
             round_games: int, precision: float, start: float,
-            batched_from: int | None) -> tuple:
+            batched_from: int | None, switch=None) -> tuple:
     """Play the rounds of :func:`advise` (see the module text) for ``k`` options:
     ``(wins, summed turns, games played, luck rows or None, summed squared outcomes)``,
-    arrays per option (``batched_from``: the rollouts of a round from which the batched
-    engine plays it, None: never, 0: always). With a time budget, a round of the scalar
-    engine plays option by option and stops at the budget (:func:`_by_option`), and when
-    the time left holds no whole round, it holds a last one of single rollouts for the
-    options whose rates are the least certain (:func:`_neediest`)."""
+    arrays per option (``batched_from``: the rollouts of a round from which the compiled
+    engine plays it in one batch, None: never, 0: always; ``switch``: None, or a call
+    made once, before the first such round, that says whether the compiled engine plays
+    (False: the scalar engine plays every round). With a time budget, a round of the
+    scalar engine plays option by option and stops at the budget (:func:`_by_option`),
+    and when the time left holds no whole round, it holds a last one of single rollouts
+    for the options whose rates are the least certain (:func:`_neediest`)."""
     budget = max(1, games // k)  # playouts per option at most
     wins = np.zeros(k, dtype=np.float64)
     squares = np.zeros(k, dtype=np.float64)
@@ -243,6 +255,9 @@ def _rounds(rollouts, k: int, games: int, seconds: float | None, seed: int,
     while played < budget:
         began = time.process_time()
         chosen = list(range(k)) if only is None else only
+        if switch is not None and per * len(chosen) >= batched_from:
+            batched_from = batched_from if switch() else 1 << 62  # (False: scalar on)
+            switch = None
         if deadline is not None and per * len(chosen) < batched_from:
             won, lengths, luck, done, sq = _by_option(rollouts, per, chosen,
                                                       game_seed(seed, step), deadline,
@@ -284,18 +299,18 @@ def _sized(per: int, last: int, k: int, left: float, elapsed: float, scalar_pace
     """The rollouts per option of the next round, at most ``per``, that ``left`` CPU
     seconds hold after a round of ``last`` that took ``elapsed`` (``scalar_pace``: of the
     last round in the scalar engine; ``batched_from``: see :func:`_rounds`). A round in
-    the same engine, at the last one's pace; the first round in the batched engine at
-    :data:`_SWITCH` of it (else the largest scalar round); after a batched round, another
-    only if the last one's time fits (a batch takes about as long at any smaller size: its
-    longest game decides), else a scalar round. Where every round is batched
-    (``batched_from`` 0), at :data:`_GROWN` of the last one's pace."""
+    the same engine, at the last one's pace; the first batched round (in the compiled
+    engine, one batch) at :data:`_SWITCH` of it (else the largest scalar round); after a
+    batched round, another only if the last one's time fits (a batch takes about as long
+    at any smaller size: its longest game decides), else a scalar round. Where every round
+    is batched (``batched_from`` 0), at :data:`_GROWN` of the last one's pace."""
     if not batched_from:
         return min(per, int(left * last / elapsed * _GROWN))
     per = min(per, int(left * last / elapsed))
     if per * k < batched_from:
         return per
     largest_scalar = -(-batched_from // k) - 1
-    if last * k < batched_from:  # to the batched engine: at its slowest
+    if last * k < batched_from:  # to the compiled engine: at its slowest
         slow = min(per, int(left * last / elapsed * _SWITCH))
         return slow if slow * k >= batched_from else largest_scalar
     if elapsed <= left:
@@ -354,10 +369,11 @@ _KEPT = 0.85  # of the time budget, the share rounds may take
 _ENDS = 0.97  # of the time budget, where no option of a round may be started to end after
 
 _SWITCH = 0.6
-"""The pace of a round's first batched round, as a share of the scalar round's before it:
-what the batched engine may fall to where it takes over (a batch's work a step is much
-the same for few games as for many, and some rule sets' games cost it more than the
-scalar engine's); what a round leaves of the budget, single rollouts fill."""
+"""The pace of a round's first round in the compiled engine, as a share of the scalar
+round's before it: what the rollouts may fall to where it takes over (loading its code in
+the process, about a second of CPU the first time, falls in that round; the NumPy engine
+it replaced played slower than the scalar engine in small batches); what a round leaves
+of the budget, single rollouts fill."""
 
 _GROWN = 0.8
 """The pace of a batched round after a batched round, as a share of the last one's, where
@@ -366,60 +382,61 @@ every round is batched: a round 8 times the last one played a game 19% slower th
 put an advice of 2 s at 2.09 s of CPU."""
 
 SMALL_ROUND = 2048
-"""Rollouts in all below which a round of ``engine="auto"`` plays in the scalar engine.
-Measured (CPU time, greedy rollouts from bench/advise.py's positions, the same run): a
-batch of 192 to 320 games plays a game 0.6 to 0.9 times as fast as the scalar engine on
-the base set and Millionaire's Row, of 768 to 1,280 games 1.5 to 2.7 times (base set, 2
-and 4 players), of 3,000 to 5,000 games 2 to 5 times; and a scalar round's wins have the
-luck controls (:func:`_luck_adjusted`), worth 1.3 to 1.7 times the rollouts, a batched
-round's have none. At a default budget of 2 s the rounds then stay in the scalar engine,
-which measured lower errors than rounds switched at 256 (base set 4 players 0.026
-against 0.031, hybrid market 0.016 against 0.021, variable market 0.024 against 0.028,
-Millionaire's Row 0.038 against 0.040, base set 2 players the same); larger budgets
-(``seconds`` of 10 or more, or ``games`` alone) play their large rounds batched. Harbor's
-scalar greedy rollouts are slow, so there a batch of 96 to 192 games is already 1.4 to 2
-times as fast, and its larger budgets would gain from an earlier switch; the threshold
-is one count of rollouts, not a measured pace, so that a run without a time limit gives
-the same estimates for the same seed."""
+"""Rollouts in all below which a round of ``engine="auto"`` plays in the scalar engine
+where no seat is ``expert`` and a scalar rollout is not slow (or there is no time budget).
+A scalar round's wins have the luck controls (:func:`_luck_adjusted`), worth 1.3 to 1.7
+times the rollouts, a batched round's have none, and the compiled engine's first round
+in a process loads its code (about a second of CPU). At a default budget of 2 s the rounds
+then stay in the scalar engine, which measured lower errors than rounds switched to the
+batched NumPy engine at 256 (base set 4 players 0.026 against 0.031, hybrid market 0.016
+against 0.021, variable market 0.024 against 0.028, Millionaire's Row 0.038 against
+0.040, base set 2 players the same); larger budgets (``seconds`` of 10 or more, or
+``games`` alone) play their large rounds batched. The compiled engine, which replaced the
+NumPy one there (issue 35), plays a greedy rollout 2 to 8 times as fast as the scalar
+engine at any batch size (docs/vector.md); the threshold is one count of rollouts, not a
+measured pace, so that a run without a time limit gives the same estimates for the same
+seed on one machine."""
 
 
 def _rollouts(game: Game, agents: list[str], engine: str, leaf: tuple | None,
               timed: bool = True):
-    """``(rollouts, batched_from, seconds)``: ``rollouts(per, seed, only) -> (wins, summed turns,
-    luck, summed squared outcomes)`` per option (``luck``: the rows of
-    :func:`_luck_adjusted`, None from the batched engine; ``only``: the options to play,
-    None: all; ``leaf``: :func:`_leaf`'s, rollouts cut short): with ``auto`` and a time
-    budget, every round in the compiled engine where it applies (:func:`_compiled`) and a
-    seat is :data:`EXPERT` or a scalar rollout is slow (:func:`_slow`), else in the batched
-    engine where it applies for rounds of :data:`SMALL_ROUND` or more (every round where
-    a seat is :data:`EXPERT`), else the scalar one; ``compiled`` and ``vector``: every
-    round in that engine. ``batched_from``: the rollouts of a round from which it leaves
-    the scalar engine (None: never; 0: always); then the CPU seconds of a first compile
-    of the compiled engine made here, which the time budget does not count."""
+    """``(rollouts, batched_from, switch, seconds)`` for :func:`_rounds`:
+    ``rollouts(per, seed, only) -> (wins, summed turns, luck, summed squared outcomes)``
+    per option (``luck``: the rows of :func:`_luck_adjusted`, None from the compiled
+    engine; ``only``: the options to play, None: all; ``leaf``: :func:`_leaf`'s, rollouts
+    cut short) in the engines the module text names: ``scalar`` every round in the scalar
+    engine; ``compiled`` every round in the compiled one (:func:`_compiled`); ``auto``
+    every round in the compiled engine where it is ready and a seat is :data:`EXPERT`, or
+    under a time budget (``timed``) every agent has a compiled policy and a scalar rollout
+    is slow (:func:`_slow`; where it is not ready there, every round in the scalar
+    engine); else the rounds of :data:`SMALL_ROUND` rollouts or more in the compiled
+    engine where it is ready (found at the first of them: ``switch``), the others in the
+    scalar engine. ``batched_from``: the rollouts of a round from which it leaves the
+    scalar engine (None: never; 0: always); ``seconds``: the CPU time of a first compile
+    made here (``compiled``), which the time budget does not count. Raises
+    :class:`~machikoro.errors.CompiledUnsupported` for ``compiled`` where it cannot play."""
     scalar = _scalar(game, agents, leaf, timed)
     if engine == "scalar":
-        return scalar, None, 0.0
-    if engine == "compiled" or (engine == "auto" and timed and
-                                set(agents) <= set(COMPILED_AGENTS) and
-                                (EXPERT in agents or _slow(scalar))):
+        return scalar, None, None, 0.0
+    if engine == "compiled" or EXPERT in agents or (
+            timed and set(agents) <= set(COMPILED_AGENTS) and _slow(scalar)):
         compiled = _compiled(game, agents, leaf, engine == "compiled")
-        if compiled is not None:
-            return compiled[0], 0, compiled[1]
-    try:
-        batched = _batched(game, agents, leaf)
-    except VectorUnsupported:
-        if engine == "vector":
-            raise
-        return scalar, None, 0.0
-    if engine == "vector" or EXPERT in agents:
-        return batched, 0, 0.0
+        if compiled is None:  # (not ready, or not for these agents: auto alone)
+            return scalar, None, None, 0.0
+        return compiled[0], 0, None, compiled[1]
     k = len(game.decision().options)
+    loaded: list = []  # the compiled rollouts, once the first large round found them
+
+    def switch() -> bool:
+        compiled = _compiled(game, agents, leaf, False)
+        loaded.extend(compiled[:1] if compiled is not None else ())
+        return bool(loaded)
 
     def rollouts(per: int, seed: int, only=None):
-        if only is not None or per * k < SMALL_ROUND:
+        if only is not None or per * k < SMALL_ROUND or not loaded:
             return scalar(per, seed, only)
-        return batched(per, seed)
-    return rollouts, SMALL_ROUND, 0.0
+        return loaded[0](per, seed)
+    return rollouts, SMALL_ROUND, switch, 0.0
 
 
 SLOW_ROLLOUT = 0.0025
@@ -456,8 +473,8 @@ def _compiled(game: Game, agents: list[str], leaf: tuple | None, asked: bool):
     from .compiled_batch import compiled_ready, compiled_refusal, option_rollouts, prepare
 
     refusal = compiled_refusal(game.rules, game.n, set(agents))
-    first = not compiled_ready(set(agents), held=leaf is not None)
-    if refusal is None and not asked and first:
+    first = refusal is None and not compiled_ready(set(agents), held=leaf is not None)
+    if first and not asked:
         return None
     began = time.process_time()
     if refusal is None:
@@ -466,10 +483,10 @@ def _compiled(game: Game, agents: list[str], leaf: tuple | None, asked: bool):
 
             from_game(game, 1, [0])  # (refuses a position it cannot say, here)
         except CompiledUnsupported as exc:
-            refusal = exc.concept
+            refusal = str(exc)
     if refusal is not None:
         if asked:
-            raise CompiledUnsupported(refusal)
+            raise _refused(refusal)
         return None
     prepare(game.rules, game.n, set(agents), held=leaf is not None)  # (before the clock)
 
@@ -483,45 +500,21 @@ def _compiled(game: Game, agents: list[str], leaf: tuple | None, asked: bool):
     return rollouts, time.process_time() - began if first else 0.0
 
 
+def _refused(reason: str) -> CompiledUnsupported:
+    """A :class:`~machikoro.errors.CompiledUnsupported` whose text is ``reason``, a whole
+    sentence (:func:`~machikoro.lab.compiled_batch.compiled_refusal`'s): the error's own
+    wording would say "the compiled engine cannot play" twice."""
+    error = CompiledUnsupported(reason)
+    error.args = (reason,)
+    return error
+
+
 EXPERT = "expert"
-"""The agent whose rollouts ``engine="auto"`` plays in the batched engine from the first
-round on: its scalar rollouts are many times slower than its batched ones even in small
-batches (2 s of advice on a base-set position: 37 scalar rollouts an option against 253
-batched, rollouts cut at 8 turns; 10 against 64 played to the end)."""
-
-
-def _batched(game: Game, agents: list[str], leaf: tuple | None):
-    from ..vector.policies import SeatPolicies
-    from ..vector.program import compile_rules
-    from ..vector.rollouts import option_rollouts
-
-    rules, players = game.rules, game.n
-    compile_rules(rules, players)  # refuses here, before any rollout
-    for name in set(agents):
-        vector_policy(name, rules, players, np.zeros((1, players), dtype=np.int64))
-    names = sorted(set(agents))
-    seats = [names.index(a) for a in agents]
-
-    def policy(batch, seat_seeds):
-        made = [vector_policy(name, rules, players, seat_seeds) for name in names]
-        if len(made) == 1:
-            return made[0]
-        return SeatPolicies(made, np.tile(seats, (len(seat_seeds), 1)))
-
-    cut = None
-    if leaf is not None:
-        from ..agents.batched.expert_policy import held_values
-
-        stop, value = leaf
-        cut = (stop, lambda batch, games, seat: held_values(value, batch, games, seat))
-
-    def rollouts(per: int, seed: int, only=None):  # (only: None, see _rounds)
-        found = option_rollouts(game, per, seed, policy=policy, cut=cut)
-        return (np.array([f.wins + f.values for f in found]),
-                np.array([f.turns * f.games for f in found]), None,
-                np.array([f.wins + f.squares for f in found]))
-
-    return rollouts
+"""The agent whose rollouts ``engine="auto"`` plays in the compiled engine from the first
+round on, where its code is ready: its scalar rollouts are many times slower than its
+batched ones even in small batches (2 s of advice on a base-set position: 37 scalar
+rollouts an option against 253 batched in the NumPy engine, rollouts cut at 8 turns; 10
+against 64 played to the end)."""
 
 
 def _scalar(game: Game, agents: list[str], leaf: tuple | None, timed: bool = False):
@@ -620,7 +613,7 @@ def _luck_adjusted(wins: np.ndarray, luck: np.ndarray | None, played) -> tuple:
     rows of option index, won, controls; None: none), and each option's wins lose the
     slope times its controls' sum. As the controls' mean is 0, an estimate keeps
     its mean and loses the variance the dice explain (a third to two fifths of it in
-    greedy rollouts of the bundled rule sets). Wins of the batched engine are taken as
+    greedy rollouts of the bundled rule sets). Wins of the compiled engine are taken as
     they are."""
     adjusted = wins.astype(np.float64)
     if luck is None or len(luck) < MIN_CONTROLLED:

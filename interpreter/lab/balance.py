@@ -133,8 +133,10 @@ class Played:
 
 def engine_of(spec: BalanceSpec, rules: RuleSet, seating: tuple, known: dict) -> str:
     """The engine of one seating: ``scalar`` when ``spec.engine`` is, else the batched
-    engine when it can play the rule set with those agents
-    (:func:`~machikoro.lab.engines.vector_refusal`; ``known`` keeps the answers)."""
+    engine (the compiled one) when it can play the rule set with those agents
+    (:func:`~machikoro.lab.engines.vector_refusal` None; its code then compiled or loaded
+    in this process, :func:`~machikoro.lab.engines.prepare_batches`: minutes the first
+    time on a machine), else ``scalar``; ``known`` keeps the answers."""
     if spec.engine == "scalar":
         return "scalar"
     key = (rules.digest, frozenset(seating))

@@ -1,23 +1,26 @@
-"""The lab's batches on the compiled engine (:mod:`machikoro.compiled`, issue 35): where
-the NumPy engine (:mod:`machikoro.vector`) cannot play a run of ``--engine vector`` (or
-``auto``) and the compiled engine can (every agent has a compiled policy; today, greedy on
-Machi Koro 2), its batches are played here (:func:`machikoro.lab.engines.on_compiled`).
-The games are the same: both engines draw the dice and the random agents' answers from
-the same counter-based generator, and the compiled greedy makes the scalar greedy's
-decisions (the greedy-same check), so a run gives the same numbers on either
-(docs/vector.md, "Two batched engines").
+"""The lab's batches on the compiled engine (:mod:`machikoro.compiled`, issue 35: one
+batched engine): every batch of ``--engine vector`` (or ``auto``) is played here
+(:func:`machikoro.lab.engines.run_batch`). The compiled engine draws the dice and the
+random agents' answers from counter-based streams seeded by the lab's game and seat
+seeds, and its greedy, expert and strategies make the scalar agents' decisions (the
+lock-step and greedy-same checks), so a run's games are the same whatever the batch size
+and the workers (docs/vector.md).
 
 - :data:`COMPILED_AGENTS`: the agents with a compiled policy: ``random`` (answered inside
   the compiled code when it plays every seat), ``greedy`` and ``expert``
   (:class:`~machikoro.agents.compiled_policies.CompiledGreedy`, ``CompiledExpert``);
   and strategy files, bundled or by path, whose plan the compiled code can say
-  (:class:`~machikoro.agents.compiled_strategy.CompiledStrategy`).
-- :func:`compiled_refusal`: why the compiled engine cannot play a run's games (None when
-  it can).
+  (:class:`~machikoro.agents.compiled_strategy.CompiledStrategy`); any of them forbidden
+  cards, ``NAME!CARD``.
+- :func:`compiled_refusal`: why the compiled engine cannot play a run's games, one line
+  (None when it can): what ``--engine vector`` refuses and ``--engine auto`` falls back
+  to the scalar engine for.
 - :func:`prepare`: compile (the first time on a machine, minutes, said on standard
   error) or load the code in this process, before workers are forked from it.
 - :func:`play_compiled`: play a batch of :class:`~machikoro.compiled.games.CompiledGames`
   to its end with the agents of its seats.
+- :func:`compiled_ready` (whether that code is compiled already, for a command with a
+  budget of seconds) and :func:`option_rollouts` (the advisor's rollouts).
 
 The compiler is imported only here, when a batch is played or its engine chosen: a
 scalar run never loads it.
@@ -79,9 +82,13 @@ def _policy(name: str, games):
 
 def compiled_refusal(rules: RuleSet, players: int, agents) -> str | None:
     """Why the compiled engine cannot play ``rules`` at ``players`` seats with the agents
-    named in ``agents`` (text naming the agent, the concept or the missing compiler), or
-    None when it can. Compiles nothing: it encodes the rule set's tables (and greedy's
-    look-ahead tables where greedy or a strategy plays, each strategy's plan)."""
+    named in ``agents``, or None when it can: one sentence naming the agent (one with no
+    compiled policy, such as ``mcts``, or a forbidden card that is no establishment),
+    the rule-set concept it cannot encode (:class:`~machikoro.errors.
+    CompiledUnsupported`'s text), the missing weights of the expert, or the missing
+    compiler (Numba not installed). Compiles nothing: it encodes the rule set's tables
+    (and greedy's look-ahead tables where greedy or a strategy plays, each strategy's
+    plan)."""
     from ..agents.restricted import split_name
 
     bases, strategies = set(), {}
@@ -90,12 +97,12 @@ def compiled_refusal(rules: RuleSet, players: int, agents) -> str | None:
         try:
             _forbidden(cards, rules)
         except ValueError as exc:
-            return f"the agent '{name}' ({exc})"
+            return f"the compiled engine cannot play the agent '{name}' ({exc})"
         bases.add(base)
         if base not in COMPILED_AGENTS:
             strategies[base] = _strategy(base, rules)
             if strategies[base] is None:
-                return f"the agent '{name}' (no compiled policy)"
+                return str(CompiledUnsupported(f"the agent '{name}' (no compiled policy)"))
     try:
         import numba  # noqa: F401  (a platform without its wheels)
     except ImportError:
@@ -141,8 +148,8 @@ def prepare(rules: RuleSet, players: int, agents, held: bool = False) -> None:
 
 def play_compiled(games, agents: tuple, seated: np.ndarray, seat_seeds: np.ndarray) -> None:
     """Play every game of ``games`` (a :class:`~machikoro.compiled.games.CompiledGames`)
-    to its end: seat ``p`` of game ``g`` played by agent ``agents[seated[g, p]]`` (one
-    of :data:`COMPILED_AGENTS`), the random agents' streams seeded by ``seat_seeds``
+    to its end: seat ``p`` of game ``g`` played by agent ``agents[seated[g, p]]`` (a
+    name the compiled engine plays: :func:`compiled_refusal` None), the random agents' streams seeded by ``seat_seeds``
     (``(N, P)``, the lab's agent seeds). Random agents in every seat play inside the
     compiled code; otherwise each step's answers are made by each agent for the games
     whose deciding seat it plays, the whole batch at once."""

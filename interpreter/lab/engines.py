@@ -1,13 +1,16 @@
 """Which engine plays a run's games: the scalar engine (:mod:`machikoro.engine`), one game
-at a time, or the batched engine (:mod:`machikoro.vector`), a batch of games at once as
-arrays. ``--engine scalar|vector|auto`` of simulate, compare and tournament
-(docs/vector.md).
+at a time, or the batched engine, a batch of games at once: the compiled engine
+(:mod:`machikoro.compiled`: per-game code in the scalar engine's shape, compiled with
+Numba; issue 35, one batched engine). ``--engine scalar|vector|auto`` of simulate,
+compare, tournament and balance (docs/vector.md).
 
-- :func:`choose_engine` resolves ``auto`` (vector when the rule sets and every agent
-  compile for the batched engine, else scalar, with the reason) and refuses ``vector``
-  where they do not (:class:`~machikoro.errors.VectorUnsupported`, naming the concept).
-- :func:`vector_policy` is the one place where an agent name becomes a batched policy
-  (:data:`VECTOR_POLICIES`); an agent without one is refused by name.
+- :func:`choose_engine` resolves the option. ``vector`` is the compiled engine; where it
+  cannot play the run (:func:`vector_refusal`: an agent with no compiled policy such as
+  ``mcts``, a rule-set concept it cannot encode, Numba not installed) the command refuses
+  with that one-line reason. ``auto`` is the compiled engine wherever it can play the
+  run, compiling its code the first time on this machine (minutes; the compile says so
+  on standard error), so that the games a command gives never depend on whether a cache
+  exists; else the scalar engine, with the reason.
 - :func:`run_piece` plays games ``start..stop-1`` of a :class:`~machikoro.lab.runs.
   RunSpec` with the engine its ``engine`` names: :func:`~machikoro.lab.runs.run_chunk` or
   :func:`run_batch`. The executors call it, so workers and Ray play either engine alike.
@@ -17,25 +20,20 @@ Seeds: a batched game's seed and its seats' seeds are those
 dice come from a stream of its own seeded by its game seed, so a game is the same whatever
 the batch size and the worker split. They are not the scalar engine's games of the same
 seed: the batched engine draws its dice and its random agents' answers from another
-generator (:mod:`machikoro.vector.rng`).
+generator (counter-based streams, :func:`machikoro.compiled.kernels.stream_keys`).
 
-The batched engine is imported when a run asks for it (start-up: a scalar run never loads
-it).
+The compiled engine is imported when a run asks for it (start-up: a scalar run never
+loads Numba).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from pathlib import Path
-
 import numpy as np
 
-from ..agents.restricted import split_name
-from ..errors import MachikoroError, VectorUnsupported
 from ..records import Record
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet
-from .compiled_batch import compiled_ready, compiled_refusal, play_compiled, prepare
+from .compiled_batch import compiled_refusal, play_compiled, prepare
 from .runs import Interrupted, RunSpec, game_seeds, run_chunk
 from .seats import all_agents, lineup
 from .summary import GameArrays, Summary
@@ -50,142 +48,30 @@ what a command plays does not change when the batched engine learns a new rule o
 (which would change what ``auto`` picks)."""
 
 BATCH = 20_000
-"""Games per batch of the vector engine by default (``--batch``): measured on this machine,
-random agents, base set at 2 players, the batched engine plays about 0.2 M turns per CPU
-second at 1,000 games a batch, 0.56 M at 5,000, 0.7 M at 10,000, 1.0 M at 20,000 and 1.16 M
-at 40,000; a ``simulate`` of one batch of 20,000 games peaked at 0.4 GB with Harbor and
-Millionaire's Row at 4 players (docs/vector.md)."""
+"""Games per batch of the batched engine by default (``--batch``). The compiled engine
+plays each game in a loop of its own, so the batch size matters little for its speed:
+random seats play whole games inside the compiled code, and other agents' batches are
+stepped from Python once per decision of the batch, a cost shared by its games, so only
+small batches of such agents pay for it. Measured once on the shared 2-core machine, CPU
+of the whole ``simulate`` command, base set at 2 players: random, 20,000 games, 1.9 s in
+batches of 1,000 and 2.6 s in one of 20,000; greedy, 2,000 games, 2.6 s in batches of 200
+and 1.8 s in one of 2,000. A batch is also the unit that workers share (:func:`batch_size`
+gives each worker a share) and that Ctrl-C drops whole; its state is about 4 KB a game
+(the base set at 2 players) to 19 KB (Harbor and Millionaire's Row at 4 players, its log
+of builds included): 0.1-0.4 GB for a batch of 20,000."""
 
 MAX_BATCH = 100_000
-"""The largest ``--batch``: a batch keeps a few KB of state per game and its builds until it
-ends; one of 100,000 games of Harbor and Millionaire's Row at 4 players peaked at 1.9 GB."""
+"""The largest ``--batch``: a batch keeps its state and every build until it ends; one of
+100,000 games of Harbor and Millionaire's Row at 4 players holds some 1.9 GB of state and
+23 million builds."""
 
 
-def _random(rules: RuleSet, players: int, seat_seeds: np.ndarray):
-    from ..vector.policies import RandomPolicy
-
-    return RandomPolicy(seat_seeds)
-
-
-def _greedy(rules: RuleSet, players: int, seat_seeds: np.ndarray):
-    from ..agents.batched import greedy_policy
-
-    return greedy_policy(rules, players, seat_seeds)
-
-
-def _expert(rules: RuleSet, players: int, seat_seeds: np.ndarray):
-    from ..agents.batched import expert_policy
-
-    return expert_policy(rules, players, seat_seeds)
-
-
-def _strategy(name: str, rules: RuleSet, players: int, seat_seeds: np.ndarray):
-    """The batched policy of the strategy agent ``name`` (a bundled strategy or a file),
-    or None when ``name`` is no strategy; raises VectorUnsupported for one that does not
-    compile to arrays."""
-    from ..agents.batched import strategy_policy
-    from ..agents.registry import strategy_of
-
-    if name in ("random", "greedy") or name.split(":")[0] == "mcts":
-        return None
-    strategy = strategy_of(name, rules)
-    return None if strategy is None else strategy_policy(strategy, players, seat_seeds)
-
-
-VECTOR_POLICIES: dict[str, Callable] = {
-    "random": _random,
-    "greedy": _greedy,
-    "expert": _expert,
-}
-"""Batched policies by agent name: ``make(rules, players, seat_seeds) -> policy`` (a
-policy of :mod:`machikoro.vector.policies`: ``policy(batch) -> option per game``;
-``seat_seeds`` an ``(N, P)`` int64 array, each seat's agent seed as
-:func:`~machikoro.lab.runs.game_seeds` gives it). A maker may raise
-:class:`~machikoro.errors.VectorUnsupported` for a rule set it cannot play. An agent given
-a batched policy later is one more line here. Strategy files (bundled or by path) get
-theirs from :func:`_strategy` (:class:`~machikoro.agents.batched.StrategyPolicy`); ``mcts``
-has none (its rollouts are batched elsewhere)."""
-
-
-def _restrictable(base: str):
-    def make(rules: RuleSet, players: int, seat_seeds: np.ndarray, forbidden: tuple):
-        from ..agents.batched import ExpertPolicy, GreedyPolicy
-
-        policy = GreedyPolicy if base == "greedy" else ExpertPolicy
-        return policy(rules, players, seat_seeds, forbidden=forbidden)
-    return make
-
-
-RESTRICTABLE: dict[str, Callable] = {"greedy": _restrictable("greedy"),
-                                     "expert": _restrictable("expert")}
-"""The batched policies that take ``forbidden`` cards, for ``NAME!CARD`` (restricted play,
-:mod:`machikoro.agents.restricted`): ``make(rules, players, seat_seeds, forbidden)``."""
-
-
-def vector_policy(name: str, rules: RuleSet, players: int, seat_seeds) -> Callable:
-    """The batched policy of agent ``name`` for games of ``rules`` at ``players`` seats,
-    each seat of each game seeded by ``seat_seeds`` (``(N, P)`` whole numbers: the seats'
-    agent seeds): :data:`VECTOR_POLICIES`, ``NAME!CARD`` of :data:`RESTRICTABLE`, else a
-    strategy's. Raises :class:`~machikoro.errors.VectorUnsupported` naming the agent when
-    it has no batched policy (or its maker refuses the rule set), and
-    :class:`~machikoro.errors.MachikoroError` for a forbidden card that is no
-    establishment."""
-    base, cards = split_name(name)
-    if cards and base in RESTRICTABLE:  # NAME!CARD: the policy, never building those
-        try:
-            return RESTRICTABLE[base](rules, players, np.asarray(seat_seeds, dtype=np.int64),
-                                      forbidden=cards)
-        except ValueError as exc:
-            raise MachikoroError(f"'{name}': {exc}") from None
-    make = VECTOR_POLICIES.get(name)
-    if make is None:
-        policy = _strategy(name, rules, players, np.asarray(seat_seeds, dtype=np.int64))
-        if policy is not None:
-            return policy
-        shown = Path(name).stem if name.endswith((".yaml", ".yml")) else name
-        raise VectorUnsupported(f"the agent '{shown}' (no batched policy)")
-    return make(rules, players, np.asarray(seat_seeds, dtype=np.int64))
-
-
-def vector_refusal(rules: RuleSet, players: int, slots: tuple) -> VectorUnsupported | None:
-    """Why the batched engine cannot play ``rules`` at ``players`` seats with the agents
-    of ``slots`` (agent names or pools), or None when it can: the NumPy engine's refusal
-    (:func:`numpy_refusal`) unless the compiled engine plays them
-    (:func:`~.compiled_batch.compiled_refusal`)."""
-    refusal = numpy_refusal(rules, players, all_agents(slots))
-    if refusal is not None and compiled_refusal(rules, players, all_agents(slots)) is None:
-        return None
-    return refusal
-
-
-def numpy_refusal(rules: RuleSet, players: int, agents) -> VectorUnsupported | None:
-    """Why the NumPy engine cannot play ``rules`` at ``players`` seats with ``agents``
-    (agent names), or None when it can: the rule set's compilation
-    (:func:`~machikoro.vector.program.compile_rules`, kept for the games) and each
-    agent's batched policy, made for one game."""
-    from ..vector.program import compile_rules
-
-    try:
-        compile_rules(rules, players)
-        for name in agents:
-            vector_policy(name, rules, players, np.zeros((1, players), dtype=np.int64))
-    except VectorUnsupported as exc:
-        return exc
-    return None
-
-
-def on_compiled(rules: RuleSet, players: int, agents) -> bool:
-    """Whether the batches of ``rules`` at ``players`` seats with ``agents`` (agent names)
-    play the compiled engine: where it can and the NumPy engine cannot; and, where both
-    can, when the compiled code is compiled on this machine already (a run does not wait
-    minutes for a first compile where the NumPy engine plays at once). It plays faster on
-    every bundled case measured but one, greedy on the base set in batches of 20,000
-    (docs/vector.md, "Two batched engines"). The games are the same on either."""
-    if compiled_refusal(rules, players, agents) is not None:
-        return False
-    if numpy_refusal(rules, players, agents) is not None:
-        return True
-    return compiled_ready(agents)
+def vector_refusal(rules: RuleSet, players: int, slots: tuple) -> str | None:
+    """Why the batched engine (the compiled one) cannot play ``rules`` at ``players``
+    seats with the agents of ``slots`` (agent names or pools), as one line naming the
+    agent, the rule-set concept or the missing compiler; None when it can
+    (:func:`~.compiled_batch.compiled_refusal`). Compiles nothing."""
+    return compiled_refusal(rules, players, all_agents(slots))
 
 
 class EngineChoice(Record):
@@ -213,9 +99,11 @@ def choose_engine(asked: str, cases: list, slots: tuple) -> EngineChoice:
     """The engine for ``asked`` (``scalar``, ``vector``, ``auto``) and the games of
     ``cases``: ``(label, rules, players)`` each, label None when there is one rule set
     (else the refusal names it); ``slots`` the agents of the seats. ``vector`` and
-    ``auto``: the batched engine when every case compiles for it (rule set and agents),
-    else the scalar engine with the first refusal (:attr:`EngineChoice.refused` for
-    ``vector``: the caller refuses it). Raises ValueError for an unknown engine."""
+    ``auto``: the batched engine when it plays every case (:func:`vector_refusal` is
+    None), its code then compiled or loaded in this process (:func:`prepare_batches`: a
+    first compile takes minutes, once per machine); else the scalar engine with the first
+    refusal (:attr:`EngineChoice.refused` for ``vector``: the caller refuses it). Raises
+    ValueError for an unknown engine."""
     if asked not in ENGINES:
         raise ValueError(f"unknown engine '{asked}' (expected {', '.join(ENGINES)})")
     if asked == "scalar":
@@ -223,7 +111,7 @@ def choose_engine(asked: str, cases: list, slots: tuple) -> EngineChoice:
     for label, rules, players in cases:
         refusal = vector_refusal(rules, players, slots)
         if refusal is not None:
-            reason = str(refusal) if label is None else f"rule set {label}: {refusal}"
+            reason = refusal if label is None else f"rule set {label}: {refusal}"
             return EngineChoice("scalar", asked, reason)
     for _, rules, players in cases:
         prepare_batches(rules, players, slots)
@@ -231,13 +119,12 @@ def choose_engine(asked: str, cases: list, slots: tuple) -> EngineChoice:
 
 
 def prepare_batches(rules: RuleSet, players: int, slots: tuple) -> None:
-    """Where the compiled engine plays the batches of ``rules`` at ``players`` seats with
-    the agents of ``slots``, compile or load its code in this process
-    (:func:`~.compiled_batch.prepare`), before any worker is forked from it: the first
-    compile is made once, not by every worker."""
-    agents = all_agents(slots)
-    if on_compiled(rules, players, agents):
-        prepare(rules, players, agents)
+    """Compile or load the compiled code that the batches of ``rules`` at ``players`` seats
+    with the agents of ``slots`` play, in this process (:func:`~.compiled_batch.prepare`),
+    before any worker is forked from it: the first compile on a machine (minutes, said on
+    standard error) is made once, not by every worker. ``slots`` must be playable there
+    (:func:`vector_refusal` None)."""
+    prepare(rules, players, all_agents(slots))
 
 
 def batch_size(batch: int | None, games: int, workers: int) -> int:
@@ -257,23 +144,20 @@ def run_piece(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | Non
     return run_chunk(spec, start, stop)
 
 
-def play(batch, policy) -> None:
-    """Play ``batch`` with ``policy`` until every game is over, each decision answered as
-    it arises (:meth:`~machikoro.vector.engine.VectorGames.run`: the same games as
-    stepping)."""
-    batch.run(policy)
-
-
 def run_batch(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | None]:
-    """Play games ``start..stop-1`` of ``spec`` as one batch of the batched engine (the
-    NumPy engine, or the compiled one where only it plays the run: :func:`on_compiled`;
-    the same games either way): their
+    """Play games ``start..stop-1`` of ``spec`` as one batch of the compiled engine
+    (:class:`~machikoro.compiled.games.CompiledGames`, played to its end by
+    :func:`~.compiled_batch.play_compiled`): their
     :class:`~machikoro.lab.summary.Summary` (filled from the batch's arrays:
     :meth:`~machikoro.lab.summary.Summary.add_batch`) and, when ``spec.records``, one
     record per game with the fields of :func:`~machikoro.lab.runs.play_game`'s (``engine``
     ``vector``). Ctrl-C while the batch plays raises :class:`~machikoro.lab.runs.
     Interrupted` with no game: a batch counts whole or not at all (its games finished
-    first are its shortest ones: keeping them would bias the statistics)."""
+    first are its shortest ones: keeping them would bias the statistics). Raises
+    :class:`~machikoro.errors.CompiledUnsupported` for a run the compiled engine cannot
+    play (:func:`vector_refusal` says so before any game)."""
+    from ..compiled.games import CompiledGames
+
     rules = cached_ruleset(spec.variant)
     players = spec.players
     seeds = np.array(game_seeds(spec.seed, start, stop, players), dtype=np.int64)
@@ -283,15 +167,9 @@ def run_batch(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | Non
     seated = np.array([[index[name] for name in row] for row in lineups], dtype=np.int64)
     summary = Summary(players, spec.agents)
     try:
-        if on_compiled(rules, players, agents):
-            from ..compiled.games import CompiledGames
-
-            batch = CompiledGames(rules, players, seeds[:, 0], max_turns=spec.max_turns,
-                                  keep_builds=True)
-            play_compiled(batch, agents, seated, seeds[:, 1:])
-            batch.builds = batch.take_builds()
-        else:
-            batch = _numpy_batch(rules, players, seeds, agents, seated, spec.max_turns)
+        batch = CompiledGames(rules, players, seeds[:, 0], max_turns=spec.max_turns,
+                              keep_builds=True)
+        play_compiled(batch, agents, seated, seeds[:, 1:])
     except KeyboardInterrupt:
         raise Interrupted(summary, [] if spec.records else None) from None
     games = batch_arrays(batch, seated, agents)
@@ -302,38 +180,22 @@ def run_batch(spec: RunSpec, start: int, stop: int) -> tuple[Summary, list | Non
     return summary, records
 
 
-def _numpy_batch(rules: RuleSet, players: int, seeds: np.ndarray, agents: tuple,
-                 seated: np.ndarray, max_turns: int | None):
-    """A batch of the NumPy engine (:class:`~machikoro.vector.engine.VectorGames`,
-    keeping its builds) played to its end with the agents' batched policies: the games of
-    ``seeds`` (``(N, 1 + P)``: each game's seed, then its seats' agent seeds)."""
-    from ..vector.engine import VectorGames
-    from ..vector.policies import SeatPolicies
-
-    policies = [vector_policy(name, rules, players, seeds[:, 1:]) for name in agents]
-    policy = policies[0] if len(policies) == 1 else SeatPolicies(policies, seated)
-    batch = VectorGames(rules, players, seeds[:, 0].tolist(), max_turns=max_turns,
-                        keep_builds=True)
-    play(batch, policy)
-    return batch
-
-
 def batch_arrays(batch, seated: np.ndarray, names: tuple) -> GameArrays:
-    """A finished batch's games (a :class:`~machikoro.vector.engine.VectorGames` or a
-    :class:`~machikoro.compiled.games.CompiledGames` that kept its builds) as :class:`~machikoro.lab.summary.GameArrays`: winner, turns and rounds as
-    :func:`~machikoro.lab.runs.play_game` counts them (``turns`` the turns played, the
-    winning one included; ``rounds`` the rounds begun, extra turns not counted, an extra
-    turn granted by the last turn of a capped game never begun), and its builds in order,
-    in small integer types (11 bytes a build instead of the batch's 32: a batch of 100,000
-    games of Harbor and Millionaire's Row at 4 players makes some 23 million builds). The
-    batch's own list of builds is let go."""
+    """A finished batch's games (a :class:`~machikoro.compiled.games.CompiledGames` made
+    with ``keep_builds``) as :class:`~machikoro.lab.summary.GameArrays`: winner, turns and
+    rounds as :func:`~machikoro.lab.runs.play_game` counts them (``turns`` the turns
+    played, the winning one included; ``rounds`` the rounds begun, extra turns not
+    counted, an extra turn granted by the last turn of a capped game never begun), and its
+    builds in order, in small integer types (11 bytes a build instead of the batch's 32: a
+    batch of 100,000 games of Harbor and Millionaire's Row at 4 players makes some 23
+    million builds). The batch's own list of builds is let go."""
     players = batch.players
     winner = batch.winner.astype(np.int64)
     won = winner >= 0
-    turns = (batch.turn if hasattr(batch, "turn") else batch.turns).astype(np.int64)
+    turns = batch.turns.astype(np.int64)
     extra = batch.extra_turns.astype(np.int64) - (~won & batch.extra_turn.astype(bool))
     rounds = np.maximum(1, -(-(turns - extra) // players))
-    steps, batch.builds = batch.builds or [], None
+    steps = batch.take_builds()
     kinds = (_index_type(batch.n), _index_type(int(turns.max(initial=0)) + 1), np.int8,
              _index_type(len(batch.rules.ids)))
     parts = [np.concatenate([step[k] for step in steps]).astype(kind, copy=False)
