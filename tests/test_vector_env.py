@@ -1,10 +1,10 @@
-"""The Gymnasium vector environment over the batched engine (machikoro.adapters.vector_env).
+"""The Gymnasium vector environment over the compiled engine (machikoro.adapters.vector_env).
 
 Agreement with the scalar PettingZoo flat environment (the same dice and answers give the
 same observations, masks, rewards and ends, step after step, over the bundled rule sets);
 random legal actions through many episodes in every autoreset mode; episodes that do not
-depend on the number of envs (games restarted in place play as new batches' games); the
-refusals; Gymnasium's conventions (spaces, determinism, fresh data, make_vec, wrappers).
+depend on the number of envs (games restarted in place play as new games); the refusals;
+Gymnasium's conventions (spaces, determinism, fresh data, make_vec, wrappers).
 """
 
 from __future__ import annotations
@@ -20,11 +20,12 @@ from gymnasium.vector import AutoresetMode
 import machikoro.adapters.vector_env as mve
 from machikoro import Game
 from machikoro.adapters import pettingzoo as mpz
+from machikoro.compiled import games as games_module
+from machikoro.compiled.games import CompiledGames
+from machikoro.compiled.lockstep import ScriptedDice
 from machikoro.errors import IllegalActions, MachikoroError
-from machikoro.vector.convert import to_game
-from machikoro.vector.engine import VectorGames
-from machikoro.vector.lockstep import _Dice, compare
-from machikoro.vector.policies import RandomPolicy
+
+pytestmark = pytest.mark.usefixtures("compiled_engine_only")
 
 
 def _random_actions(env, rng) -> np.ndarray:
@@ -36,28 +37,28 @@ def _random_actions(env, rng) -> np.ndarray:
 # ---------------------------------------------------------------------- agreement
 
 
-class _Logged(VectorGames):
-    """A batch that keeps its throws from the start (the scalar twins roll them)."""
+class _Logged(CompiledGames):
+    """Games that log their throws (the scalar twins throw them) and keep their market as
+    dealt (the opponents may build before the learner's first decision)."""
 
-    def begin(self) -> None:
-        self.dice_log = []
-        self.start = (self.supply.copy(), [None if d is None else [d.of(g) for g in
-                                                                  range(self.n)]
-                                           for d in self.decks])
-        super().begin()
+    def __init__(self, *args, **kwargs):
+        kwargs["log_rolls"] = True
+        super().__init__(*args, **kwargs)
+        rows = range(len(self.rules.market_rows))
+        self.dealt = [(self.supply[g].tolist(), [self.deck(g, r) for r in rows])
+                      for g in range(self.n)]
 
 
 class _Recorder:
     """Random opponents whose answers are kept per game, for the scalar twins."""
 
-    def __init__(self, seeds, seat: int):
-        self.inner, self.seat = RandomPolicy(seeds), seat
+    def __init__(self, seat: int):
+        self.seat = seat
         self.log: dict = defaultdict(list)
 
-    def __call__(self, batch) -> np.ndarray:
-        options = self.inner(batch)
-        theirs = np.flatnonzero((batch.pending >= 0) & (batch.pending_player != self.seat))
-        for g in theirs.tolist():
+    def __call__(self, games, only) -> np.ndarray:
+        options = games.random_answers(only)
+        for g in np.flatnonzero(only).tolist():
             self.log[g].append(int(options[g]))
         return options
 
@@ -66,12 +67,10 @@ def _twin_env(env, g: int, script, variant) -> mpz.raw_env:
     """PettingZoo's flat AEC environment playing the scalar twin of env ``g``'s game."""
     aec = mpz.raw_env(env.players, variant, env.max_turns, observation="flat")
     aec.reset(seed=0)
-    aec.game = game = Game(env.rules, env.players, seed=int(env.batch.seeds[g]),
-                           max_turns=env.max_turns, dice=script)
-    if env.rules.market_upkeep:  # the market as the batch laid it out
-        supply, decks = env.batch.start
-        game.supply = supply[g].astype(int).tolist()
-        game.decks = [None if d is None else list(d[g]) for d in decks]
+    aec.game = game = Game(env.rules, env.players, seed=0, max_turns=env.max_turns,
+                           dice=script)
+    if env.rules.market_upkeep:  # the market as the compiled game dealt it
+        game.supply, game.decks = (list(part) for part in env.games.dealt[g])
         game._menus = [None] * game.n
     aec.game.decision()
     aec.agent_selection = aec.possible_agents[aec.game.pending.player]
@@ -90,19 +89,15 @@ def _agree(variant: str, players: int, seat: int, num_envs: int, steps: int,
            monkeypatch, seed: int = 3) -> int:
     """Drive the vector env and one PettingZoo env per env in lock-step; returns the
     number of env steps compared."""
-    monkeypatch.setattr(mve, "VectorGames", _Logged)
-    opponents = _Recorder(np.arange(num_envs * players).reshape(num_envs, players) + seed,
-                          seat)
+    monkeypatch.setattr(games_module, "CompiledGames", _Logged)
+    opponents = _Recorder(seat)
     env = mve.VectorEnv(num_envs, players, variant, seat=seat, opponents=opponents)
     obs, info = env.reset(seed=seed)
-    batch = env.batch
-    scripts = [_Dice() for _ in range(num_envs)]
+    scripts = [ScriptedDice() for _ in range(num_envs)]
 
     def hand_out_dice() -> None:
-        for games, faces, counts in batch.dice_log:
-            for g, row, k in zip(games.tolist(), faces.tolist(), counts.tolist()):
-                scripts[g].queue.append(tuple(row[:k]))
-        batch.dice_log.clear()
+        for script, throws in zip(scripts, env.games.take_rolls()):
+            script.queue.extend(throws)
 
     hand_out_dice()
     twins = {g: _twin_env(env, g, scripts[g], variant) for g in range(num_envs)}
@@ -120,7 +115,6 @@ def _agree(variant: str, players: int, seat: int, num_envs: int, steps: int,
         assert np.array_equal(env.action_masks()[g], aec.action_mask(agent).astype(bool))
         assert np.array_equal(info["action_mask"][g], aec.action_mask(agent))
 
-    hand_out_dice()
     for g in twins:
         catch_up(g)
         check(g)
@@ -129,7 +123,6 @@ def _agree(variant: str, players: int, seat: int, num_envs: int, steps: int,
     for _ in range(steps):
         actions = _random_actions(env, rng)
         obs, rewards, terminated, truncated, info = env.step(actions)
-        assert env.batch is batch
         hand_out_dice()
         for g in list(twins):
             aec = twins[g]
@@ -156,7 +149,8 @@ def _diff(env, vector, scalar) -> list:
     for k, (name, start) in enumerate(at):
         stop = at[k + 1][1] if k + 1 < len(at) else len(vector)
         if not np.array_equal(vector[start:stop], scalar[start:stop]):
-            out.append((name, vector[start:stop].tolist(), scalar[start:stop].tolist()))
+            out.append((name, np.flatnonzero(vector[start:stop]).tolist(),
+                        np.flatnonzero(scalar[start:stop]).tolist()))
     return out
 
 
@@ -199,9 +193,9 @@ def test_the_agreement_runs_reach_every_kind_of_compound_answer(monkeypatch):
     real = mve.VectorEnv.step
 
     def step(self, actions):
-        batch = self.batch
-        for g in np.flatnonzero(batch.pending >= 0).tolist():
-            seen.add((batch.decision_name(int(batch.pending[g]), g), int(self._plen[g])))
+        games = self.games
+        for g in np.flatnonzero(games.option_counts > 0).tolist():
+            seen.add((games.decision_name(g), int(self._plen[g])))
         return real(self, actions)
 
     monkeypatch.setattr(mve.VectorEnv, "step", step)
@@ -255,7 +249,7 @@ def test_next_step_autoreset_starts_the_new_game_on_the_step_after_the_end():
     _, rewards, terminated, truncated, _ = env.step(actions)
     assert rewards[e] == 0 and not terminated[e] and not truncated[e]
     assert env.action_masks()[e].any()
-    assert env.batch.turn[e] <= 1  # a new game, at its first decisions
+    assert env.games.turns[e] <= 1  # a new game, at its first decisions
 
 
 def test_same_step_autoreset_gives_the_last_observation_in_the_infos():
@@ -328,60 +322,44 @@ def test_an_env_plays_the_same_episodes_whatever_the_number_of_envs(variant, pla
 
 
 @pytest.mark.parametrize("variant", ["harbor+millionaires-row", "millionaires-row+market/hybrid"])
-def test_restarted_games_play_on_as_the_games_of_a_new_batch(variant):
-    """restart_games puts, in place of some games, the very games a new batch of their
-    seeds holds: every field equal, and so it stays as both play on alike."""
+def test_restarted_games_play_on_as_the_games_of_new_games(variant):
+    """CompiledGames.restart puts, in place of some games, the very games new games of
+    their seeds are: every array's rows equal, and so they stay as both play on alike."""
     rules = mve._rules(variant)
-    batch = VectorGames(rules, 4, list(range(6)), max_turns=120)
-    policy = RandomPolicy(np.arange(24).reshape(6, 4))
+    games = CompiledGames(rules, 4, list(range(6)), max_turns=120)
+    games.seed_agents(np.arange(24).reshape(6, 4))
     for _ in range(40):
-        batch.step(policy(batch))
-    games = np.array([1, 4])
-    batch = mve.restart_games(batch, games, [77, 78])
-    fresh = VectorGames(rules, 4, [77, 78], max_turns=120)
-
-    def answer(b, rows):  # the same answer wherever a game sits: from its state alone
-        counts = b.option_counts()[rows]
-        return (b.turn[rows] * 7 + b.coins[rows].sum(axis=1)) % np.maximum(counts, 1)
-
+        games.step(games.random_answers())
+    restarted = np.array([1, 4])
+    games.restart(restarted, [77, 78])
+    games.seed_agents([[5, 6, 7, 8], [9, 10, 11, 12]], restarted)
+    fresh = CompiledGames(rules, 4, [77, 78], max_turns=120)
+    fresh.seed_agents([[5, 6, 7, 8], [9, 10, 11, 12]])
+    seats = (restarted[:, None] * 4 + np.arange(4)).reshape(-1)
     for _ in range(3000):
-        for k, g in enumerate(games.tolist()):
-            assert batch.options_of(g) == fresh.options_of(k)
-            assert int(batch.pending_player[g]) == int(fresh.pending_player[k])
-            twin = to_game(fresh, k, seed=0)
-            twin.decks = [None if d is None else d.of(k) for d in fresh.decks]  # (unshuffled)
-            assert compare(batch, g, twin) is None
+        for name, rows in fresh.arrays.items():
+            mine = games.arrays[name][seats if name.startswith("agent_") else restarted]
+            assert np.array_equal(mine, rows), name
+        for k, g in enumerate(restarted.tolist()):
+            assert games.options_of(g) == fresh.options_of(k)
         if fresh.over.all():
             break
-        options = np.zeros(6, dtype=np.int64)
-        options[games] = answer(fresh, np.arange(2))
-        others = np.setdiff1d(np.arange(6), games)
-        options[others] = policy(batch)[others]
-        batch.step(options)
-        fresh.step(options[games])
+        options = games.random_answers()
+        fresh_options = fresh.random_answers()
+        options[restarted] = fresh_options
+        games.step(options)
+        fresh.step(fresh_options)
     assert fresh.over.all()
 
 
-def test_the_restart_knows_every_field_of_a_batch():
-    """Each attribute of a batch is a per-game array (copied row by row), a table shared
-    by every batch of the rule set, or one restart_games handles by name: a new kind of
-    per-game state in the engine makes this fail until the restart learns it."""
+def test_a_restart_takes_every_array_of_the_games():
+    """Every array of CompiledGames.arrays has the game (or the game's seats) as its
+    first axis, so that restart's copy row by row is the whole state of a game."""
     rules = mve._rules("harbor+millionaires-row+market/variable")
-    big, small = VectorGames(rules, 3, list(range(7))), VectorGames(rules, 3, [1, 2])
-    known = {"seeds", "moves", "_masks", "_waiting", "n_seen", "n", "cur_cell", "_row",
-             "dice_log", "scripted", "builds", "_inline", "_mixed", "_phase_now",
-             "in_income", "hold_turns", "max_turns", "marks", "decks"}
-    for name, value in vars(big).items():
-        other = getattr(small, name)
-        if name in known or value is other:
-            continue
-        if isinstance(value, np.ndarray):
-            assert value.shape[1:] == other.shape[1:], name
-        elif isinstance(value, (dict, list, tuple)):  # a container per game: its length
-            assert len(value) == len(other), name
-        else:
-            assert isinstance(value, (int, float, str, type(None), mve._SHARED_TYPES)) or \
-                callable(value), name
+    games = CompiledGames(rules, 3, list(range(7)), log_rolls=True, keep_builds=True)
+    for name, rows in games.arrays.items():
+        assert rows.shape[0] in ((7, 21) if name.startswith("agent_") else (7,)), name
+    assert set(games.arrays) == set(type(games.state)._fields)
 
 
 # ---------------------------------------------------------------------- refusals
@@ -393,7 +371,8 @@ def test_the_restart_knows_every_field_of_a_batch():
     ({"num_envs": 10**12}, "num_envs"), ({"players": 6}, "players"),
     ({"players": 2.5}, "players"), ({"seat": 2}, "seat"), ({"seat": True}, "seat"),
     ({"max_turns": 0}, "max_turns"), ({"max_turns": 10**9}, "max_turns"),
-    ({"opponents": "greedy"}, "opponents"), ({"autoreset_mode": "sometimes"},
+    ({"opponents": "mcts"}, "opponents"), ({"opponents": 3}, "opponents"),
+    ({"autoreset_mode": "sometimes"},
                                              "autoreset_mode"),
     ({"render_mode": "human"}, "render_mode"), ({"variant": 3}, "variant"),
 ])
@@ -449,8 +428,8 @@ def test_an_illegal_action_names_the_envs_and_applies_nothing():
 
 
 def test_an_opponents_policy_that_answers_badly_is_named():
-    def no_policy(batch):
-        return np.full(batch.n, 99, dtype=np.int64)
+    def no_policy(games, only):
+        return np.full(games.n, 99, dtype=np.int64)
 
     env = mve.VectorEnv(3, opponents=no_policy)
     with pytest.raises(IllegalActions, match="opponents' policy"):
@@ -573,3 +552,21 @@ def test_the_bench_script_runs_and_reports_finite_ratios():
     refused = subprocess.run([sys.executable, str(bench), "--envs", "0"],
                              capture_output=True, text=True, timeout=60, check=False)
     assert refused.returncode == 2 and "at least 1" in refused.stderr
+
+
+@pytest.mark.usefixtures("compiled_engine")
+def test_an_agents_name_plays_the_opponents_with_its_compiled_policy():
+    """``opponents="greedy"``: the opponents' decisions are the compiled greedy's, the
+    scalar greedy's answers (the greedy-same proofs): a learner that never builds loses
+    every game it finishes, as greedy builds its landmarks."""
+    env = mve.VectorEnv(6, 2, opponents="greedy", max_turns=200)
+    env.reset(seed=0)
+    none = env.table.action_id(None)
+    losses = 0
+    for _ in range(400):
+        masks = env.action_masks()
+        actions = np.where(masks[:, none], none, masks.argmax(axis=1))
+        _, rewards, terminated, _, _ = env.step(actions)
+        assert not (rewards[terminated] > 0).any()
+        losses += int(terminated.sum())
+    assert losses >= 6

@@ -1,12 +1,17 @@
-"""Machi Koro as a Gymnasium ``VectorEnv`` over the batched engine: many games stepped at
-once as arrays, for RL training (``pip install "machikoro[pettingzoo]"``).
+"""Machi Koro as a Gymnasium ``VectorEnv`` over the compiled engine: many games stepped at
+once, for RL training (``pip install "machikoro[pettingzoo]"``; the compiled engine needs
+Numba, and compiles its code the first time on a machine: minutes, said on standard error).
 
-:class:`VectorEnv` holds ``num_envs`` games in one :class:`~machikoro.vector.engine.
-VectorGames` batch; env ``i`` is game ``i``. The learner plays one seat (``seat``) of
-every game, as in :class:`machikoro.adapters.pettingzoo.SingleAgentEnv`; the other seats are played
-by a batched ``opponents`` policy (uniform random over the legal answers by default, or
-any policy of :mod:`machikoro.vector.policies`: a callable from the batch to one option
-index per game). Importing machikoro registers it as ``gymnasium.make_vec(
+:class:`VectorEnv` holds ``num_envs`` games in one :class:`~machikoro.compiled.games.
+CompiledGames` (:attr:`VectorEnv.games`); env ``i`` is game ``i``. The learner plays one
+seat (``seat``) of every game, as in :class:`machikoro.adapters.pettingzoo.SingleAgentEnv`;
+the other seats are played by ``opponents``: uniform random over the legal answers by
+default, an agent's name with a compiled policy (``greedy``, ``expert``, a strategy:
+:data:`machikoro.lab.compiled_batch.COMPILED_AGENTS`), or a callable ``policy(games,
+only) -> option indices`` (one per game; ``only`` a bool per game, the games whose
+opponent decision it answers: the index of the answer in the scalar engine's
+``Decision.options``, whose values :meth:`~machikoro.compiled.games.CompiledGames.
+options_of` lists). Importing machikoro registers it as ``gymnasium.make_vec(
 "Machikoro-vector-v0", num_envs=1024, ...)``.
 
 **Spaces: PettingZoo's flat mode.** Each env's observation is the float32 vector of the
@@ -43,7 +48,9 @@ is not a whole number >= 0, actions not one whole number per env inside the acti
 raise :class:`~machikoro.errors.MachikoroError` before anything changes; an action the mask
 forbids raises :class:`IllegalEnvActions` (an :class:`~machikoro.errors.IllegalActions`)
 naming the envs, their decisions and actions, nothing applied to any env. A rule set the
-batched engine cannot play raises :class:`~machikoro.errors.VectorUnsupported`.
+compiled engine cannot play (or a machine without Numba) raises
+:class:`~machikoro.errors.VectorUnsupported`; a house rule of more than two builds a turn
+is refused (the observation counts a card built twice in a turn, not three times).
 
 PettingZoo's parallel API does not fit: it steps one game whose agents act at once, while
 a Machi Koro game has one agent to act at a time (PettingZoo's AEC API, which
@@ -67,18 +74,14 @@ with needs("gymnasium", "pettingzoo", __name__):
 
 from ..data.bundled import resolve_variant
 from ..engine.phases import PHASE_NAMES as SCALAR_PHASES
-from ..errors import IllegalActions, MachikoroError
+from ..errors import IllegalActions, MachikoroError, VectorUnsupported
 from ..lab.seeding import spawned_words
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet
-from ..vector import engine as vector_engine
-from ..vector.decisions import joined
-from ..vector.engine import MAX_GAMES, PHASE_NAMES, VectorGames
-from ..vector.program import HOOK_PLANS, Program
-from ..vector.rng import Streams
 from .encoding import MAX_TURNS, PREFIX_SLOTS, ActionTable, action_table, shown
 
-_EMPTY = np.zeros(0, dtype=np.int64)
+MAX_ENVS = 1_000_000
+"""The most envs one :class:`VectorEnv` holds (a few KB of state each)."""
 
 
 class IllegalEnvActions(IllegalActions):
@@ -145,180 +148,78 @@ def episode_seeds(seed: int, envs: np.ndarray, episodes: np.ndarray,
     return seeds.astype(np.int64).reshape(len(envs), width)
 
 
-# ---------------------------------------------------------------------- the engine's seams
-# Two things the batched engine does not offer (yet), done here through its internals and
-# kept in these two functions: answering some of the waiting games while the others keep
-# waiting, and starting new games in place of some games of a batch.
-
-
-def step_some(batch: VectorGames, answers: dict, keeps=None, answer=None) -> None:
-    """Answer the games of ``answers`` (``{kind: (games, slots)}``, each game waiting at a
-    decision of that kind, each slot one of its options) and play them on; every other
-    waiting game keeps waiting, untouched.
-
-    With ``keeps`` and ``answer``, a game that comes to a decision while the games play on
-    is answered at once, in the same pass over the turn (as
-    :meth:`~machikoro.vector.engine.VectorGames.run` does), unless ``keeps(batch, games)``
-    (bool per game of an index array) says it waits: ``answer(batch)`` gets the batch
-    whose :meth:`~machikoro.vector.engine.VectorGames.decisions` are the games to answer
-    and returns their option indices (one per game of the batch). Without them the games
-    play on to their next decisions."""
-    answering = np.zeros(batch.n, dtype=bool)
-    for games, _ in answers.values():
-        answering[games] = True
-    held: dict = {}  # kind -> parts of the games that keep waiting
-    for kind, waiting in batch.decisions().items():
-        rows = np.flatnonzero(~answering[waiting.games])
-        if len(rows):
-            held.setdefault(kind, []).append(_part(waiting, rows))
-
-    def inline(b: VectorGames) -> np.ndarray:
-        asked = {}
-        for kind, waiting in b.decisions().items():
-            keep = keeps(b, waiting.games)
-            if keep.any():
-                held.setdefault(kind, []).append(_part(waiting, np.flatnonzero(keep)))
-                if keep.all():
-                    continue
-                waiting = joined([_part(waiting, np.flatnonzero(~keep))])
-            asked[kind] = waiting
-            b._row[waiting.games] = np.arange(len(waiting.games))
-        b._masks = asked
-        if not asked:
-            return np.zeros(b.n, dtype=np.int64)
-        return answer(b)
-
-    batch._masks = {}
-    batch._waiting = {}
-    batch._inline = inline if answer is not None else None
-    try:
-        fresh, resume = batch._route({k: v for k, v in answers.items() if len(v[0])})
-        batch._advance({k: _cat(v) for k, v in fresh.items()},
-                       {k: _cat(v) for k, v in resume.items()})
-    finally:
-        batch._inline = None
-    for kind, waiting in batch.decisions().items():  # (waiting, not answered at once)
-        held.setdefault(kind, []).append(_part(waiting, np.arange(len(waiting.games))))
-    masks = {}
-    for kind, parts in held.items():
-        waiting = masks[kind] = joined(parts)
-        batch._row[waiting.games] = np.arange(len(waiting.games))
-    batch._masks = masks
-
-
-def _part(waiting, rows: np.ndarray) -> tuple:
-    """The rows ``rows`` of a :class:`~machikoro.vector.decisions.Waiting` as a part of
-    :func:`~machikoro.vector.decisions.joined`: ``(games, mask, bits, slots, order)``."""
-    if waiting.bits is not None:
-        return (waiting.games[rows], None, waiting.bits[rows], waiting.slots, None)
-    order = None if waiting.order is None else waiting.order[rows]
-    return (waiting.games[rows], waiting.mask[rows], None, 0, order)
-
-
-def _cat(parts: list) -> np.ndarray:
-    parts = [p for p in parts if len(p)]
-    if not parts:
-        return _EMPTY
-    return parts[0] if len(parts) == 1 else np.concatenate(parts)
-
-
-_INDEXED = {"cur_cell", "_row", "every", "ids"}  # arrays of game indices: not copied
-_SHARED_TYPES = (Streams, vector_engine._Cursor, vector_engine.Deck)
-
-
-def restart_games(batch: VectorGames, games: np.ndarray, seeds: list) -> VectorGames:
-    """Start new games in place of ``games`` of ``batch`` (ascending indices; one seed
-    each), each waiting at its first decision as in a new batch of those seeds; returns the
-    batch (a new one when every game restarts). Each restarted game's state is the state
-    of game k of ``VectorGames(rules, players, seeds)``: every per-game array, the streams,
-    decks and cursors copied row by row, the game indices held in arrays made again."""
-    fresh = VectorGames(batch.rules, batch.players, seeds, max_turns=batch.max_turns)
-    k, n = len(games), batch.n
-    if k == n:
-        return fresh
-    keep = {}
-    for kind, waiting in batch.decisions().items():  # games restarted mid-game stop waiting
-        rows = np.flatnonzero(~np.isin(waiting.games, games))
-        if len(rows):
-            keep[kind] = [_part(waiting, rows)]
-    _copy_rows(batch, fresh, games, k, n)
-    for fg, g in enumerate(games.tolist()):
-        batch.seeds[g] = fresh.seeds[fg]
-        batch.moves.pop(g, None)
-    for fg, moved in fresh.moves.items():
-        batch.moves[int(games[fg])] = moved
-    batch.cur_cell[games] = games * batch.players + batch.current[games]
-    batch.n_seen = int(batch.seen_on.sum())
-    for kind, waiting in fresh.decisions().items():
-        rows = np.arange(len(waiting.games))
-        part = _part(waiting, rows)
-        keep.setdefault(kind, []).append((games[part[0]],) + part[1:])
-    masks = {}
-    for kind, parts in keep.items():
-        waiting = masks[kind] = joined(parts)
-        batch._row[waiting.games] = np.arange(len(waiting.games))
-    batch._masks = masks
-    return batch
-
-
-def _copy_rows(into, source, games: np.ndarray, k: int, n: int) -> None:
-    """Copy every per-game row of ``source`` (``k`` games) into rows ``games`` of ``into``
-    (``n`` games): arrays whose first axis is the game, in lists and in the batch's own
-    objects (streams, decks, cursors) too; tables shared by both are left alone."""
-    names = source.__slots__ if hasattr(source, "__slots__") else vars(source)
-    for name in names:
-        value, target = getattr(source, name), getattr(into, name, None)
-        if value is target or name in _INDEXED:
-            continue
-        if isinstance(value, np.ndarray):
-            if value.ndim and value.shape[0] == k and target.shape[0] == n:
-                target[games] = value
-        elif isinstance(value, list) and isinstance(target, list):
-            if len(value) == k and len(target) == n:
-                continue  # a list per game (the seeds): the caller's
-            for v, t in zip(value, target):
-                if isinstance(v, np.ndarray) and v.shape[0] == k and t.shape[0] == n:
-                    t[games] = v
-                elif isinstance(v, _SHARED_TYPES):
-                    _copy_rows(t, v, games, k, n)
-        elif isinstance(value, _SHARED_TYPES):
-            _copy_rows(target, value, games, k, n)
-
-
 # ---------------------------------------------------------------------- the environment
 
 
-class _Paths:
-    """The action paths of one decision kind's slots for the learner's seat:
-    ``paths`` (``(slots, longest)`` action ids, -1 past a path's end), ``lengths``;
-    ``atoms``: every path is one action (then ``action_of`` is each slot's action and
-    ``slot_of`` each action's slot, -1 for none)."""
+class _Actions:
+    """The action ids of the option values of :mod:`machikoro.compiled.options` in the
+    learner's action table: ``none``, ``boolean`` (no, yes), ``number`` (per whole
+    number: a seat or a number of dice; -1 where the table has none) and ``card`` (per
+    card index)."""
 
-    def __init__(self, batch: VectorGames, table: ActionTable, kind: int, game: int,
-                 slots: int):
-        found = [table.path(batch.slot_value(kind, game, s)) for s in range(slots)]
-        self.lengths = np.array([len(p) for p in found], dtype=np.int64)
-        longest = int(self.lengths.max()) if slots else 1
-        self.paths = np.full((slots, longest), -1, dtype=np.int64)
-        for s, path in enumerate(found):
-            self.paths[s, :len(path)] = path
-        self.atoms = longest == 1
-        if self.atoms:
-            self.action_of = self.paths[:, 0]
-            self.slot_of = np.full(table.num_actions, -1, dtype=np.int64)
-            self.slot_of[self.action_of] = np.arange(slots)
+    def __init__(self, table: ActionTable, rules: RuleSet, players: int, most_dice: int):
+        def found(value) -> int:
+            try:
+                return table.action_id(value)
+            except MachikoroError:
+                return -1
+
+        self.none = found(None)
+        self.boolean = np.array([found(False), found(True)], dtype=np.int64)
+        most = max(players, most_dice) + 1
+        self.number = np.array([found(i) for i in range(most)], dtype=np.int64)
+        self.card = np.array([found(card) for card in rules.ids], dtype=np.int64)
+
+
+def _paths(rows: np.ndarray, counts: np.ndarray, acts: _Actions, order_path) -> tuple:
+    """The action paths of the options ``rows`` (``(W, K, WIDTH)``, per waiting game its
+    options' values: :meth:`~machikoro.compiled.games.CompiledGames.option_rows`; the
+    first ``counts[w]`` real): ``(paths, lengths)``, paths ``(W, K, longest)`` action ids
+    (-1 past a path's end) and lengths ``(W, K)`` (0 for no option). An atom is one
+    action; a gift ``{give, to}`` and a swap ``{from, give, take}`` are their values in
+    sorted key order, as the action table's paths are; an order its cards
+    (``order_path(w, row)``)."""
+    from ..compiled import options as o
+
+    w, k = rows.shape[:2]
+    tag, a, b, c = rows[..., 0], rows[..., 1], rows[..., 2], rows[..., 3]
+    real = np.arange(k)[None, :] < counts[:, None]
+    orders = np.argwhere(real & (tag == o.ORDER))
+    found = {(i, j): order_path(i, rows[i, j]) for i, j in orders.tolist()}
+    longest = max([3] + [len(p) for p in found.values()])
+    paths = np.full((w, k, longest), -1, dtype=np.int64)
+    lengths = np.zeros((w, k), dtype=np.int64)
+    card = acts.card[np.maximum(a, 0)]
+    atoms = {o.NONE: np.full_like(a, acts.none), o.BOOL: acts.boolean[np.clip(a, 0, 1)],
+             o.COUNT: acts.number[np.clip(a, 0, len(acts.number) - 1)], o.CARD: card}
+    atoms[o.SEAT] = atoms[o.COUNT]
+    for kind, action in atoms.items():
+        at = real & (tag == kind)
+        paths[..., 0] = np.where(at, action, paths[..., 0])
+        lengths[at] = 1
+    seat_b = acts.number[np.clip(b, 0, len(acts.number) - 1)]
+    for kind, parts in ((o.GIVE, (card, seat_b)),
+                        (o.SWAP, (seat_b, card, acts.card[np.maximum(c, 0)]))):
+        at = real & (tag == kind)
+        for j, action in enumerate(parts):
+            paths[..., j] = np.where(at, action, paths[..., j])
+        lengths[at] = len(parts)
+    for (i, j), path in found.items():
+        paths[i, j, :len(path)] = path
+        lengths[i, j] = len(path)
+    return paths, lengths
 
 
 class VectorEnv(GymnasiumVectorEnv):
     """``num_envs`` games of Machi Koro as one Gymnasium vector environment (see the module
     text): the learner plays ``seat`` of every game, ``opponents`` the other seats.
 
-    Arguments: ``num_envs`` (1 to :data:`~machikoro.vector.engine.MAX_GAMES`),
+    Arguments: ``num_envs`` (1 to :data:`MAX_ENVS`),
     ``players`` (the rule set's range), ``variant`` (``base``, a bundled name, ``A+B``, a
     file or folder, or a RuleSet), ``seat`` (0 to players - 1), ``opponents`` (None or
     ``"random"``: uniform over the legal answers, each seat from its own stream seeded
-    per episode; or a policy ``policy(batch) -> option indices`` of
-    :mod:`machikoro.vector.policies`, asked whenever an opponent's decision waits),
+    per episode; an agent's name with a compiled policy; or a policy ``policy(games,
+    only) -> option indices``, asked whenever an opponent's decision waits),
     ``max_turns`` (1 to :data:`~machikoro.adapters.encoding.MAX_TURNS`) and
     ``autoreset_mode`` (an :class:`~gymnasium.vector.AutoresetMode` or its value).
     ``render_mode`` ``"ansi"`` makes :meth:`render` return each env's position as text.
@@ -326,7 +227,8 @@ class VectorEnv(GymnasiumVectorEnv):
     ``observation_space`` is the batched ``Box`` (``(num_envs, observation_size)``
     float32), ``action_space`` ``MultiDiscrete`` of ``num_actions`` per env;
     ``single_observation_space`` and ``single_action_space`` are PettingZoo's flat mode's.
-    ``batch`` is the :class:`~machikoro.vector.engine.VectorGames` (after :meth:`reset`).
+    ``games`` is the :class:`~machikoro.compiled.games.CompiledGames` (after
+    :meth:`reset`).
     """
 
     metadata: ClassVar[dict] = {"autoreset_mode": AutoresetMode.NEXT_STEP,
@@ -338,8 +240,8 @@ class VectorEnv(GymnasiumVectorEnv):
                  autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
                  render_mode: str | None = None):
         num_envs = _whole(num_envs, "num_envs")
-        if not 1 <= num_envs <= MAX_GAMES:
-            raise MachikoroError(f"num_envs must be from 1 to {MAX_GAMES:,}, not "
+        if not 1 <= num_envs <= MAX_ENVS:
+            raise MachikoroError(f"num_envs must be from 1 to {MAX_ENVS:,}, not "
                                  f"{num_envs:,}")
         self.rules = _rules(variant)
         players = _whole(players, "players")
@@ -353,11 +255,7 @@ class VectorEnv(GymnasiumVectorEnv):
         if not 1 <= max_turns <= MAX_TURNS:
             raise MachikoroError(f"max_turns must be from 1 to {MAX_TURNS:,}, not "
                                  f"{max_turns:,}")
-        if opponents == "random":
-            opponents = None
-        if opponents is not None and not callable(opponents):
-            raise MachikoroError(f"opponents must be None, 'random' or a policy (a callable "
-                                 f"from the batch to option indices), not {shown(opponents)}")
+        opponents = _opponents(opponents, self.rules, players)
         try:
             mode = autoreset_mode if isinstance(autoreset_mode, AutoresetMode) else \
                 AutoresetMode(autoreset_mode)
@@ -373,67 +271,52 @@ class VectorEnv(GymnasiumVectorEnv):
         self.max_turns, self.opponents, self.render_mode = max_turns, opponents, render_mode
         self.autoreset_mode = mode
         self.metadata = {**self.metadata, "autoreset_mode": mode}
-        self.program = vector_engine.compile_rules(self.rules, players)
+        self._tables = _tables(self.rules, players)
         self.table = table = action_table(self.rules, players)
         self.single_observation_space = spaces.Box(0.0, np.inf, (table.observation_size,),
                                                    np.float32)
         self.single_action_space = spaces.Discrete(table.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
+        self._actions = _Actions(table, self.rules, players, self._tables.max_dice)
         self._layout()
         self._row_starts = np.arange(num_envs, dtype=np.int64) * table.observation_size
-        self.batch: VectorGames | None = None
+        self.games = None  # the CompiledGames, after reset()
+        self._policy = None  # the opponents' compiled policy (an agent's name), made then
         self._run_seed: int | None = None
         self._episode = np.zeros(num_envs, dtype=np.int64)  # each env's episode, from 0
         self._ended = np.zeros(num_envs, dtype=bool)  # waiting for a reset
-        self._prefix = np.full((num_envs, 1), -1, dtype=np.int64)  # actions chosen so far
+        self._prefix = np.full((num_envs, 3), -1, dtype=np.int64)  # actions chosen so far
         self._plen = np.zeros(num_envs, dtype=np.int64)
-        self._paths: dict = {}
         self._mask = np.zeros((num_envs, table.num_actions), dtype=bool)
-        self._streams: Streams | None = None  # the random opponents', one per env and seat
+        self._waiting = (np.zeros(0, dtype=np.int64),) * 3  # the learner's options: _observe
 
     # ------------------------------------------------------------------ set-up
 
     def _layout(self) -> None:
         """Where each part of an observation goes (the action table's layout) and the
         tables the observation reads: the seats from the learner's, the scalar phase of
-        each batch phase, each decision kind's name."""
-        table, program, rules = self.table, self.program, self.rules
+        each compiled phase, the decision names' ids."""
+        from ..compiled import tables as tb
+
+        table, rules = self.table, self.rules
         self._at = dict(table._offsets)  # the layout of ActionTable.observe
         self._order = np.array([(self.seat + k) % self.players for k in range(self.players)])
         scalar = {name: i for i, name in enumerate(SCALAR_PHASES)}
-        # a batch game at the dice decision is, in the scalar engine, at the start of the
-        # turn, or in the before roll step when the rule set has such hooks
-        dice_phase = "before_roll" if program.plans[HOOK_PLANS["before_roll"]] else "start"
-        self._phase_of = np.array([scalar[dice_phase if name == "dice" else name]
-                                   for name in PHASE_NAMES], dtype=np.int64)
+        names = {tb.START: "start", tb.BEFORE_ROLL: "before_roll", tb.DICE: "start",
+                 tb.AFTER_ROLL: "after_roll", tb.INCOME: "income",
+                 tb.AFTER_INCOME: "after_income", tb.BEFORE_BUILD: "before_build",
+                 tb.BUILD: "build", tb.END: "end", tb.OVER: "over", tb.SETUP: "start",
+                 tb.WHEN_BUILT: "when_built", tb.BUILD_AGAIN: "build"}
+        t = self._tables
+        if t.hook_stop[0] > t.hook_start[0]:  # before roll hooks: the dice are asked there
+            names[tb.DICE] = "before_roll"
+        self._phase_of = np.array([scalar[names[p]] for p in range(len(names))],
+                                  dtype=np.int64)
         ids = {name: i for i, name in enumerate(table.decision_names)}
+        self._named = {kind: ids.get(kind, -1) for kind in ("build", "dice", "order",
+                                                            "reroll")}
         self._card_decision = np.array([ids.get(i, -1) for i in rules.ids], dtype=np.int64)
-        named = []  # per kind: the decision's id, -2 where the asking card names it
-        for kind, choice in enumerate(program.choices):
-            name = "build" if kind == Program.BUILD else "dice" if kind == Program.DICE \
-                else choice.decision
-            named.append(-2 if name is None else ids.get(name, -1))
-        self._kind_decision = np.array(named, dtype=np.int64)
-
-    def _slots(self, kind: int) -> int:
-        if kind == Program.BUILD:
-            return 1 + self.program.cards
-        if kind == Program.DICE:
-            return len(self.program.dice_counts)
-        return len(self.program.choices[kind].slots)
-
-    def _paths_of(self, kind: int, game: int) -> _Paths:
-        found = self._paths.get(kind)
-        if found is None:
-            found = self._paths[kind] = _Paths(self.batch, self.table, kind, game,
-                                               self._slots(kind))
-            width = found.paths.shape[1]
-            if width > self._prefix.shape[1]:
-                wider = np.full((self.num_envs, width), -1, dtype=np.int64)
-                wider[:, :self._prefix.shape[1]] = self._prefix
-                self._prefix = wider
-        return found
 
     # ------------------------------------------------------------------ reset
 
@@ -455,7 +338,7 @@ class VectorEnv(GymnasiumVectorEnv):
             if mask.dtype != bool or mask.shape != (self.num_envs,):
                 raise MachikoroError(f"options['reset_mask'] must be a bool array of shape "
                                      f"({self.num_envs},), not {mask.dtype} {mask.shape}")
-            if self.batch is None:
+            if self.games is None:
                 raise MachikoroError("reset() without a reset_mask comes first")
             envs = np.flatnonzero(mask)
             self._episode[envs] += 1
@@ -465,7 +348,7 @@ class VectorEnv(GymnasiumVectorEnv):
                 self._episode[:] = 0
             elif self._run_seed is None:
                 self._run_seed = int(np.random.SeedSequence().entropy)
-            elif self.batch is not None:
+            elif self.games is not None:
                 self._episode += 1
             envs = np.arange(self.num_envs)
         self._restart(envs)
@@ -475,23 +358,19 @@ class VectorEnv(GymnasiumVectorEnv):
 
     def _restart(self, envs: np.ndarray) -> None:
         """New games for ``envs`` (their current episodes' seeds), at their first
-        decisions; the random opponents' streams seeded for them."""
+        decisions; their seats' random streams seeded for them."""
+        from ..compiled.games import CompiledGames
+
         if not len(envs):
             return
         seeds = episode_seeds(self._run_seed, envs, self._episode[envs], self.players)
-        if self.batch is None:
-            self.batch = VectorGames(self.rules, self.players, seeds[:, 0].tolist(),
-                                     max_turns=self.max_turns)
+        if self.games is None or len(envs) == self.num_envs:
+            self.games = CompiledGames(self.rules, self.players, seeds[:, 0],
+                                       max_turns=self.max_turns, tables=self._tables)
+            self._policy = None
         else:
-            self.batch = restart_games(self.batch, envs, seeds[:, 0].tolist())
-        if self.opponents is None:
-            streams = Streams(seeds[:, 1:].reshape(-1).tolist())
-            if self._streams is None or len(envs) == self.num_envs:
-                self._streams = streams
-            else:
-                rows = (envs[:, None] * self.players + np.arange(self.players)).reshape(-1)
-                self._streams.keys[rows] = streams.keys
-                self._streams.counters[rows] = streams.counters
+            self.games.restart(envs, seeds[:, 0])
+        self.games.seed_agents(seeds[:, 1:], envs)
         self._plen[envs] = 0
         self._prefix[envs] = -1
 
@@ -514,7 +393,7 @@ class VectorEnv(GymnasiumVectorEnv):
     def step(self, actions):
         """One action per env (see the module text): ``(observations, rewards,
         terminations, truncations, infos)``, arrays of ``num_envs`` rows."""
-        if self.batch is None:
+        if self.games is None:
             raise MachikoroError("reset() needs to be called before step()")
         actions = self._checked_actions(actions)
         ended = self._ended.copy()
@@ -525,16 +404,15 @@ class VectorEnv(GymnasiumVectorEnv):
         legal = self._mask[live, actions[live]]
         if not legal.all():
             self._refuse(live[~legal], actions)
-        answers = self._choose(live, actions[live])  # (only the live games wait now)
+        answered, options = self._choose(actions, ~ended)
         if self.autoreset_mode == AutoresetMode.NEXT_STEP and ended.any():
             resetting = np.flatnonzero(ended)
             self._episode[resetting] += 1
             self._restart(resetting)
-        self._play_opponents(answers)
-        batch = self.batch
-        over = np.zeros(self.num_envs, dtype=bool)
-        over[live] = batch.over[live]
-        winner = batch.winner
+        self._play_opponents(answered, options)
+        games = self.games
+        over = games.over & ~ended
+        winner = games.winner
         rewards = np.zeros(self.num_envs, dtype=np.float64)
         won = over & (winner >= 0)
         rewards[won] = np.where(winner[won] == self.seat, 1.0, -1.0 / (self.players - 1))
@@ -559,125 +437,97 @@ class VectorEnv(GymnasiumVectorEnv):
         return observations, rewards, terminations, truncations, infos
 
     def _refuse(self, envs: np.ndarray, actions: np.ndarray) -> None:
-        batch = self.batch
-        names = [batch.decision_name(int(batch.pending[e]), int(e)) if batch.pending[e] >= 0
-                 else "none (the game is over)" for e in envs.tolist()]
+        games = self.games
+        names = [games.decision_name(e) or "none (the game is over)" for e in envs.tolist()]
         raise IllegalEnvActions(envs.tolist(), names, actions[envs].tolist(),
                                 [self.table.label(int(a)) for a in actions[envs].tolist()])
 
-    def _choose(self, envs: np.ndarray, actions: np.ndarray) -> dict:
-        """Take each env's action (legal, checked): the answers completed, ``{kind:
-        (games, slots)}``; the envs whose answer goes on keep their longer prefix."""
-        batch = self.batch
-        act = np.full(self.num_envs, -1, dtype=np.int64)
-        act[envs] = actions
-        answers = {}
-        for kind, waiting in batch.decisions().items():
-            games = waiting.games
-            if not len(games):
-                continue
-            paths = self._paths_of(kind, int(games[0]))
-            a = act[games]
-            if paths.atoms:
-                answers[kind] = (games, paths.slot_of[a])
-                continue
-            candidates, plen = self._candidates(waiting, paths)
-            done = a == self.table.done
-            lengths = paths.lengths[None, :]
-            rows = np.arange(len(games))
-            step = np.where(done, 0, np.maximum(plen, 0))
-            next_action = paths.paths[:, np.minimum(step, paths.paths.shape[1] - 1)].T
-            on = candidates & ~done[:, None] & (lengths > plen[:, None]) & \
-                (next_action == a[:, None])
-            ends = candidates & done[:, None] & (lengths == plen[:, None])
-            goes_on = (on & (lengths > plen[:, None] + 1)).any(axis=1)
-            complete = ~goes_on
-            slot = np.where(done, ends.argmax(axis=1), on.argmax(axis=1))
-            longer = games[goes_on]
-            self._prefix[longer, plen[goes_on]] = a[goes_on]
-            self._plen[longer] += 1
-            finished = games[complete]
-            self._plen[finished] = 0
-            self._prefix[finished] = -1
-            answers[kind] = (finished, slot[rows[complete]])
-        return answers
+    def _choose(self, actions: np.ndarray, live: np.ndarray) -> tuple:
+        """Take each live env's action (legal, checked) on its waiting decision's
+        options (:meth:`_observe` made them): ``(answered, options)``, a bool per env
+        whose answer is complete and the option index it names; an env whose answer goes
+        on keeps its longer prefix."""
+        rows, paths, lengths = self._waiting
+        answered = np.zeros(self.num_envs, dtype=bool)
+        options = np.zeros(self.num_envs, dtype=np.int64)
+        take = live[rows]
+        rows, paths, lengths = rows[take], paths[take], lengths[take]
+        if not len(rows):
+            return answered, options
+        a = actions[rows]
+        candidates, plen = self._candidates(rows, paths, lengths)
+        done = a == self.table.done
+        step = np.minimum(plen, paths.shape[2] - 1)
+        next_action = np.take_along_axis(paths, step[:, None, None], axis=2)[..., 0]
+        on = candidates & ~done[:, None] & (lengths > plen[:, None]) & \
+            (next_action == a[:, None])
+        ends = candidates & done[:, None] & (lengths == plen[:, None])
+        goes_on = (on & (lengths > plen[:, None] + 1)).any(axis=1)
+        longer = rows[goes_on]
+        self._prefix[longer, plen[goes_on]] = a[goes_on]
+        self._plen[longer] += 1
+        finished = ~goes_on
+        chosen = np.where(done, ends.argmax(axis=1), on.argmax(axis=1))
+        answered[rows[finished]] = True
+        options[rows[finished]] = chosen[finished]
+        self._plen[rows[finished]] = 0
+        self._prefix[rows[finished]] = -1
+        return answered, options
 
-    def _candidates(self, waiting, paths: _Paths) -> tuple[np.ndarray, np.ndarray]:
-        """Which slots of each waiting game are options its prefix leads to: ``(games,
-        slots)`` bool, and each game's prefix length."""
-        games = waiting.games
-        plen = self._plen[games]
-        candidates = waiting.mask.copy()
-        width = paths.paths.shape[1]
-        for j in range(min(int(plen.max()), width)):
-            chosen = self._prefix[games, j]
-            candidates &= (plen[:, None] <= j) | (paths.paths[None, :, j] == chosen[:, None])
+    def _candidates(self, rows: np.ndarray, paths: np.ndarray, lengths: np.ndarray):
+        """Which options of each waiting env ``rows`` its prefix leads to: ``(rows,
+        options)`` bool, and each env's prefix length."""
+        plen = self._plen[rows]
+        candidates = lengths > 0
+        for j in range(min(int(plen.max(initial=0)), paths.shape[2])):
+            chosen = self._prefix[rows, j]
+            candidates &= (plen[:, None] <= j) | (paths[:, :, j] == chosen[:, None])
         return candidates, plen
 
-    def _play_opponents(self, answers: dict | None = None) -> None:
-        """Apply the learner's ``answers`` (``{kind: (games, slots)}``) and answer the
-        opponents' decisions, those waiting now and those that come, until every game
-        waits at the learner's decision (or is over)."""
-        batch, seat = self.batch, self.seat
-        answers = dict(answers or {})
-        asked = {}  # (after a reset: the seats before the learner's begin)
-        for kind, waiting in batch.decisions().items():
-            rows = np.flatnonzero(batch.pending_player[waiting.games] != seat)
-            if len(rows):
-                asked[kind] = (waiting, rows)
-        if asked:
-            options = self._opponent_options(batch, {
-                kind: joined([_part(waiting, rows)]) for kind, (waiting, rows) in asked.items()})
-            for kind, (waiting, rows) in asked.items():
-                games = waiting.games[rows]
-                slots = waiting.slots_of(options[games], rows)
-                if kind in answers:  # with the learner's answers of the same kind
-                    games = np.concatenate([answers[kind][0], games])
-                    slots = np.concatenate([answers[kind][1], slots])
-                answers[kind] = (games, slots)
-        if not answers:
-            return
-        step_some(batch, answers, self._learners, self._answer_opponents)
+    def _play_opponents(self, answered=None, options=None) -> None:
+        """Apply the learner's answers (``answered``: a bool per env, ``options`` their
+        option indices) and answer the opponents' decisions, those waiting now and those
+        that come, until every game waits at the learner's decision (or is over)."""
+        games, seat = self.games, self.seat
+        go = np.zeros(self.num_envs, dtype=bool) if answered is None else answered.copy()
+        answers = np.zeros(self.num_envs, dtype=np.int64) if options is None \
+            else options.copy()
+        while True:
+            theirs = (games.option_counts > 0) & (games.pending_player != seat)
+            if theirs.any():
+                answers = np.where(theirs, self._opponent_options(theirs), answers)
+                go |= theirs
+            if not go.any():
+                return
+            games.step(answers, only=go)
+            go[:] = False
 
-    def _learners(self, batch: VectorGames, games: np.ndarray) -> np.ndarray:
-        return batch.pending_player[games] == self.seat
-
-    def _answer_opponents(self, batch: VectorGames) -> np.ndarray:
-        return self._opponent_options(batch, batch.decisions())
-
-    def _opponent_options(self, batch: VectorGames, asked: dict) -> np.ndarray:
-        """Option indices for the opponents' decisions ``asked`` (``{kind: Waiting}``):
-        random draws from each seat's stream, or the opponents' policy's answers (asked
-        with ``asked`` as the batch's decisions), checked."""
+    def _opponent_options(self, theirs: np.ndarray) -> np.ndarray:
+        """Option indices for the opponents' decisions of the games ``theirs`` (a bool
+        per game): random draws from each seat's stream, an agent's compiled policy, or
+        the opponents' policy's answers, checked."""
+        games = self.games
         if self.opponents is None:
-            options = np.zeros(batch.n, dtype=np.int64)
-            for waiting in asked.values():
-                games = waiting.games
-                options[games] = self._streams.below(
-                    games * self.players + batch.pending_player[games], waiting.counts)
-            return options
-        held = batch._masks
-        batch._masks = asked
-        for waiting in asked.values():
-            batch._row[waiting.games] = np.arange(len(waiting.games))
-        try:
-            options = np.asarray(self.opponents(batch))
-        finally:
-            batch._masks = held
+            return games.random_answers(theirs)
+        if isinstance(self.opponents, str):
+            if self._policy is None:
+                from ..lab.compiled_batch import compiled_policy
+
+                self._policy = compiled_policy(self.opponents, games)
+            return self._policy(theirs)
+        options = np.asarray(self.opponents(games, theirs.copy()))
         if options.shape != (self.num_envs,) or not np.issubdtype(options.dtype, np.integer):
             raise MachikoroError(f"the opponents' policy must return one whole-number option "
                                  f"index per game (shape ({self.num_envs},)), not "
                                  f"{options.dtype} {options.shape}")
         options = options.astype(np.int64)
-        for kind, waiting in asked.items():
-            chosen = options[waiting.games]
-            bad = (chosen < 0) | (chosen >= waiting.counts)
-            if bad.any():
-                raise IllegalActions(
-                    waiting.games[bad].tolist(),
-                    [batch.decision_name(kind, int(g)) for g in waiting.games[bad]],
-                    chosen[bad].tolist(), "the opponents' policy: an option index must be 0 "
-                    "to the number of options - 1; the batch is left mid-step")
+        counts = games.option_counts
+        bad = np.flatnonzero(theirs & ((options < 0) | (options >= counts)))
+        if len(bad):
+            raise IllegalActions(
+                bad.tolist(), [games.decision_name(int(g)) for g in bad],
+                options[bad].tolist(), "the opponents' policy: an option index must be 0 "
+                "to the number of options - 1; nothing was applied to those games")
         return options
 
     # ------------------------------------------------------------------ reading
@@ -693,90 +543,192 @@ class VectorEnv(GymnasiumVectorEnv):
 
     def _observe(self) -> np.ndarray:
         """Every env's observation from the learner's seat (``ActionTable.observe``'s
-        vector, for all games at once); the masks of legal actions made beside it."""
-        batch, at, order = self.batch, self._at, self._order
-        n, p, c, a = self.num_envs, self.players, self.program.cards, self.table.num_actions
-        size = self.table.observation_size
-        obs = np.zeros((n, size), dtype=np.float32)
+        vector, for all games at once); the learner's options and the masks of legal
+        actions made beside it."""
+        from ..compiled import kernels as k
+
+        games, at, order = self.games, self._at, self._order
+        ints = games.arrays["ints"]
+        n, p, c = self.num_envs, self.players, len(self.rules.ids)
+        obs = np.zeros((n, self.table.observation_size), dtype=np.float32)
         flat = obs.reshape(-1)  # one-hot entries by flat index: cheaper than (row, column)
         base = self._row_starts
-        obs[:, :p] = batch.coins[:, order]
-        obs[:, at["towns"]:at["towns"] + p * c] = batch.owned[:, order].reshape(n, p * c)
-        obs[:, at["market"]:at["market"] + c] = batch.supply
-        flat[base + at["turn_of"] + (batch.current - self.seat) % p] = 1
-        w = np.flatnonzero(batch.pending >= 0)
-        flat[base[w] + at["decision_of"] + (batch.pending_player[w] - self.seat) % p] = 1
-        flat[base + at["phase"] + self._phase_of[batch.phase]] = 1
-        dice = at["dice"]
-        obs[:, dice] = batch.total
-        ndice = batch.ndice
-        obs[:, dice + 1] = ndice
-        if batch.dice.shape[1] == 2:
-            obs[:, dice + 2] = (ndice == 2) & (batch.dice[:, 0] == batch.dice[:, 1])
-        else:
-            width = batch.dice.shape[1]
-            same = (batch.dice == batch.dice[:, :1]) | (np.arange(width) >= ndice[:, None])
-            obs[:, dice + 2] = (ndice > 1) & same.all(axis=1)
-        built = at["built_this_turn"]
-        for k in range(batch.built.shape[1]):  # (a game's k-th build: one entry per game)
-            b = np.flatnonzero(batch.nbuilt > k)
-            flat[base[b] + built + batch.built[b, k]] += 1
-        obs[:, at["rerolls_used"]:at["rerolls_used"] + c] = batch.rerolled
-        obs[:, at["extra_turn"]] = batch.extra_turn
-        named = self._kind_decision[batch.pending[w]]
-        by_card = named == -2
-        if by_card.any():
-            named[by_card] = self._card_decision[batch.pending_card[w[by_card]]]
+        obs[:, :p] = games.coins[:, order]
+        obs[:, at["towns"]:at["towns"] + p * c] = games.towns[:, order].reshape(n, p * c)
+        obs[:, at["market"]:at["market"] + c] = games.supply
+        flat[base + at["turn_of"] + (ints[:, k.CUR] - self.seat) % p] = 1
+        w = np.flatnonzero(games.option_counts > 0)
+        flat[base[w] + at["decision_of"] + (ints[w, k.PLAYER] - self.seat) % p] = 1
+        flat[base + at["phase"] + self._phase_of[ints[:, k.PHASE]]] = 1
+        self._observe_turn(obs, ints)
+        named = self._decision_ids(w)
         shown_ = named >= 0
         flat[base[w[shown_]] + at["decision"] + named[shown_]] = 1
-        chosen = at["chosen"]
+        chosen, a = at["chosen"], self.table.num_actions
         for j in range(min(self._prefix.shape[1], PREFIX_SLOTS)):
             e = np.flatnonzero(self._plen > j)
             if len(e):
                 flat[base[e] + chosen + j * a + self._prefix[e, j]] = 1
         marks = at["marks"]
-        for m in range(len(batch.marks)):
-            start = marks + m * p * c
-            obs[:, start:start + p * c] = batch.full_marks(m)[:, order].reshape(n, p * c)
-        self._mask = self._legal()
+        table = games.arrays["marks"]
+        if table.shape[1:] == (self._tables.markers, p, c):
+            for m in range(len(self.rules.markers)):
+                start = marks + m * p * c
+                obs[:, start:start + p * c] = table[:, m][:, order].reshape(n, p * c)
+        self._mask = self._legal(w)
         return obs
 
-    def _legal(self) -> np.ndarray:
+    def _observe_turn(self, obs: np.ndarray, ints: np.ndarray) -> None:
+        """The turn's entries of the observations: the dice, the cards built this turn,
+        the rerolls used, the extra turn."""
+        from ..compiled import kernels as k
+
+        games, at = self.games, self._at
+        dice = at["dice"]
+        ndice = ints[:, k.NDICE]
+        faces = games.arrays["dice"]
+        obs[:, dice] = ints[:, k.TOTAL]
+        obs[:, dice + 1] = ndice
+        same = (faces == faces[:, :1]) | (np.arange(faces.shape[1]) >= ndice[:, None])
+        obs[:, dice + 2] = (ndice > 1) & same.all(axis=1)
+        # the turn's stamp (its count from 1); a game over has counted its last turn
+        this_turn = (ints[:, k.TURN] + (ints[:, k.PHASE] != k.OVER))[:, None]
+        built = games.arrays["built"] == this_turn
+        if self.rules.builds_per_turn > 1:  # one card built twice: its one stamp, 2 builds
+            twice = (built.sum(axis=1) == 1) & (self.rules.builds_per_turn -
+                                                ints[:, k.BUILDS_LEFT] == 2)
+            built = built.astype(np.int64) * np.where(twice, 2, 1)[:, None]
+        c = built.shape[1]
+        obs[:, at["built_this_turn"]:at["built_this_turn"] + c] = built
+        rerolled = games.arrays["rerolled"] == this_turn
+        obs[:, at["rerolls_used"]:at["rerolls_used"] + c] = rerolled
+        obs[:, at["extra_turn"]] = ints[:, k.EXTRA]
+
+    def _decision_ids(self, w: np.ndarray) -> np.ndarray:
+        """The action table's decision id of each waiting game ``w`` (-1: a name the
+        table does not list)."""
+        from ..compiled import kernels as k
+        from ..compiled import tables as tb
+
+        ints, queue = self.games.arrays["ints"], self.games.arrays["queue"]
+        kind = ints[w, k.PENDING]
+        item = queue[w, ints[w, k.ITEM]]
+        card, clause = item[:, 0], item[:, 3]
+        reroll = self._tables.clauses[clause, k.C_OP] == tb.REROLL
+        named = np.where(card >= 0, self._card_decision[np.maximum(card, 0)], -1)
+        named = np.where(reroll, self._named["reroll"], named)
+        named = np.where(card < 0, self._named["order"], named)
+        named = np.where(kind == k.BUILD_DECISION, self._named["build"], named)
+        return np.where(kind == k.DICE_DECISION, self._named["dice"], named)
+
+    def _legal(self, w: np.ndarray) -> np.ndarray:
         """The legal next actions of every env: the steps of its waiting decision's
         options that continue its prefix (and ``done`` where the prefix is an option and
-        longer ones go on)."""
-        batch, table = self.batch, self.table
+        longer ones go on); keeps the waiting games' option paths for :meth:`_choose`."""
+        from ..compiled.options import order_kinds, ordered
+
+        games, table = self.games, self.table
         mask = np.zeros((self.num_envs, table.num_actions), dtype=bool)
-        for kind, waiting in batch.decisions().items():
-            games = waiting.games
-            if not len(games):
-                continue
-            paths = self._paths_of(kind, int(games[0]))
-            if paths.atoms:
-                mask[games[:, None], paths.action_of[None, :]] = waiting.mask
-                continue
-            candidates, plen = self._candidates(waiting, paths)
-            lengths = paths.lengths[None, :]
-            more = candidates & (lengths > plen[:, None])
-            r, s = np.nonzero(more)
-            mask[games[r], paths.paths[s, plen[r]]] = True
-            done = (candidates & (lengths == plen[:, None])).any(axis=1) & more.any(axis=1)
-            mask[games[done], table.done] = True
+        counts = games.option_counts[w]
+        rows = games.option_rows(w)
+        card = self._actions.card
+
+        def order_path(i: int, row) -> list:
+            kinds = order_kinds(self._tables, games.state, int(w[i]), int(row[2]))
+            return [int(card[x]) for x in ordered(kinds, int(row[1]))]
+
+        paths, lengths = _paths(rows, counts, self._actions, order_path)
+        self._waiting = (w, paths, lengths)
+        if paths.shape[2] > self._prefix.shape[1]:
+            wider = np.full((self.num_envs, paths.shape[2]), -1, dtype=np.int64)
+            wider[:, :self._prefix.shape[1]] = self._prefix
+            self._prefix = wider
+        candidates, plen = self._candidates(w, paths, lengths)
+        more = candidates & (lengths > plen[:, None])
+        r, o = np.nonzero(more)
+        mask[w[r], paths[r, o, np.minimum(plen[r], paths.shape[2] - 1)]] = True
+        done = (candidates & (lengths == plen[:, None])).any(axis=1) & more.any(axis=1)
+        mask[w[done], table.done] = True
         return mask
 
     def render(self) -> tuple | None:
-        """Each env's position as text (``render_mode="ansi"``), from the scalar engine's
-        description of it; None without a render mode."""
+        """Each env's position as text (``render_mode="ansi"``), as the action table
+        describes a scalar game; None without a render mode."""
         if self.render_mode is None:
             return None
-        if self.batch is None:
+        if self.games is None:
             raise MachikoroError("reset() needs to be called before render()")
-        from ..vector.convert import to_game
-
         return tuple(self.table.describe(
-            to_game(self.batch, g, seed=0),
-            tuple(self._prefix[g, :self._plen[g]].tolist())) for g in range(self.num_envs))
+            _position(self.games, g, self._phase_of), tuple(self._prefix[g, :self._plen[g]].tolist()))
+            for g in range(self.num_envs))
 
     def close_extras(self, **kwargs) -> None:
-        """Nothing to release but the batch."""
-        self.batch = None
+        """Nothing to release but the games."""
+        self.games = None
+
+
+def _tables(rules: RuleSet, players: int):
+    """The compiled engine's tables of ``rules`` at ``players`` seats; raises
+    :class:`~machikoro.errors.VectorUnsupported` naming what it does not play (or that
+    Numba is missing), and MachikoroError for more than two builds a turn (the
+    observation's count of a card built this turn is exact up to two)."""
+    try:
+        import numba  # noqa: F401  (a platform without its wheels)
+    except ImportError:
+        raise VectorUnsupported("the compiled engine, which needs Numba (not installed "
+                                "here)") from None
+    from ..compiled.games import tables_for
+    from ..errors import CompiledUnsupported
+
+    if rules.builds_per_turn > 2:
+        raise MachikoroError(f"the vector environment observes up to 2 builds a turn; "
+                             f"{rules.name} allows {rules.builds_per_turn} (use "
+                             f"machikoro.adapters.pettingzoo)")
+    try:
+        return tables_for(rules, players)
+    except CompiledUnsupported as exc:
+        raise VectorUnsupported(exc.concept) from None
+
+
+def _opponents(opponents, rules: RuleSet, players: int):
+    """``opponents`` checked: None (``"random"``), an agent's name with a compiled policy
+    (:data:`~machikoro.lab.compiled_batch.COMPILED_AGENTS`, a strategy), or a callable;
+    raises MachikoroError otherwise."""
+    if opponents is None or opponents == "random":
+        return None
+    if isinstance(opponents, str):
+        from ..lab.compiled_batch import compiled_refusal
+
+        refusal = compiled_refusal(rules, players, (opponents,))
+        if refusal is not None:
+            raise MachikoroError(f"opponents {opponents!r}: {refusal}")
+        return opponents
+    if not callable(opponents):
+        raise MachikoroError(f"opponents must be None, 'random', an agent's name or a "
+                             f"policy (a callable from the games and the games to answer "
+                             f"to option indices), not {shown(opponents)}")
+    return opponents
+
+
+def _position(games, g: int, phase_of: np.ndarray):
+    """Game ``g`` of ``games`` as a scalar game, for its description: its coins, towns,
+    market, turn, seat to play, phase, dice, winner and waiting decision (the rest of a
+    scalar game's state is not read by :meth:`~machikoro.adapters.encoding.
+    ActionTable.describe`)."""
+    from ..compiled.kernels import PHASE
+    from ..engine.decision import Decision
+    from ..engine.game import Game
+
+    game = Game(games.rules, games.players, seed=0)
+    game.coins = games.coins[g].tolist()
+    game.owned = games.towns[g].tolist()
+    game.supply = games.supply[g].tolist()
+    game.turn, game.current = int(games.turns[g]), int(games.current[g])
+    game.total, game.dice = games.roll(g)
+    game.phase = int(phase_of[games.arrays["ints"][g, PHASE]])
+    winner = int(games.winner[g])
+    game.winner = None if winner < 0 else winner
+    name = games.decision_name(g)
+    game.pending = None if name is None else Decision(
+        name, int(games.pending_player[g]), tuple(games.options_of(g)))
+    return game

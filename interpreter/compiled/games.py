@@ -245,45 +245,51 @@ class CompiledGames:
                           counts[games]).astype(np.int64)
         return out
 
-    def seed_agents(self, agent_seeds) -> None:
+    def seed_agents(self, agent_seeds, games=None) -> None:
         """Seed each seat's random agent: ``agent_seeds`` an ``(N, P)`` array-like of
-        whole numbers, one per seat of each game (the lab's agent seeds). Raises
-        :class:`~machikoro.errors.MachikoroError` for another shape or a seed that is not
-        a whole number >= 0."""
+        whole numbers, one per seat of each game (the lab's agent seeds); with ``games``
+        (an index array of ``K`` games), a ``(K, P)`` one for those games' seats only.
+        Raises :class:`~machikoro.errors.MachikoroError` for another shape or a seed that
+        is not a whole number >= 0."""
         from . import kernels as k
 
         try:
             seeds = np.asarray(agent_seeds)
         except ValueError:  # (rows of different lengths)
             seeds = np.asarray(agent_seeds, dtype=object)
-        if seeds.shape != (self.n, self.players):
+        rows = self._games if games is None else np.asarray(games, dtype=np.int64)
+        if seeds.shape != (len(rows), self.players):
             raise MachikoroError(f"agent_seeds must be one seed per seat of each game: an "
-                                 f"({self.n}, {self.players}) array, not {seeds.shape}")
-        self.arrays["agent_keys"][:] = k.stream_keys(_seeds(seeds.reshape(-1),
-                                                            "agent seeds"))
-        self.arrays["agent_counters"][:] = 0
+                                 f"({len(rows)}, {self.players}) array, not {seeds.shape}")
+        seats = (rows[:, None] * self.players + np.arange(self.players)).reshape(-1)
+        self.arrays["agent_keys"][seats] = k.stream_keys(_seeds(seeds.reshape(-1),
+                                                                "agent seeds"))
+        self.arrays["agent_counters"][seats] = 0
 
     DECISIONS = ("build", "dice", "clause")
     """The kinds of :attr:`pending`, in order: 0 the build, 1 the number of dice, 2 a
     card's clause that asks (a reroll, a chosen player, a swap)."""
 
-    def step(self, options) -> CompiledGames:
+    def step(self, options, only=None) -> CompiledGames:
         """Answer every waiting game's decision at once and play each on to its next
         decision or its end: ``options`` one option index per game (an int array of
         shape ``(N,)``: the position of the answer in the scalar engine's
         ``Decision.options``; entries of games that wait at nothing are not read). A
-        policy written in Python is handed the whole batch this way. Raises
-        :class:`~machikoro.errors.MachikoroError`, changing nothing, for an array of
-        another shape or an option outside ``0 .. option_counts - 1``. Returns
-        ``self``."""
+        policy written in Python is handed the whole batch this way. With ``only`` (a
+        bool per game), only those games are answered and played on; the others keep
+        waiting, untouched. Raises :class:`~machikoro.errors.MachikoroError`, changing
+        nothing, for an array of another shape or an option outside ``0 ..
+        option_counts - 1``. Returns ``self``."""
         from .kernels import NBUILDS, STEP
 
         options = np.asarray(options)
         if options.shape != (self.n,) or not np.issubdtype(options.dtype, np.integer):
             raise MachikoroError(f"options must be one whole number per game: an ({self.n},)"
                                  f" int array, not {options.dtype} {options.shape}")
+        games = self._games if only is None else np.flatnonzero(only)
         counts = self.option_counts
-        bad = np.flatnonzero((counts > 0) & ((options < 0) | (options >= counts)))
+        asked = counts > 0 if only is None else (counts > 0) & np.asarray(only, dtype=bool)
+        bad = np.flatnonzero(asked & ((options < 0) | (options >= counts)))
         if bad.size:
             g = int(bad[0])
             raise MachikoroError(f"option {int(options[g])} is not one of game {g}'s "
@@ -291,7 +297,34 @@ class CompiledGames:
         if self.builds is not None and (self.arrays["ints"][:, NBUILDS] >=
                                         BUILDS_LOGGED).any():
             self._take_builds()  # (a step makes one build at most)
-        self._run(self.tables, self.state, self._games, options.astype(np.int64), STEP)
+        self._run(self.tables, self.state, games, options.astype(np.int64), STEP)
+        return self
+
+    def restart(self, games, seeds) -> CompiledGames:
+        """Start new games in place of ``games`` (an index array), one seed each
+        (``seeds``: whole numbers >= 0): each becomes game ``k`` of
+        ``CompiledGames(rules, players, seeds)`` with this batch's turn cap and logs,
+        waiting at its first decision, its agents' streams unseeded (:meth:`seed_agents`
+        seeds every game's; the caller seeds the restarted ones' rows). Their logged
+        throws and builds are dropped. Returns ``self``."""
+        games = np.asarray(games, dtype=np.int64)
+        seeds = _seeds(seeds, "seeds")
+        if len(seeds) != len(games):
+            raise MachikoroError(f"restart: one seed per game, not {len(seeds)} for "
+                                 f"{len(games)} games")
+        if not len(games):
+            return self
+        fresh = CompiledGames(self.rules, self.players, seeds, max_turns=self.max_turns,
+                              log_rolls=self.arrays["rolls"].shape[1] > 1,
+                              keep_builds=self.builds is not None)
+        p = self.players
+        seats = (games[:, None] * p + np.arange(p)).reshape(-1)
+        for name, rows in fresh.arrays.items():
+            if name in ("agent_keys", "agent_counters"):
+                self.arrays[name][seats] = rows
+            else:
+                self.arrays[name][games] = rows
+        self.seeds[games] = seeds
         return self
 
     def take_builds(self) -> list:
@@ -487,6 +520,34 @@ class CompiledGames:
         if self.tables.clauses[clause, k.C_OP] == tb.REROLL:
             return "reroll"
         return self.rules.ids[card]
+
+    def option_rows(self, games) -> np.ndarray:
+        """The options of the decisions games ``games`` wait at (an index array; each
+        must wait at one) as values: an ``(len(games), most options,
+        :data:`~machikoro.compiled.options.WIDTH`)`` int64 array, per option its tag and
+        numbers (:func:`~machikoro.compiled.options.option_values`; rows past a game's
+        options are -1). Compiled the first time (seconds)."""
+        from .options import WIDTH, option_values
+
+        games = np.asarray(games, dtype=np.int64)
+        most = int(self.option_counts[games].max(initial=1))
+        out = np.empty((len(games), max(most, 1), WIDTH), dtype=np.int64)
+        option_values(self.tables, self.state, games, out)
+        return out
+
+    def options_of(self, g: int) -> list:
+        """The options of game ``g``'s waiting decision as the scalar engine's values, in
+        its order (``Decision.options``: None, bools, numbers of dice, card ids, seats,
+        ``{give, to}`` and ``{give, take, from}`` answers, orders); [] when none waits."""
+        from .options import decode, order_kinds
+
+        count = int(self.option_counts[g])
+        if count <= 0:
+            return []
+        rows = self.option_rows([g])[0, :count]
+        return [decode(row, self.rules.ids,
+                       lambda item: order_kinds(self.tables, self.state, g, item))
+                for row in rows]
 
     @property
     def current(self) -> np.ndarray:

@@ -691,37 +691,47 @@ def _insert(s, g, card, owner, copies, clause, extra):
     s.ints[g, QLEN] = n + 1
 
 
-@njit(cache=True)
-def _card_choice(t, s, g, clause, card, owner, k):
-    """A choice of one card (the owner's, or any for ``choose an establishment``): with
-    ``k`` < 0 the number of cards, else act on the ``k``-th: unbuild it, name it (``it``
-    of the next steps), or activate it (its clauses run next, for its owner)."""
-    t, s = _borrowed(t), _borrowed(s)
-    act = t.clauses[clause, C_SCOPE]
+@njit(cache=True, inline="always")
+def _card_at(t, s, g, clause, owner, k):
+    """The cards a choice of one card offers ``owner`` (the owner's, or any for ``choose
+    an establishment``), in index order: with ``k`` < 0 ``(their number, -1)``, else
+    ``(k, the k-th card)``."""
     count = 0
     for c in range(t.cards):
-        if not t.clause_cards[clause, c] or (act != tb.CHOOSE_KIND and
-                                             s.towns[g, owner, c] <= 0):
+        if not t.clause_cards[clause, c] or (t.clauses[clause, C_SCOPE] != tb.CHOOSE_KIND
+                                             and s.towns[g, owner, c] <= 0):
             continue
         if count == k:
-            if act == tb.UNBUILD:
-                _towns_changing(t, s, g, c, owner, NOBODY)
-                s.towns[g, owner, c] = 0
-            elif act == tb.CHOOSE_KIND:
-                s.ints[g, BOUND] = c
-            else:
-                copies = s.towns[g, owner, c]
-                if t.blocking.shape[0]:
-                    copies = _reopen(t, s, g, owner, c, copies)
-                for j in range(t.card_clauses.shape[1] if copies else 0):
-                    row = t.card_clauses[c, j]
-                    if row < 0:
-                        break
-                    for _ in range(copies if t.clauses[row, C_ASKS] else 1):
-                        _insert(s, g, c, owner, 1 if t.clauses[row, C_ASKS] else copies,
-                                row, 0)
-            return count
+            return count, c
         count += 1
+    return count, -1
+
+
+@njit(cache=True)
+def _card_choice(t, s, g, clause, card, owner, k):
+    """A choice of one card (:func:`_card_at`): with ``k`` < 0 the number of cards, else
+    act on the ``k``-th: unbuild it, name it (``it`` of the next steps), or activate it
+    (its clauses run next, for its owner)."""
+    t, s = _borrowed(t), _borrowed(s)
+    count, c = _card_at(t, s, g, clause, owner, k)
+    if c < 0:
+        return count
+    act = t.clauses[clause, C_SCOPE]
+    if act == tb.UNBUILD:
+        _towns_changing(t, s, g, c, owner, NOBODY)
+        s.towns[g, owner, c] = 0
+    elif act == tb.CHOOSE_KIND:
+        s.ints[g, BOUND] = c
+    else:
+        copies = s.towns[g, owner, c]
+        if t.blocking.shape[0]:
+            copies = _reopen(t, s, g, owner, c, copies)
+        for j in range(t.card_clauses.shape[1] if copies else 0):
+            row = t.card_clauses[c, j]
+            if row < 0:
+                break
+            for _ in range(copies if t.clauses[row, C_ASKS] else 1):
+                _insert(s, g, c, owner, 1 if t.clauses[row, C_ASKS] else copies, row, 0)
     return count
 
 
@@ -775,11 +785,12 @@ def _owned_of(t, s, g, clause, seat, out):
 
 
 @njit(cache=True)
-def _swaps(t, s, g, clause, owner, k):
+def _swap_at(t, s, g, clause, owner, k):
     """The swaps of ``owner`` in the scalar engine's order (per other player in payment
-    order, per card given, per card taken, within the limits): with ``k`` < 0 their
-    number, else make the ``k``-th. Where no kind of a pair of towns has a limit, every
-    pair is a swap, counted (and the k-th found) without walking them."""
+    order, per card given, per card taken, within the limits): with ``k`` < 0 ``(their
+    number, -1, -1, -1)``, else ``(k, give, other, take)`` of the ``k``-th. Where no
+    kind of a pair of towns has a limit, every pair is a swap, counted (and the k-th
+    found) without walking them."""
     t, s = _borrowed(t), _borrowed(s)
     gives = np.empty(t.cards, dtype=np.int64)
     takes = np.empty(t.cards, dtype=np.int64)
@@ -791,10 +802,7 @@ def _swaps(t, s, g, clause, owner, k):
         if n_give > 0 and n_take >= 0:  # no limit to check
             pairs = n_give * n_take
             if 0 <= k - count < pairs:
-                give, take = gives[(k - count) // n_take], takes[(k - count) % n_take]
-                _move_copy(t, s, g, owner, give, other)
-                _move_copy(t, s, g, other, take, owner)
-                return k
+                return k, gives[(k - count) // n_take], other, takes[(k - count) % n_take]
             count += pairs
             continue
         for a in range(abs(n_give)):
@@ -805,18 +813,29 @@ def _swaps(t, s, g, clause, owner, k):
                         not _swap_fits(t, s, g, owner, give, other, take):
                     continue
                 if count == k:
-                    _move_copy(t, s, g, owner, give, other)
-                    _move_copy(t, s, g, other, take, owner)
-                    return count
+                    return count, give, other, take
                 count += 1
+    return count, -1, -1, -1
+
+
+@njit(cache=True)
+def _swaps(t, s, g, clause, owner, k):
+    """The swaps of ``owner`` (:func:`_swap_at`): with ``k`` < 0 their number, else make
+    the ``k``-th."""
+    t, s = _borrowed(t), _borrowed(s)
+    count, give, other, take = _swap_at(t, s, g, clause, owner, k)
+    if give >= 0:
+        _move_copy(t, s, g, owner, give, other)
+        _move_copy(t, s, g, other, take, owner)
     return count
 
 
 @njit(cache=True)
-def _gives(t, s, g, clause, owner, k):
+def _give_at(t, s, g, clause, owner, k):
     """The gifts of ``owner`` in the scalar engine's order (per card given, per receiver:
     the previous player, or each other player in payment order, who may own one more):
-    with ``k`` < 0 their number, else make the ``k``-th."""
+    with ``k`` < 0 ``(their number, -1, -1)``, else ``(k, give, other)`` of the
+    ``k``-th."""
     t, s = _borrowed(t), _borrowed(s)
     count = 0
     previous = t.clauses[clause, C_SCOPE] == 1
@@ -828,9 +847,19 @@ def _gives(t, s, g, clause, owner, k):
             if other == owner or s.towns[g, other, give] + 1 > t.limit[give]:
                 continue
             if count == k:
-                _move_copy(t, s, g, owner, give, other)
-                return count
+                return count, give, other
             count += 1
+    return count, -1, -1
+
+
+@njit(cache=True)
+def _gives(t, s, g, clause, owner, k):
+    """The gifts of ``owner`` (:func:`_give_at`): with ``k`` < 0 their number, else make
+    the ``k``-th."""
+    t, s = _borrowed(t), _borrowed(s)
+    count, give, other = _give_at(t, s, g, clause, owner, k)
+    if give >= 0:
+        _move_copy(t, s, g, owner, give, other)
     return count
 
 

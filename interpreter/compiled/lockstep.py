@@ -20,6 +20,7 @@ from collections import deque
 
 import numpy as np
 
+from ..engine.decision import same_answer
 from ..engine.game import Game
 from ..engine.phases import OVER
 from ..records import Record
@@ -128,12 +129,22 @@ def compare(games: CompiledGames, g: int, game: Game) -> tuple | None:
 
 
 def _decision_matches(games: CompiledGames, g: int, decision) -> tuple | None:
+    """``("decision", scalar, compiled)`` where the two engines wait at different
+    decisions (name, player, number of options) or list different options
+    (:meth:`~machikoro.compiled.games.CompiledGames.options_of`), else None."""
     name = games.decision_name(g)
     scalar = None if decision is None else (decision.name, decision.player,
                                             len(decision.options))
     compiled = None if name is None else (name, int(games.pending_player[g]),
                                           int(games.option_counts[g]))
-    return None if scalar == compiled else ("decision", scalar, compiled)
+    if scalar != compiled:
+        return "decision", scalar, compiled
+    if decision is not None:
+        values = games.options_of(g)
+        if not all(same_answer(o, v) for o, v in zip(decision.options, values)):
+            return ("options", (decision.name, list(decision.options)),
+                    (name, values))
+    return None
 
 
 def _same_answer(agent, game: Game, decision, option: int) -> tuple | None:
