@@ -1,19 +1,18 @@
-"""Lock-step agreement of the batched or compiled engine with the scalar engine over many
-games.
+"""Lock-step agreement of the compiled engine with the scalar engine over many games.
 
-    python bench/lockstep.py [--engine batched|compiled] [--games 100000] [--workers 2]
+    python bench/lockstep.py [--engine compiled] [--games 100000] [--workers 2]
                              [--batch 500] [--mutate] [--part K/M] [--json]
                              [--combine FILE ...]
 
 Plays ``--games`` games, spread over every bundled rule set and player count below (each
 case's share of the games in proportion to its weight), in both engines in lock-step
-(:func:`machikoro.vector.lockstep.run_lockstep` for ``--engine batched``, the default;
-:func:`machikoro.compiled.lockstep.run_lockstep` for ``--engine compiled``: the same dice
-and the same random answers, the whole state compared after every step), in batches of
+(:func:`machikoro.compiled.lockstep.run_lockstep`: the same dice and the same random
+answers, every decision's options and the whole state compared after every step; until
+issue 35 removed it, ``--engine batched`` checked the NumPy engine so), in batches of
 ``--batch`` games on ``--workers`` processes, and prints the games, turns and decisions
 checked per rule set and every difference found (exit 1 if any). ``--mutate`` plants a bug
-in the engine checked first (batched: a payer pays one coin less than it owes; compiled:
-every coin action's amount is one more in its tables) and must find differences: it checks
+in the engine checked first (every coin action's amount is one more in its tables) and
+must find differences: it checks
 that the check can fail (exit 0 when it does).
 
 ``--part K/M`` plays only the K-th of M interleaved shares of the batches (K from 1), so
@@ -28,8 +27,6 @@ import json
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-
-import numpy as np
 
 CASES = [  # (rule set, players, weight)
     ("base", 2, 6), ("base", 3, 3), ("base", 4, 3),
@@ -60,26 +57,8 @@ def rule_set(name: str):
 
 def one_batch(args: tuple) -> dict:
     """Play one batch in lock-step: its counts and differences (as text)."""
-    name, players, first, count, mutate, engine = args
-    if engine == "compiled":
-        return compiled_batch(name, players, first, count, mutate)
-    from machikoro.vector import batch as batch_module
-    from machikoro.vector.lockstep import run_lockstep
-
-    if mutate:
-        real = batch_module.Batch.transfer
-
-        def transfer(self, g, payer, payee, owed):
-            real(self, g, payer, payee, np.maximum(np.asarray(owed) - 1, 0))
-
-        batch_module.Batch.transfer = transfer
-    start = time.process_time()
-    report = run_lockstep(rule_set(name), players, range(first, first + count),
-                          answer_seed=first * 7919)
-    return {"rules": name, "players": players, "games": report.games,
-            "turns": report.turns, "decisions": report.decisions,
-            "differences": [str(d) for d in report.differences],
-            "asked": report.asked, "cpu_s": time.process_time() - start}
+    name, players, first, count, mutate, _ = args
+    return compiled_batch(name, players, first, count, mutate)
 
 
 def compiled_batch(name: str, players: int, first: int, count: int, mutate: bool) -> dict:
@@ -107,7 +86,7 @@ def compiled_batch(name: str, players: int, first: int, count: int, mutate: bool
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--engine", choices=("batched", "compiled"), default="batched")
+    parser.add_argument("--engine", choices=("compiled",), default="compiled")
     parser.add_argument("--games", type=int, default=100_000)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--batch", type=int, default=500)

@@ -13,7 +13,7 @@ Typical use::
 The package is built in layers, each importing only the layers below it (docs/architecture.md
 draws them, from the import contract in pyproject.toml): ``cli`` on top; ``web``; the
 adapters, the language server and the MCP server; ``lab``, ``checks`` and ``logs``;
-``agents``; ``vector`` (the batched engine); ``engine``; ``rules``; ``language``; ``data``;
+``agents``; ``compiled`` (the compiled engine); ``engine``; ``rules``; ``language``; ``data``;
 ``errors``; and ``records`` (value objects) at the bottom.
 """
 

@@ -159,17 +159,6 @@ class WeightsError(MachikoroError):
     map. The message names the file and says to train again (``machikoro train``)."""
 
 
-class VectorUnsupported(MachikoroError):
-    """The batched engine (:mod:`machikoro.vector`) cannot play this rule set (or these
-    agents) yet: ``concept`` names what it lacks (an effect, a condition, a policy). Raised
-    when the rule set is compiled for it, never during play; the lab then plays the scalar
-    engine."""
-
-    def __init__(self, concept: str):
-        self.concept = concept
-        super().__init__(f"the batched engine cannot play {concept} yet")
-
-
 class CompiledUnsupported(MachikoroError):
     """The compiled engine (:mod:`machikoro.compiled`) cannot play this rule set yet:
     ``concept`` names what it lacks. Raised when the rule set is encoded for it, never

@@ -8,14 +8,13 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from machikoro.agents.compiled_policies import CompiledGreedy, check_greedy, play_greedy
+from machikoro.agents.compiled_policies import NEUMAIER, CompiledGreedy, check_greedy, play_greedy
 from machikoro.compiled.games import CompiledGames
 from machikoro.compiled.lockstep import ScriptedDice, scalar_twin
 from machikoro.data.bundled import resolve_variant
 from machikoro.engine import expectations
 from machikoro.errors import MachikoroError
 from machikoro.rules.loader import load_cached
-from machikoro.vector.valuation import _NEUMAIER as NEUMAIER
 
 pytestmark = pytest.mark.usefixtures("compiled_engine")
 

@@ -13,9 +13,11 @@ from pathlib import Path
 import pytest
 
 import machikoro
+from machikoro.compiled import tables
+from machikoro.compiled.games import tables_for
 from machikoro.data.bundled import resolve_variant
 from machikoro.engine import payouts
-from machikoro.errors import VectorUnsupported
+from machikoro.errors import CompiledUnsupported
 from machikoro.language import actions, amounts, conditions, values
 from machikoro.language import concepts as registry
 from machikoro.language.compiler import compile_effect, handled_aliases
@@ -23,8 +25,6 @@ from machikoro.language.parser import parse
 from machikoro.language.units import UNITS
 from machikoro.records import Record, is_record
 from machikoro.rules.loader import load_cached
-from machikoro.vector import kernels, valuation
-from machikoro.vector.program import dynamic_concepts, unsupported_rules
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = load_cached([resolve_variant(v) for v in ("harbor", "millionaires-row")])
@@ -137,46 +137,20 @@ def _objects(clauses) -> list:
     return out
 
 
-def _steps(clauses):
-    for clause in clauses:
-        while clause is not None:
-            yield clause
-            clause = clause.rest
-
-
 def backend_plays(backend: str, text: str) -> str | None:
     """None when ``backend`` plays the effect ``text`` (harbor + millionaire's row's
     vocabulary), else what it said."""
     clauses = compile_effect(text, RULES.vocabulary)
     if backend == "compiled":
-        from machikoro.compiled.tables import _Encoder
-        from machikoro.errors import CompiledUnsupported
-
         try:
-            encoder = _Encoder(RULES)
+            encoder = tables._Encoder(RULES)
             for clause in clauses:
                 encoder.clause(clause, 0)
         except CompiledUnsupported as exc:
             return str(exc)
         return None
-    if backend == "batched":
-        try:
-            for step in _steps(clauses):
-                for test in step.conditions:
-                    kernels.condition(test, RULES)
-                if not isinstance(step.action, actions.STATIC):
-                    kernels.action(step.action, RULES, 0, 4, (1, 2))
-        except VectorUnsupported as exc:
-            return str(exc)
-        return None
     program = payouts.program(clauses, RULES.blocking_markers)
-    if backend == "lookahead":
-        return None if program is not None else "no payout program"
-    try:
-        valuation.check_program(program)
-    except valuation.Unsupported as exc:
-        return str(exc)
-    return None
+    return None if program is not None else "no payout program"
 
 
 def mismatches(concept) -> list[str]:
@@ -185,7 +159,7 @@ def mismatches(concept) -> list[str]:
     out = []
     if concept.kind == "static":  # read from the rule set's tables, not run as steps
         return out
-    for backend in ("batched", "lookahead", "valuation", "compiled"):
+    for backend in registry.BACKENDS:
         for text in concept.examples:
             said = backend_plays(backend, text)
             if said is not None and concept.supported(backend):
@@ -204,37 +178,56 @@ def test_every_backend_plays_what_the_registry_says(concept):
 
 
 def test_a_backend_missing_a_concept_is_named(monkeypatch):
-    # remove the batched kernel of `take ... from the roller`: the check names it
-    monkeypatch.setattr(actions.TakeFromRoller, "kernel", None)
+    # remove `take ... from the roller` from the compiled engine's tables: the check names it
+    monkeypatch.delitem(tables.ACTIONS, actions.TakeFromRoller)
     found = mismatches(registry.named("take from the roller"))
-    assert found and found[0].startswith("take from the roller: the batched engine")
+    assert found and found[0].startswith("take from the roller: the compiled engine")
     # and the look-ahead's payout step of `gain` (by its roles: bank to owner)
     monkeypatch.delitem(payouts._ROLES, (actions.BANK, actions.OWNER))
     found = mismatches(registry.named("gain"))
     assert any(m.startswith("gain: greedy's look-ahead") for m in found)
 
 
-def test_a_gap_the_policies_refuse_by_has_a_test_of_use():
+def test_a_rules_file_concept_the_compiled_engine_lacks_has_a_test_of_use():
+    # no table of the compiled engine holds a rules-file concept: it is refused only by
+    # the registry's query (first_gap), which asks the concepts with a `uses` test
     for concept in registry.CONCEPTS:
-        if not concept.supported("policies") and concept.kind not in ("condition", "value"):
+        if not concept.supported("compiled") and not concept.classes and \
+                not concept.phrases:
             assert concept.uses is not None, concept.name
 
 
+WHEN_BUILT_TWICE = ("change:\n  train_station: {effect: 'roll 1 or 2 dice; when built, "
+                    "gain 1'}\nrules:\n  turn: {builds: 2}\n")
+
+
 @pytest.mark.parametrize("variants", [(), ("harbor",), ("millionaires-row",),
-                                      ("machi-koro-2",), ("harbor", "millionaires-row")])
-def test_the_refusals_are_queries_of_the_registry(variants):
-    rules = load_cached([resolve_variant(v) for v in variants] or None)
-    policies = registry.first_gap(rules, "policies")
-    assert dynamic_concepts(rules) == (policies.name if policies else None)
-    batched = registry.first_gap(rules, "batched")
-    assert unsupported_rules(rules) == (batched.name if batched else None)
+                                      ("machi-koro-2",), ("harbor", "millionaires-row"),
+                                      WHEN_BUILT_TWICE],
+                         ids=lambda v: "+".join(v) or "base" if isinstance(v, tuple)
+                         else "when-built-with-two-builds")
+def test_the_refusals_are_queries_of_the_registry(tmp_path, variants):
+    if isinstance(variants, str):  # a variant of the base set, written here
+        path = tmp_path / "v.yaml"
+        path.write_text("kind: variant\nname: t\nextends: base\n" + variants,
+                        encoding="utf-8")
+        rules = machikoro.load_ruleset(str(path))
+    else:
+        rules = load_cached([resolve_variant(v) for v in variants] or None)
+    gap = registry.first_gap(rules, "compiled")
+    if gap is None:
+        assert tables_for(rules, 2).cards == len(rules.cards)
+        return
+    with pytest.raises(CompiledUnsupported, match=re.escape(gap.name)):
+        tables_for(rules, 2)
 
 
-def test_machi_koro_2_uses_concepts_the_policies_lack_and_the_registry_says_which():
+def test_the_compiled_engine_plays_the_rules_file_concepts_machi_koro_2_uses():
     rules = load_cached([resolve_variant("machi-koro-2")])
-    used = [c.name for c in registry.CONCEPTS if c.uses is not None and c.uses(rules)]
-    assert "tiered landmark costs (a cost by landmarks built)" in used
-    assert dynamic_concepts(rules) == used[0]
+    used = [c for c in registry.CONCEPTS if c.uses is not None and c.uses(rules)]
+    assert "tiered landmark costs (a cost by landmarks built)" in [c.name for c in used]
+    assert all(c.supported("compiled") for c in used)
+    assert registry.first_gap(rules, "compiled") is None
 
 
 def test_an_effect_names_the_concepts_it_writes():
@@ -246,18 +239,19 @@ def test_an_effect_names_the_concepts_it_writes():
                      "take from the roller", "a fixed amount"]
 
 
-def test_the_most_of_other_players_plays_in_the_batched_engine(tmp_path):
-    # a value of the language the batched engine refused as a strategy's before the
-    # registry's check found it
+def test_a_concept_the_compiled_engine_lacks_is_refused_by_name_and_place(tmp_path):
+    # a comparison of values (`most coins of other players`) is not compiled yet: the
+    # refusal names the concept, the card and the clause, before any game is played
     path = tmp_path / "v.yaml"
     path.write_text(
         "kind: variant\nname: t\nextends: base\nchange:\n  bakery:\n    effect: "
         "if most coins of other players > owner coins, gain 3\n", encoding="utf-8")
     rules = machikoro.load_ruleset(str(path))
-    from machikoro.vector.lockstep import run_lockstep
-
-    report = run_lockstep(rules, 3, range(30), answer_seed=1)
-    assert report.differences == () and report.games == 30
+    assert not registry.named("a comparison").supported("compiled")
+    with pytest.raises(CompiledUnsupported) as caught:
+        tables_for(rules, 3)
+    assert str(caught.value).startswith("the compiled engine cannot play a comparison, in "
+                                        "the effect of bakery ('if most coins of other")
 
 
 def test_hover_on_an_effect_says_its_concepts_and_what_does_not_play_them():
@@ -290,40 +284,27 @@ def _unit_variant(tmp_path, effect: str):
 
 UNIT_EXAMPLES = [(unit.__name__.rsplit(".", 1)[1], text) for unit in UNITS
                  for text in unit.CONCEPT["examples"]]
+UNIT_CONCEPTS = {unit.__name__.rsplit(".", 1)[1]: unit.CONCEPT["name"] for unit in UNITS}
 
 
 @pytest.mark.parametrize("unit,effect", UNIT_EXAMPLES, ids=[t for _, t in UNIT_EXAMPLES])
-def test_every_concept_unit_plays_alike_in_both_engines(tmp_path, unit, effect):
-    # each unit's examples (machikoro.language.units): its reference rule and its kernel
-    # in lock-step, with no test to write for a new unit
+def test_every_concept_unit_plays_alike_in_both_engines(tmp_path, unit, effect,
+                                                        compiled_engine_only):
+    # each unit's examples (machikoro.language.units): its reference rule and its compiled
+    # form in lock-step, with no test to write for a new unit; a unit the registry says
+    # is not compiled yet is refused, by its name
+    from machikoro.compiled.lockstep import run_lockstep
+
     rules = _unit_variant(tmp_path, effect)
     assert rules is not None, f"{unit}: no card of the base set takes {effect!r}"
-    from machikoro.vector.lockstep import run_lockstep
-
-    for players in (2, 3):
-        report = run_lockstep(rules, players, range(40), answer_seed=players,
-                              convert_every=11)
-        assert report.differences == () and report.games == 40
-
-
-@pytest.mark.parametrize("unit,effect", UNIT_EXAMPLES, ids=[t for _, t in UNIT_EXAMPLES])
-def test_every_concept_units_valuation_decides_as_the_scalar_greedy(tmp_path, unit, effect):
-    # a unit with the batched valuation's form (holds): the batched greedy makes the scalar
-    # greedy's decisions; a unit without it is refused by the valuation (the registry
-    # says so) and the batched greedy hands those games to the scalar one
-    from machikoro.agents.batched import GreedyPolicy, check_policy
-    from machikoro.agents.greedy import GreedyAgent
-
-    rules = _unit_variant(tmp_path, effect)
-    refused = registry.first_gap(rules, "policies")
-    if refused is not None:  # (a concept they do not play: they refuse it, naming it)
-        with pytest.raises(VectorUnsupported, match=re.escape(refused.name)):
-            GreedyPolicy(rules, 2, [0, 1], small=0)
+    concept = registry.named(UNIT_CONCEPTS[unit])
+    if not concept.supported("compiled"):
+        with pytest.raises(CompiledUnsupported, match=re.escape(concept.name)):
+            tables_for(rules, 2)
         return
-    result = check_policy(rules, 2, range(12), lambda r, p, s: GreedyPolicy(r, p, s, small=0),
-                          GreedyAgent)
-    assert result.count == 0 and result.report.differences == ()
-    assert result.decisions > 200
+    for players in (2, 3):
+        report = run_lockstep(rules, players, range(40), answer_seed=players)
+        assert report.differences == () and report.games == 40
 
 
 def test_hover_on_a_tiered_landmark_shows_every_tier():
@@ -354,11 +335,11 @@ def test_a_changed_concept_unit_makes_the_cached_rule_sets_stale():
     assert cache.code_fingerprint() == before
 
 
-def test_the_units_valuations_decide_as_the_scalar_greedy(tmp_path):
-    # the batched valuation's form of each unit that has one (`holds`), in activations
-    # greedy values: the batched greedy makes the scalar greedy's decisions
-    from machikoro.agents.batched import GreedyPolicy, check_policy
-    from machikoro.agents.greedy import GreedyAgent
+def test_compiled_greedy_values_the_units_conditions_as_the_scalar_greedy(tmp_path,
+                                                                          compiled_engine):
+    # units' conditions in activations greedy values: the compiled greedy makes the
+    # scalar greedy's decisions (the greedy-same proof, in lock-step)
+    from machikoro.agents.compiled_policies import check_greedy
 
     path = tmp_path / "v.yaml"
     path.write_text(
@@ -367,10 +348,9 @@ def test_the_units_valuations_decide_as_the_scalar_greedy(tmp_path):
         "  bakery: {effect: 'gain 1; if roll is 3, gain 3'}\n"
         "  cafe: {effect: 'if built nothing, take 2 from the roller'}\n", encoding="utf-8")
     rules = machikoro.load_ruleset(str(path))
-    result = check_policy(rules, 2, range(30), lambda r, p, s: GreedyPolicy(r, p, s, small=0),
-                          GreedyAgent)
-    assert result.count == 0 and result.report.differences == ()
-    assert result.decisions > 600 and result.fallback < result.decisions
+    report = check_greedy(rules, 2, range(30), max_turns=300)
+    assert report.differences == () and report.games == 30
+    assert report.decisions > 600 and report.asked.get("build", 0) > 300
 
 
 @pytest.mark.parametrize("unit,effect", UNIT_EXAMPLES, ids=[t for _, t in UNIT_EXAMPLES])

@@ -24,11 +24,7 @@ from helpers import cli
 
 import machikoro
 from machikoro import Game, GreedyAgent, RandomAgent
-from machikoro.agents.batched import GreedyPolicy
 from machikoro.checks.rule_cases import run_case
-from machikoro.errors import VectorUnsupported
-from machikoro.vector.engine import VectorGames
-from machikoro.vector.policies import RandomPolicy
 
 ROOT = Path(__file__).resolve().parents[1]
 FOLDER = ROOT / "variants" / "machi-koro-2"
@@ -491,8 +487,8 @@ def test_analyze_prints_no_absurd_number_for_the_radio_towers_one_extra_turn(cap
 
 @pytest.mark.usefixtures("compiled_engine")
 def test_simulate_plays_to_a_winner_and_auto_falls_back_to_the_scalar_engine(capsys):
-    # random agents, greedy, the expert and a strategy: the batched engine (all but random
-    # on the compiled one); mcts (no batched policy): the scalar one
+    # random agents, greedy, the expert and a strategy: the batched engine (the compiled
+    # one); mcts (no compiled policy): the scalar one
     code, out, _ = cli(capsys, "simulate", "--variant", "machi-koro-2", "--players", 3,
                        "--agents", "random", "--games", 30, "--engine", "auto", "--json")
     assert code == 0
@@ -682,16 +678,16 @@ def test_pettingzoo_episode_and_single_agent_env_end_with_a_winner():
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
-def test_the_batched_engine_plays_machi_koro_2_to_winners(players):
-    batch = VectorGames(MK2, players, range(200))
-    batch.run(RandomPolicy(np.arange(200 * players).reshape(200, players)))
-    assert batch.over.all() and (batch.winner >= 0).all()
+def test_the_compiled_engine_plays_machi_koro_2_to_winners(players, compiled_engine_only):
+    from machikoro.compiled.games import CompiledGames
+
+    games = CompiledGames(MK2, players, range(200))
+    games.play_random(np.arange(200 * players).reshape(200, players))
+    assert games.over.all() and (games.winner >= 0).all()
     victory, launch = list(MK2.victory), MK2.index["launch_pad"]
-    for g in range(batch.n):
-        town = batch.owned[g, batch.winner[g]]
+    for g in range(games.n):
+        town = games.towns[g, games.winner[g]]
         assert (town[victory] > 0).sum() >= 3 or town[launch] == 1
-    with pytest.raises(VectorUnsupported, match="the agent 'greedy'"):
-        GreedyPolicy(MK2, players, np.zeros((1, players), dtype=np.int64))
 
 
 def test_the_web_app_plays_machi_koro_2_to_its_end(tmp_path, capsys):

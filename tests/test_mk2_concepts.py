@@ -6,7 +6,7 @@ by a count of landmarks, and build-only opening rounds.
 The rule cases ``tests/cases/tiers-*``, ``pool-*`` and ``opening-*`` play scripted turns of
 the test rule sets in ``tests/data/rules/``; this file checks what a case cannot script (a
 shuffled row's deal and refill over many random games), the located errors, and that the
-batched engine plays each concept as the scalar engine does (lock-step).
+compiled engine plays each concept as the scalar engine does (lock-step).
 """
 
 from __future__ import annotations
@@ -18,7 +18,6 @@ import pytest
 import machikoro
 from machikoro import Game, RandomAgent
 from machikoro.errors import DataError
-from machikoro.vector.lockstep import run_lockstep
 
 DATA = Path(__file__).parent / "data" / "rules"
 SHARED = machikoro.load_ruleset(str(DATA / "shared-landmarks.yaml"))
@@ -159,7 +158,7 @@ def test_opening_rounds_roll_no_dice_and_pay_no_income(players):
         assert {e["type"] for e in game.events[:first_roll]} <= {"turn", "build", "pass"}
 
 
-# ---------------------------------------------------------------------- batched engine
+# ---------------------------------------------------------------------- compiled engine
 
 
 @pytest.mark.parametrize("text", [
@@ -168,17 +167,22 @@ def test_opening_rounds_roll_no_dice_and_pay_no_income(players):
     "rules:\n  turn: {builds: 1, build_only_rounds: 2}\n",
     "rules:\n  victory: {landmarks: all, at_once: [radio_tower]}\n",
 ])
-def test_the_batched_engine_plays_each_concept_as_the_scalar_engine(tmp_path, text):
+def test_the_compiled_engine_plays_each_concept_as_the_scalar_engine(tmp_path, text,
+                                                                     compiled_engine_only):
+    from machikoro.compiled.lockstep import run_lockstep
+
     rules = machikoro.load_ruleset(variant(tmp_path, text))
     for players in (2, 4):
-        report = run_lockstep(rules, players, range(40), answer_seed=players,
-                              convert_every=9)
+        report = run_lockstep(rules, players, range(40), answer_seed=players)
         assert report.differences == () and report.asked["build"] > 0
 
 
-@pytest.mark.parametrize("rules", [SHARED, DEALT, OPENING])
-def test_the_test_rule_sets_play_alike_in_both_engines(rules):
-    report = run_lockstep(rules, 3, range(40), answer_seed=5, convert_every=7)
+@pytest.mark.parametrize("rules", [SHARED, DEALT, OPENING],
+                         ids=["shared", "dealt", "opening"])
+def test_the_test_rule_sets_play_alike_in_both_engines(rules, compiled_engine_only):
+    from machikoro.compiled.lockstep import run_lockstep
+
+    report = run_lockstep(rules, 3, range(40), answer_seed=5)
     assert report.differences == () and report.games == 40
 
 

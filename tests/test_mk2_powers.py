@@ -15,9 +15,7 @@ import pytest
 
 import machikoro
 from machikoro import Game
-from machikoro.errors import DataError, VectorUnsupported
-from machikoro.vector.lockstep import run_lockstep
-from machikoro.vector.program import Program
+from machikoro.errors import CompiledUnsupported, DataError
 
 DATA = Path(__file__).parent / "data" / "rules"
 
@@ -308,7 +306,7 @@ def test_a_rule_set_that_never_reads_them_counts_no_received_coins():
     assert game.received is None
 
 
-# ------------------------------------------------------------------- batched engine
+# ------------------------------------------------------------------- compiled engine
 
 
 @pytest.mark.parametrize("text", [
@@ -317,22 +315,28 @@ def test_a_rule_set_that_never_reads_them_counts_no_received_coins():
     "change:\n  train_station: {effect: 'roll 1 or 2 dice; landmarks cost 1 less'}\n",
     ONLY_FIRST, RECEIVED,
 ])
-def test_the_batched_engine_plays_each_power_as_the_scalar_engine(tmp_path, text):
+def test_the_compiled_engine_plays_each_power_as_the_scalar_engine(tmp_path, text,
+                                                                   compiled_engine_only):
+    from machikoro.compiled.lockstep import run_lockstep
+
     rules = ruleset(tmp_path, text)
     for players in (2, 4):
-        report = run_lockstep(rules, players, range(20), answer_seed=players,
-                              convert_every=9)
+        report = run_lockstep(rules, players, range(20), answer_seed=players)
         assert report.differences == () and report.asked["build"] > 0
 
 
-def test_the_previous_player_receives_alike_in_both_engines():
+def test_the_previous_player_receives_alike_in_both_engines(compiled_engine_only):
+    from machikoro.compiled.lockstep import run_lockstep
+
     rules = machikoro.load_ruleset(str(DATA / "give-to-the-previous-player.yaml"))
     for players in (2, 4):
         report = run_lockstep(rules, players, range(60), answer_seed=1)
         assert report.differences == () and report.asked.get("forest", 0) > 0
 
 
-def test_the_batched_engine_refuses_when_built_with_several_builds_a_turn(tmp_path):
+def test_the_compiled_engine_refuses_when_built_with_several_builds_a_turn(tmp_path):
+    from machikoro.compiled.games import tables_for
+
     rules = ruleset(tmp_path, WHEN_BUILT + "rules:\n  turn: {builds: 2}\n")
-    with pytest.raises(VectorUnsupported, match="'when built' with more than one build"):
-        Program(rules, 2)
+    with pytest.raises(CompiledUnsupported, match="'when built' with more than one build"):
+        tables_for(rules, 2)

@@ -5,10 +5,10 @@
 - :mod:`.openspiel`: the OpenSpiel game ``machikoro``;
 - :mod:`.pettingzoo`: the PettingZoo AEC environment and the Gymnasium single-agent
   wrapper (``Machikoro-v0``);
-- :mod:`.vector_env`: the Gymnasium VectorEnv over the batched engine
+- :mod:`.vector_env`: the Gymnasium VectorEnv over the compiled engine
   (``Machikoro-vector-v0``).
 
-May import: the lab (seeding), agents, the batched and scalar engines, rules, data, errors
+May import: the lab (seeding), agents, the compiled and scalar engines, rules, data, errors
 and records; imported only by the command line and by the libraries that load the games by
 name (the registration in :mod:`machikoro`). The old paths ``machikoro.openspiel``,
 ``machikoro.pettingzoo`` and ``machikoro.vector_env`` still import (with a

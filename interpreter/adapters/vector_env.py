@@ -49,7 +49,7 @@ raise :class:`~machikoro.errors.MachikoroError` before anything changes; an acti
 forbids raises :class:`IllegalEnvActions` (an :class:`~machikoro.errors.IllegalActions`)
 naming the envs, their decisions and actions, nothing applied to any env. A rule set the
 compiled engine cannot play (or a machine without Numba) raises
-:class:`~machikoro.errors.VectorUnsupported`; a house rule of more than two builds a turn
+:class:`~machikoro.errors.CompiledUnsupported`; a house rule of more than two builds a turn
 is refused (the observation counts a card built twice in a turn, not three times).
 
 PettingZoo's parallel API does not fit: it steps one game whose agents act at once, while
@@ -74,7 +74,7 @@ with needs("gymnasium", "pettingzoo", __name__):
 
 from ..data.bundled import resolve_variant
 from ..engine.phases import PHASE_NAMES as SCALAR_PHASES
-from ..errors import IllegalActions, MachikoroError, VectorUnsupported
+from ..errors import CompiledUnsupported, IllegalActions, MachikoroError
 from ..lab.seeding import spawned_words
 from ..rules.loader import cached_ruleset
 from ..rules.ruleset import RuleSet
@@ -669,25 +669,21 @@ class VectorEnv(GymnasiumVectorEnv):
 
 def _tables(rules: RuleSet, players: int):
     """The compiled engine's tables of ``rules`` at ``players`` seats; raises
-    :class:`~machikoro.errors.VectorUnsupported` naming what it does not play (or that
+    :class:`~machikoro.errors.CompiledUnsupported` naming what it does not play (or that
     Numba is missing), and MachikoroError for more than two builds a turn (the
     observation's count of a card built this turn is exact up to two)."""
     try:
         import numba  # noqa: F401  (a platform without its wheels)
     except ImportError:
-        raise VectorUnsupported("the compiled engine, which needs Numba (not installed "
-                                "here)") from None
+        raise CompiledUnsupported("anything without Numba, which is not installed "
+                                  "here") from None
     from ..compiled.games import tables_for
-    from ..errors import CompiledUnsupported
 
     if rules.builds_per_turn > 2:
         raise MachikoroError(f"the vector environment observes up to 2 builds a turn; "
                              f"{rules.name} allows {rules.builds_per_turn} (use "
                              f"machikoro.adapters.pettingzoo)")
-    try:
-        return tables_for(rules, players)
-    except CompiledUnsupported as exc:
-        raise VectorUnsupported(exc.concept) from None
+    return tables_for(rules, players)
 
 
 def _opponents(opponents, rules: RuleSet, players: int):

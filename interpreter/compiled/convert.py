@@ -5,9 +5,7 @@ from a real game (the advisor's).
 
 A copy never knows the real game's future: each rolls from its own stream (its seed) and
 the market decks are shuffled again for each copy (their order is the real game's
-future), drawing from the copy's stream as the batched engine's
-:func:`~machikoro.vector.convert.from_game` draws, so the same seeds give the same copies
-in both engines.
+future), drawing from the copy's own stream, so the same seeds give the same copies.
 
 The compiled engine keeps the scalar engine's queue of items (card, owner, copies, clause),
 so a position in the middle of a step is the scalar queue from the item that asks: that
@@ -136,9 +134,8 @@ def _copy_state(copies: CompiledGames, game: Game, shuffle: bool) -> None:
 
 def _copy_decks(copies: CompiledGames, game: Game, shuffle: bool) -> None:
     """Each market row's deck, the top last, shuffled per copy from its stream (a key per
-    card, sorted, as :meth:`machikoro.vector.rng.Streams.permutation_keys` draws them),
-    after the draws of a new game's deal, which the batched engine's copies make too:
-    the same seeds give the same copies in both engines."""
+    card, sorted, as a new game's deal shuffles), after the draws of a new game's deal,
+    which each copy makes too: the same seeds give the same copies."""
     a, t = copies.arrays, copies.tables
     keys, counters = a["dice_keys"], a["dice_counters"]
     counters += np.uint64(int(t.row_size[:len(t.row_kinds)].sum()))
@@ -251,9 +248,9 @@ def option_rollouts(game: Game, per: int, seed: int, play=None, cut=None) -> tup
     batch of copies of the position (:func:`from_game`): copy ``i * per + j`` answers
     option ``i``, then ``play(copies, seat_seeds)`` plays them on (``seat_seeds`` the
     ``(N, P)`` seeds of the seats' agents; default: random agents in every seat, inside
-    the compiled code). Seeded from ``seed`` as the batched engine's
-    :func:`~machikoro.vector.rollouts.option_rollouts` seeds its copies, so both play the
-    same games. Returns ``(wins, turns)``: per option, the deciding seat's wins and the
+    the compiled code). Copy ``c`` is seeded ``c + (seed mod 2**40) * 2**20`` and its
+    seat ``p`` ``that * players + p``, so a ``seed`` gives the same rollouts every time.
+    Returns ``(wins, turns)``: per option, the deciding seat's wins and the
     rollouts' summed lengths in turns from the position (int arrays, one entry an
     option).
 

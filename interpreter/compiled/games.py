@@ -2,10 +2,10 @@
 
 The games live in plain arrays (:class:`~machikoro.compiled.kernels.State`); each game is
 played by the per-game compiled code of :mod:`machikoro.compiled.kernels`, by itself, to
-its end (:meth:`CompiledGames.play_random`). Seeds are the batched engine's: a game's
-seed gives its rolls, the seats' seeds the random agents' answers, drawn as
-:class:`~machikoro.vector.policies.RandomPolicy` draws them, so the same seeds give the
-same games as :class:`~machikoro.vector.engine.VectorGames` (a test plays both).
+its end (:meth:`CompiledGames.play_random`). A game's seed gives its rolls (its own
+stream of the kernels' counter-based generator), the seats' seeds the random agents'
+answers (a uniform option index from the seat's stream), so the same seeds give the same
+games, whatever else the batch holds.
 """
 
 from __future__ import annotations
@@ -109,8 +109,7 @@ def _seeds(values, what: str) -> np.ndarray:
 
 class CompiledGames:
     """N games of ``rules`` at ``players`` seats: ``seeds`` one whole number >= 0 per game
-    (its rolls), ``max_turns`` the turn cap (None: none), as
-    :class:`~machikoro.vector.engine.VectorGames` takes them; ``tables``, the rule set's
+    (its rolls), ``max_turns`` the turn cap (None: none); ``tables``, the rule set's
     encoded tables (default: :func:`~machikoro.compiled.tables.encode`'s). Raises
     :class:`~machikoro.errors.CompiledUnsupported` naming what the compiled engine does
     not play, :class:`~machikoro.errors.MachikoroError` for bad arguments. With
@@ -118,8 +117,8 @@ class CompiledGames:
 
     After :meth:`play_random`: ``winner`` (N,) the winning seat (-1: nobody, the turn cap),
     ``turns`` (N,) turns played, ``coins`` (N, P), ``towns`` (N, P, cards) and ``supply``
-    (N, cards) at the end. With ``keep_builds``, :attr:`builds` lists every build made,
-    as :class:`~machikoro.vector.engine.VectorGames` lists them (the lab's statistics).
+    (N, cards) at the end. With ``keep_builds``, :attr:`builds` lists every build made
+    (the lab's statistics).
     """
 
     def __init__(self, rules: RuleSet, players: int, seeds, max_turns: int | None = 1000,

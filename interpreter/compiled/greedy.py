@@ -5,7 +5,7 @@ compiled look-ahead (:mod:`.lookahead`: the reference look-ahead's numbers, to t
 bit), so that the decisions are the scalar agent's. What greedy itself knows of the rule
 set (the share of a card's activations that pay, the cards that ask a town choice, its
 horizon) comes in a :class:`Greedy` record made by the agents' layer
-(:mod:`machikoro.agents.batched.compiled_greedy`).
+(:class:`machikoro.agents.compiled_policies.CompiledGreedy`).
 
 The order of every comparison is the scalar agent's (the first of the best in the
 options' order, or the lowest place), and each sum is made in its order, with Python's

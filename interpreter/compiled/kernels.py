@@ -17,9 +17,10 @@ game's queue (``State.queue``: card, owner, copies, clause, extra), which :func:
 walks in order; a clause that asks stops it until the answer. A coin action is one
 transfer rule (:func:`move_coins`) for every pair of roles.
 
-Randomness is the batched engine's counter-based generator (:mod:`machikoro.vector.rng`),
-bit for bit: a game's rolls come from its own stream, a random agent's answers from its
-seat's; a seed gives the same games here and there.
+Randomness is a counter-based generator (SplitMix64: :func:`mix`): a stream's key is
+``mix(seed + GOLDEN)`` and its k-th draw ``mix(key + k * GOLDEN)``, so a game's rolls come
+from its own stream and a random agent's answers from its seat's, and a seed gives the
+same game whatever else the batch holds.
 """
 
 from __future__ import annotations
@@ -181,7 +182,7 @@ def mix(z):
 
 def stream_keys(seeds) -> np.ndarray:
     """The keys of the streams seeded by ``seeds`` (whole numbers >= 0, each reduced mod
-    2**64): ``mix(seed + GOLDEN)``, as :class:`machikoro.vector.rng.Streams` makes them."""
+    2**64): ``mix(seed + GOLDEN)``; a stream's k-th draw is ``mix(key + k * GOLDEN)``."""
     if isinstance(seeds, np.ndarray) and seeds.dtype == np.uint64:
         return _keys(seeds)
     return _keys(np.array([int(s) & 0xFFFFFFFFFFFFFFFF for s in seeds], dtype=np.uint64))
@@ -205,7 +206,7 @@ def _bits(keys, counters, i):
 @njit(cache=True, inline="always")
 def _below(keys, counters, i, count):
     """A random agent's answer: ``floor(u * count)``, ``u`` in [0, 1) the next 53 bits
-    of stream ``i`` (as :meth:`machikoro.vector.rng.Streams.below` draws)."""
+    of stream ``i`` (its next draw)."""
     bits = _bits(keys, counters, i)
     return np.int64(np.float64(bits >> np.uint64(11)) * _UNIT * count)
 
@@ -1232,8 +1233,8 @@ def _market_changed(t, s, g):
 @njit(cache=True)
 def _setup_market(t, s, g):
     """Shuffle each market row's deck with the game's stream (a random key per card,
-    sorted: :meth:`machikoro.vector.rng.Streams.permutation_keys`), take its cards off
-    the market, and reveal."""
+    sorted: a card's place is the rank of its key), take its cards off the market, and
+    reveal."""
     t, s = _borrowed(t), _borrowed(s)
     for r in range(t.row_kinds.shape[0]):
         size = t.row_size[r]

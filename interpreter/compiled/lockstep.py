@@ -164,7 +164,7 @@ def run_lockstep(rules: RuleSet, players: int, seeds, max_turns: int = 1000,
                  tables=None, agents=None) -> LockstepReport:
     """Play the games of ``seeds`` in both engines in lock-step (see the module text) and
     return a :class:`LockstepReport`. Answers are uniform option indices drawn from
-    streams seeded ``answer_seed`` + game (as the batched engine's harness draws them),
+    streams seeded ``answer_seed`` + game (:func:`~machikoro.compiled.kernels.random_answers`),
     or, with ``agents`` (``(policy, agent)``), a compiled policy's: ``policy(games)``
     makes a callable giving an option index for each waiting game, and ``agent(g)`` the
     scalar agent of game ``g``, whose answer must be that option (else a difference in

@@ -558,9 +558,8 @@ class Game(TurnPhases, StateChanges, MarketState):
 
 
 def copy_settings(game: Game, n: int, seeds, max_turns) -> tuple:
-    """``(seeds, max_turns)`` of ``n`` copies of ``game``'s position in a batched engine
-    (:func:`machikoro.vector.convert.from_game`, :func:`machikoro.compiled.convert.
-    from_game`): ``seeds`` as given, else ``n`` drawn from the system's entropy;
+    """``(seeds, max_turns)`` of ``n`` copies of ``game``'s position in the compiled engine
+    (:func:`machikoro.compiled.convert.from_game`): ``seeds`` as given, else ``n`` drawn from the system's entropy;
     ``max_turns`` as given, -1 for the game's own. Raises :class:`~machikoro.errors.
     MachikoroError` for something other than a ``Game``, or a game waiting at a chance
     step (explicit chance: apply it first)."""

@@ -39,8 +39,7 @@ def look_ahead_orders(lengths: tuple) -> list:
     ``lengths`` (each deck's size, 0 for a row without one): entry ``i`` is the place in
     the deck as it was of the card now at ``i``. One generator seeded 0 shuffles the
     decks in row order, so a copy never sees its game's order and two copies of one
-    position see the same (the batched engine's copies too:
-    :meth:`~machikoro.vector.engine.VectorGames.fork`)."""
+    position see the same."""
     import random
 
     shuffle = random.Random(0).shuffle

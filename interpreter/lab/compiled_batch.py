@@ -60,14 +60,19 @@ def _forbidden(cards: tuple, rules: RuleSet) -> np.ndarray:
     return mask
 
 
-def _policy(name: str, games):
-    """Agent ``name``'s compiled policy for ``games``: ``policy(only) -> options``."""
+def compiled_policy(name: str, games):
+    """Agent ``name``'s compiled policy for ``games`` (a
+    :class:`~machikoro.compiled.games.CompiledGames`): a callable ``policy(only) ->
+    options``, ``only`` a bool per game (the games to answer), ``options`` an ``(N,)``
+    int64 array of option indices. ``name`` is one of :data:`COMPILED_AGENTS`, a
+    strategy (bundled or a file) or ``NAME!CARD``; check it first with
+    :func:`compiled_refusal` (an unknown name fails here)."""
     from ..agents.compiled_policies import CompiledExpert, CompiledGreedy, CompiledRestricted
     from ..agents.restricted import split_name
 
     base, cards = split_name(name)
     if cards:
-        return CompiledRestricted(_policy(base, games), games,
+        return CompiledRestricted(compiled_policy(base, games), games,
                                   _forbidden(cards, games.rules))
     if name == "random":
         return games.random_answers
@@ -139,7 +144,7 @@ def prepare(rules: RuleSet, players: int, agents, held: bool = False) -> None:
     games = CompiledGames(rules, players, [0], max_turns=1)
     for name in agents:
         if name != "random":
-            _policy(name, games)()
+            compiled_policy(name, games)()
     if held:
         from ..agents.compiled_policies import CompiledPositionValue
 
@@ -157,7 +162,7 @@ def play_compiled(games, agents: tuple, seated: np.ndarray, seat_seeds: np.ndarr
         games.play_random(seat_seeds)
         return
     games.seed_agents(seat_seeds)
-    policies = [_policy(name, games) for name in agents]
+    policies = [compiled_policy(name, games) for name in agents]
     rows = np.arange(games.n)
     while (games.pending != -1).any():
         who = seated[rows, games.pending_player]  # (read where a game waits)

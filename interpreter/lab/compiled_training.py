@@ -259,14 +259,14 @@ def strength_compiled(rules: RuleSet, players: int, value: ValueNet, games: int,
     seats rotated, in one batch; ``{against, games, wins, rate, low, high, engine}``."""
     from ..agents.compiled_policies import CompiledExpert
     from ..compiled.games import CompiledGames
-    from .compiled_batch import _policy
+    from .compiled_batch import compiled_policy
 
     batch = CompiledGames(rules, players, [game_seed(seed, i) for i in range(games)],
                           max_turns=1000)
     batch.seed_agents(np.array([[game_seed(seed, i, s) for s in range(players)]
                                 for i in range(games)], dtype=np.int64))
     learner = np.arange(games) % players
-    policies = [CompiledExpert(batch, value=value), _policy(against, batch)]
+    policies = [CompiledExpert(batch, value=value), compiled_policy(against, batch)]
     rows = np.arange(games)
     while (batch.pending != -1).any():
         learning = (learner == batch.pending_player[rows]) & (batch.pending != -1)

@@ -10,11 +10,6 @@ coins per copy), ``text`` (the amount as written, ``3 per cow``) and, by kind, `
 parts of the game state the value depends on (for the purple-order check,
 :mod:`machikoro.rules.tables`). Cards are counted in ``game.towns_seen``: in the income step,
 the towns as they stood at the roll (rules ``income.towns``); coins are read as they are.
-
-Each amount holds its batched engine's form beside its reference rule: ``kernel(rules)``
-gives ``(b, g, card, owner, payer) -> int64 array`` (coins for one copy in each game of a
-batch ``b``: :mod:`machikoro.vector.kernels`), or an int for a fixed amount. NumPy is
-imported only when a kernel is made.
 """
 
 from __future__ import annotations
@@ -39,9 +34,6 @@ class Fixed(Record):
     def explain(self, game, card: int, owner: int, payer: int) -> dict:
         return {"text": self.text, "value": self.n}
 
-    def kernel(self, rules):
-        return self.n
-
 
 class PerCard(Record):
     """``N per NAMES [in every town | of theirs]``: N for each matching card in the owner's
@@ -65,18 +57,6 @@ class PerCard(Record):
         count = self.value(game, card, owner, payer) // self.n
         return {"text": self.text, "value": self.n * count, "per": self.n, "count": count}
 
-    def kernel(self, rules):
-        import numpy as np
-
-        n, cards, scope = self.n, self.cards, self.scope
-        if scope == "every_town":
-            columns = list(cards)
-            return lambda b, g, card, owner, payer: n * b.seen_towns(g)[:, :, columns].sum(
-                axis=(1, 2), dtype=np.int64)
-        if scope == "payer":
-            return lambda b, g, card, owner, payer: n * b.seen_count(g, payer, cards)
-        return lambda b, g, card, owner, payer: n * b.seen_count(g, owner, cards)
-
 
 class PerChosen(Record):
     """``N per copy of it [in every town | of theirs]``: N for each copy of the kind chosen
@@ -99,23 +79,6 @@ class PerChosen(Record):
             return self.n * sum(town[kind] for town in game.towns_seen)
         return self.n * game.towns_seen[payer if self.scope == "payer" else owner][kind]
 
-    def kernel(self, rules):
-        import numpy as np
-
-        n, scope = self.n, self.scope
-
-        def chosen(b, g, card, owner, payer):
-            kind = b.bound[g]
-            safe = np.maximum(kind, 0)
-            if scope == "every_town":
-                copies = b.seen_towns(g)[np.arange(len(g)), :, safe].sum(axis=1,
-                                                                          dtype=np.int64)
-            else:
-                copies = b.seen_copies(g, payer if scope == "payer" else owner,
-                                       safe).astype(np.int64)
-            return np.where(kind >= 0, n * copies, 0)
-        return chosen
-
 
 class AllCoins(Record):
     """``all of their coins``: every coin the paying player holds (Members Only Club)."""
@@ -128,11 +91,6 @@ class AllCoins(Record):
 
     def explain(self, game, card: int, owner: int, payer: int) -> dict:
         return {"text": self.text, "value": game.coins[payer], "coins": game.coins[payer]}
-
-    def kernel(self, rules):
-        import numpy as np
-
-        return lambda b, g, card, owner, payer: b.seat_coins(g, payer).astype(np.int64)
 
 
 class HalfCoins(Record):
@@ -147,11 +105,6 @@ class HalfCoins(Record):
     def explain(self, game, card: int, owner: int, payer: int) -> dict:
         coins = game.coins[payer]
         return {"text": self.text, "value": coins // 2, "coins": coins}
-
-    def kernel(self, rules):
-        import numpy as np
-
-        return lambda b, g, card, owner, payer: b.seat_coins(g, payer).astype(np.int64) // 2
 
 
 class CardCoins(Record):
@@ -174,23 +127,6 @@ class CardCoins(Record):
             return game.marks[self.marker][where[0][0]][card] if where else 0
         return game.marks[self.marker][owner][card]
 
-    def kernel(self, rules):
-        import numpy as np
-
-        marker = self.marker
-
-        def on_card(b, g, card, owner, payer):
-            col = int(b.mark_cols[marker][card])  # (-1: the card never holds coins)
-            if col < 0:
-                return np.zeros(len(g), dtype=np.int64)
-            held = b.marks[marker][g, owner, col].astype(np.int64)
-            moved = b.followed(g, card)
-            for k in moved.nonzero()[0].tolist():  # a card that moved took its coins
-                where = b.activated_copies(int(g[k]), int(owner[k]), card, 1)
-                held[k] = b.marks[marker][g[k], where[0][0], col] if where else 0
-            return held
-        return on_card
-
 
 class SideRoll(Record):
     """``the total of a side roll of N dice``: N dice rolled once, in one income step, for
@@ -206,7 +142,3 @@ class SideRoll(Record):
     def explain(self, game, card: int, owner: int, payer: int) -> dict:
         total = game.side_roll(card, self.dice)  # rolled already: the value just paid
         return {"text": self.text, "value": total, "total": total}
-
-    def kernel(self, rules):
-        dice = self.dice
-        return lambda b, g, card, owner, payer: b.side_roll(g, card, dice)

@@ -6,7 +6,8 @@ from ..records import Record, field
 
 TRIGGERS = ("before_roll", "after_roll", "before_build", "end_of_turn", "after_income",
             "when_built")
-"""The triggers, in the order of the batched engine's plan ids (new ones go last)."""
+"""The triggers, in the order the compiled engine's tables number them (new ones go
+last)."""
 TRIGGER_WORDS = {
     "before_roll": "before roll",
     "after_roll": "after roll",

@@ -19,7 +19,7 @@ It holds, side by side:
   from ``gaps`` plays it, exactly);
 - ``uses``: for a concept a rule set may or may not use at all, ``rules -> bool``.
 
-The batched engine's and the batched policies' refusals are queries of this registry
+The compiled engine's refusals of the rules-file concepts are queries of this registry
 (:func:`first_gap`); ``tests/test_concepts.py`` checks it against the grammar, the compiled
 classes, the schemas and every backend's own tables, so a concept a backend lacks without a
 reason here fails the suite with the concept's name.
@@ -37,11 +37,7 @@ from . import values as val
 from .units import UNITS
 
 BACKENDS = {
-    "batched": "the batched engine (machikoro.vector)",
     "lookahead": "greedy's look-ahead of a roll's payouts (machikoro.engine.payouts)",
-    "valuation": "the batched greedy's valuation (machikoro.vector.valuation)",
-    "policies": "the batched policies: greedy's arrays and strategies (machikoro.agents."
-                "batched)",
     "compiled": "the compiled engine (machikoro.compiled)",
 }
 """The backends besides the reference (the scalar engine, which plays every concept)."""
@@ -52,7 +48,7 @@ KINDS = ("action", "condition", "amount", "value", "trigger", "static", "rules",
 
 class Concept(Record, eq=False):
     """One concept (see the module text). ``name`` is how messages name it (a refusal says
-    "the batched engine cannot play NAME"); ``kind`` one of :data:`KINDS`."""
+    "the compiled engine cannot play NAME"); ``kind`` one of :data:`KINDS`."""
 
     name: str
     kind: str
@@ -70,44 +66,35 @@ class Concept(Record, eq=False):
 
 
 _SKIPPED = "it is not simulated; the card's roll falls back to the engine (exact, slower)"
-_NO_PROGRAM = ("it runs the look-ahead's payout programs; a card without one falls back to "
-               "the scalar greedy")
-_NOT_SIMULATED = {"lookahead": _SKIPPED, "valuation": _NO_PROGRAM}
-_VALUED_NOT = "it reads no {what}; the game falls back to the scalar greedy"
-_DYNAMIC = "they assume {what}; the game is played by the scalar engine"
+_NOT_SIMULATED = {"lookahead": _SKIPPED}
 
 CONCEPTS: tuple[Concept, ...] = (
     # ------------------------------------------------------------ rules and card files
     Concept("tiered landmark costs (a cost by landmarks built)", "card",
             "A landmark's cost written as a list: the cost of the next landmark by how many "
             "landmarks counted for victory the builder has already built.",
-            fields=("card.cost",), gaps={"policies": _DYNAMIC.format(what="one cost a card")},
+            fields=("card.cost",),
             uses=lambda rules: bool(rules.cost_tiers)),
     Concept("a shared landmark pool (landmarks with a supply)", "card",
             "A landmark with a supply is built from the market like an establishment: the "
             "first to build it takes it from the others' reach.",
             fields=("card.supply",),
-            gaps={"policies": _DYNAMIC.format(what="every landmark within reach")},
             uses=lambda rules: bool(rules.market_landmarks)),
     Concept("build-only opening rounds (turn.build_only_rounds)", "rules",
             "The first rounds are builds only: nobody rolls.",
             fields=("rules.turn.build_only_rounds",),
-            gaps={"policies": _DYNAMIC.format(what="a roll every turn")},
             uses=lambda rules: rules.build_only_rounds > 0),
     Concept("a landmark that wins at once (victory.at_once)", "rules",
             "Building one of these landmarks wins the game, whatever else is built.",
             fields=("rules.victory.at_once",),
-            gaps={"policies": _DYNAMIC.format(what="victory by landmark count only")},
             uses=lambda rules: bool(rules.wins_at_once)),
     Concept("a landmark in force for every player (scope: everyone)", "card",
             "A card whose effect is in force for every player while anyone has it built.",
             fields=("card.scope",),
-            gaps={"policies": _DYNAMIC.format(what="a card works for its owner only")},
             uses=lambda rules: bool(rules.shared)),
     Concept("a condition on building a card (build_if)", "card",
             "Conditions the builder must meet to build the card (all of them).",
             fields=("card.build_if",),
-            gaps={"policies": _DYNAMIC.format(what="every affordable card may be built")},
             uses=lambda rules: any(rules.build_if)),
     Concept("the players", "rules", "How many players the rule set is for.",
             fields=("rules.players", "rules.players.min", "rules.players.max")),
@@ -171,7 +158,6 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("the trigger 'after income'", "trigger",
             "The clause runs on its owner's turn after the roll's income.",
             phrases=("after_income",), examples=("after income, if doubles, gain 1",),
-            gaps={"policies": _DYNAMIC.format(what="no coins move after the income")},
             uses=lambda rules: bool(rules.hooks.get("after_income"))),
     Concept("the trigger 'before build'", "trigger",
             "The clause runs on its owner's turn just before the build.",
@@ -182,12 +168,10 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept("the trigger 'when built'", "trigger",
             "The clause runs once, when its owner builds the card.",
             phrases=("when_built",), examples=("when built, take 2 from each other player",),
-            gaps={"policies": _DYNAMIC.format(what="a build moves no coins")},
             uses=lambda rules: bool(rules.hooks.get("when_built"))),
     Concept("the trigger 'when built' with more than one build a turn", "rules",
             "A card's 'when built' clause in a rule set of several builds a turn.",
-            fields=(), gaps={"batched": "its plans run hooks once a turn",
-                             "policies": "the batched engine does not play it"},
+            fields=(),
             uses=lambda rules: bool(rules.hooks.get("when_built")) and
             rules.builds_per_turn > 1),
     # ------------------------------------------------------------ coin actions
@@ -302,7 +286,6 @@ CONCEPTS: tuple[Concept, ...] = (
             "the named cards cost N less or more.",
             phrases=("cost_change",), classes=(act.CostChange,),
             examples=("landmarks cost 2 less",),
-            gaps={"policies": _DYNAMIC.format(what="a card's cost never changes")},
             uses=lambda rules: bool(rules.discounts)),
     # ------------------------------------------------------------ amounts
     Concept("a fixed amount", "amount", "N coins (per activated copy).",
@@ -341,54 +324,43 @@ CONCEPTS: tuple[Concept, ...] = (
             classes=(cond.Not,), examples=("if not doubles, gain 1",)),
     Concept("a comparison", "condition", "Two game values compare so (>=, <, =, ...).",
             phrases=("compare",), classes=(cond.Compare,),
-            examples=("if roller coins > owner coins, gain 1",),
-            gaps={"valuation": _VALUED_NOT.format(what="comparison")}),
+            examples=("if roller coins > owner coins, gain 1",)),
     Concept("other players", "condition",
             "The test holds for any, every or no other player.",
             phrases=("any_other", "every_other", "no_other"), classes=(cond.OtherPlayers,),
             examples=("if any other player has harbor, gain 1",)),
     # ------------------------------------------------------------ values
     Concept("a number", "value", "A whole number.", phrases=("number",),
-            classes=(val.Number,), examples=("if 3 > 2, gain 1",),
-            gaps={"valuation": _VALUED_NOT.format(what="comparison")}),
+            classes=(val.Number,), examples=("if 3 > 2, gain 1",)),
     Concept("coins of", "value", "The owner's (or the roller's) coins.",
             phrases=("coins_of",), classes=(val.CoinsOf,),
-            examples=("if roller coins > owner coins, gain 1",),
-            gaps={"valuation": _VALUED_NOT.format(what="comparison")}),
+            examples=("if roller coins > owner coins, gain 1",)),
     Concept("landmarks of", "value", "How many landmarks the owner (or the roller) has built.",
             phrases=("landmarks_of",), classes=(val.LandmarksOf,),
-            examples=("if owner landmarks >= 2, gain 1",),
-            gaps={"valuation": _VALUED_NOT.format(what="comparison")}),
+            examples=("if owner landmarks >= 2, gain 1",)),
     Concept("copies of", "value", "How many copies of the named cards a town has.",
             phrases=("cards_of", "own_cards"), classes=(val.CardsOf,),
-            examples=("if copies of cup >= 2, gain 1",),
-            gaps={"valuation": _VALUED_NOT.format(what="comparison")}),
+            examples=("if copies of cup >= 2, gain 1",)),
     Concept("the market's cards", "value", "How many of the named cards the market has.",
             phrases=("market_cards",), classes=(val.MarketCards,),
-            examples=("if market cup >= 2, gain 1",),
-            gaps={"valuation": _VALUED_NOT.format(what="comparison")}),
+            examples=("if market cup >= 2, gain 1",)),
     Concept("the cost of a card", "value", "What the named card costs.",
             phrases=("cost_of",), classes=(val.CostOf,),
-            examples=("if cost of harbor >= 2, gain 1",),
-            gaps={"valuation": _VALUED_NOT.format(what="comparison")}),
+            examples=("if cost of harbor >= 2, gain 1",)),
     Concept("the cost of the missing landmarks", "value",
             "What the landmarks the owner has not built cost together.",
             phrases=("missing_cost",), classes=(val.MissingCost,),
-            examples=("if cost of missing landmarks >= 2, gain 1",),
-            gaps={"valuation": _VALUED_NOT.format(what="comparison")}),
+            examples=("if cost of missing landmarks >= 2, gain 1",)),
     Concept("the roll", "value", "The roll's total.", phrases=("roll_total",),
-            classes=(val.RollTotal,), examples=("if roll >= 2, gain 1",),
-            gaps={"valuation": _VALUED_NOT.format(what="comparison")}),
+            classes=(val.RollTotal,), examples=("if roll >= 2, gain 1",)),
     Concept("most or fewest of other players", "value",
             "The most (or fewest) coins, landmarks or copies any other player has.",
             phrases=("most_of_others", "fewest_of_others"), classes=(val.OtherPlayersBest,),
             examples=("if most coins of other players >= 2, gain 1",
-                      "if fewest landmarks of other players < 2, gain 1"),
-            gaps={"valuation": _VALUED_NOT.format(what="comparison")}),
+                      "if fewest landmarks of other players < 2, gain 1")),
     Concept("arithmetic", "value", "Sums, differences and products of game values.",
             phrases=("plus", "minus", "times"), classes=(val.Arithmetic,),
-            examples=("if 1 + 2 - 1 * 2 >= 2, gain 1",),
-            gaps={"valuation": _VALUED_NOT.format(what="comparison")}),
+            examples=("if 1 + 2 - 1 * 2 >= 2, gain 1",)),
 )
 """Every concept, in the order refusals are looked up (:func:`first_gap`): those written
 here, then the concept units' (:mod:`machikoro.language.units`)."""
@@ -513,11 +485,12 @@ COMPILED = frozenset({
     "the market has", "take from the richest other player",
 })
 """The concepts the compiled engine plays so far (issue 35's first stage: the base set's,
-and those that came with them); every other concept has the gap below."""
+and those that came with them); every other concept has the gap below: no batched engine
+plays it."""
 
 CONCEPTS = tuple(concept if concept.name in COMPILED else replace(
-    concept, gaps={**concept.gaps, "compiled": "not compiled yet: the batched engine "
-                                               "(machikoro.vector) plays it"})
+    concept, gaps={**concept.gaps, "compiled": "not compiled yet: only the scalar engine "
+                                               "plays it"})
                  for concept in CONCEPTS)
 
 _BY_CLASS = {cls: concept for concept in CONCEPTS for cls in concept.classes}

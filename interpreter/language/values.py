@@ -11,14 +11,6 @@ landmarks``, ``roll``, ``most coins of other players``, and ``+``, ``-``, ``*`` 
 Conditions compare two values (:class:`~machikoro.language.conditions.Compare`); a strategy
 ranks options by one (:class:`Ranking`). Cards are counted in ``game.towns_seen`` (in the
 income step, the towns as they stood at the roll: rules ``income.towns``).
-
-Each game value holds its batched engine's form beside its reference rule:
-``kernel(rules, item=False)`` gives ``(b, g, owner) -> int64 array`` over a batch ``b``
-(:mod:`machikoro.vector.kernels`); ``item`` is True inside ``most|fewest ... of other
-players``, whose statistic reads the player it is asked for, passed as ``owner``. A player
-value about the ranked player elsewhere (a strategy's ``player coins``) has none: the
-kernel raises :class:`~machikoro.errors.VectorUnsupported`. NumPy is imported only when a
-kernel is made.
 """
 
 from __future__ import annotations
@@ -38,39 +30,6 @@ def seat_of(who: str, game, owner: int, item) -> int:
     return item
 
 
-def seats_of(who: str, item: bool):
-    """The batched form of :func:`seat_of`: ``(b, g, owner) -> seats``, the roller of each
-    game or ``owner`` (inside ``most|fewest ... of other players`` the player asked
-    about). Raises :class:`~machikoro.errors.VectorUnsupported` for the ranked player
-    outside it (a strategy's ``player ...`` value)."""
-    if who == ITEM and not item:
-        from ..errors import VectorUnsupported
-
-        raise VectorUnsupported("a strategy's 'player ...' value")
-    if who == ROLLER:
-        return lambda b, g, owner: b.current[g]
-    return lambda b, g, owner: owner
-
-
-def kernel_of(value, rules, item: bool = False):
-    """``value.kernel(rules, item)``: the batched engine's form of a game value (the module
-    text). Raises :class:`~machikoro.errors.VectorUnsupported` for a value with none (a
-    strategy's ranking words)."""
-    make = getattr(value, "kernel", None)
-    if make is None:
-        from ..errors import VectorUnsupported
-
-        raise VectorUnsupported(f"the value '{type(value).__name__}'")
-    return make(rules, item)
-
-
-def _constant(n: int):
-    """The kernel of a value that is ``n`` in every game."""
-    import numpy as np
-
-    return lambda b, g, owner: np.full(len(g), n, dtype=np.int64)
-
-
 class Number(Record):
     """``N``: a whole number."""
 
@@ -78,9 +37,6 @@ class Number(Record):
 
     def value(self, game, owner: int, item=None) -> int:
         return self.n
-
-    def kernel(self, rules, item: bool = False):
-        return _constant(self.n)
 
 
 class CoinsOf(Record):
@@ -90,12 +46,6 @@ class CoinsOf(Record):
 
     def value(self, game, owner: int, item=None) -> int:
         return game.coins[seat_of(self.who, game, owner, item)]
-
-    def kernel(self, rules, item: bool = False):
-        import numpy as np
-
-        seats = seats_of(self.who, item)
-        return lambda b, g, owner: b.seat_coins(g, seats(b, g, owner)).astype(np.int64)
 
 
 class LandmarksOf(Record):
@@ -109,10 +59,6 @@ class LandmarksOf(Record):
         town = game.towns_seen[seat_of(self.who, game, owner, item)]
         return sum(1 for i in self.landmarks if town[i])
 
-    def kernel(self, rules, item: bool = False):
-        seats, landmarks = seats_of(self.who, item), self.landmarks
-        return lambda b, g, owner: b.seen_built(g, seats(b, g, owner), landmarks)
-
 
 class CardsOf(Record):
     """``[owner|roller|player] copies of NAMES``: copies of the named cards (ids, icons,
@@ -125,10 +71,6 @@ class CardsOf(Record):
         town = game.towns_seen[seat_of(self.who, game, owner, item)]
         return sum(town[i] for i in self.cards)
 
-    def kernel(self, rules, item: bool = False):
-        seats, cards = seats_of(self.who, item), self.cards
-        return lambda b, g, owner: b.seen_count(g, seats(b, g, owner), cards)
-
 
 class MarketCards(Record):
     """``market NAMES``: copies of the named establishments left in the market."""
@@ -139,12 +81,6 @@ class MarketCards(Record):
         supply = game.supply
         return sum(supply[i] for i in self.cards)
 
-    def kernel(self, rules, item: bool = False):
-        import numpy as np
-
-        cards = list(self.cards)
-        return lambda b, g, owner: b.supply[g][:, cards].sum(axis=1, dtype=np.int64)
-
 
 class CostOf(Record):
     """``cost of ID``: what the card costs to build, in coins."""
@@ -153,11 +89,6 @@ class CostOf(Record):
 
     def value(self, game, owner: int, item=None) -> int:
         return game.cost_to(owner, self.card)
-
-    def kernel(self, rules, item: bool = False):
-        """The batched engine's form: the rule set's cost (the batched engine plays no
-        rule set whose costs change)."""
-        return _constant(rules.cost[self.card])
 
 
 class MissingCost(Record):
@@ -170,25 +101,12 @@ class MissingCost(Record):
         town, cost = game.towns_seen[owner], game.cost_to
         return sum(cost(owner, i) for i in self.landmarks if not town[i])
 
-    def kernel(self, rules, item: bool = False):
-        """The batched engine's form, at the rule set's costs (as :meth:`CostOf.kernel`)."""
-        import numpy as np
-
-        marks = list(self.landmarks)
-        cost = np.array([rules.cost[i] for i in marks], dtype=np.int64)
-        return lambda b, g, owner: ((b.seen_town(g, owner)[:, marks] == 0) * cost).sum(axis=1)
-
 
 class RollTotal(Record):
     """``roll``: the current roll total (after any changes to it)."""
 
     def value(self, game, owner: int, item=None) -> int:
         return game.total
-
-    def kernel(self, rules, item: bool = False):
-        import numpy as np
-
-        return lambda b, g, owner: b.total[g].astype(np.int64)
 
 
 class OtherPlayersBest(Record):
@@ -203,18 +121,6 @@ class OtherPlayersBest(Record):
         stat = self.stat
         values = [stat.value(game, owner, other) for other in game.others(owner)]
         return (max if self.most else min)(values) if values else 0
-
-    def kernel(self, rules, item: bool = False):
-        import numpy as np
-
-        stat, most = kernel_of(self.stat, rules, item=True), self.most
-
-        def best(b, g, owner):
-            if b.players == 1:
-                return np.zeros(len(g), dtype=np.int64)
-            found = np.stack([stat(b, g, b.others[owner, k]) for k in range(b.players - 1)])
-            return found.max(axis=0) if most else found.min(axis=0)
-        return best
 
 
 class Arithmetic(Record):
@@ -232,15 +138,6 @@ class Arithmetic(Record):
         if self.op == "-":
             return a - b
         return a * b
-
-    def kernel(self, rules, item: bool = False):
-        left, right, op = kernel_of(self.left, rules, item), \
-            kernel_of(self.right, rules, item), self.op
-
-        def arithmetic(b, g, owner):
-            x, y = left(b, g, owner), right(b, g, owner)
-            return x + y if op == "+" else x - y if op == "-" else x * y
-        return arithmetic
 
 
 class Ranking(Record):

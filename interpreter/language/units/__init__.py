@@ -16,21 +16,21 @@ A unit module defines:
   a ``text`` field the compiler fills) is the reference rule (the scalar engine runs it;
   greedy's look-ahead runs a condition's on its view of a roll, unless ``looked_ahead``
   is False; a unit's amount is not looked ahead yet: its card falls back to the engine),
-  with ``kernel(rules)``, the batched engine's form (``(b, g, owner) -> bool array``, or
-  ``(b, g, card, owner, payer) -> int64 array`` for an amount), and ``reads`` (what it
-  reads: the rule tables' order analysis);
+  and ``reads`` (what it reads: the rule tables' order analysis);
 - for a coin action: ``payer`` and ``payee`` roles and the seat its own role stands for,
   ``counterpart(game, owner)`` (the reference, run by the scalar engine and greedy's
-  look-ahead) and ``counterparts(b, g, owner)`` (the batched engine's, -1 for none);
+  look-ahead) and ``compiled(coins, order, players)`` (the compiled engine's, -1 for
+  none: plain code Numba compiles where the engine is made);
 - a test about one player subclasses :class:`~machikoro.language.conditions.Subject`
-  (owner or roller, and the seat each backend reads): ``any|every|no other player`` may
-  ask it of each opponent (the compiler's ``SUBJECT_TESTS`` are found so);
+  (owner or roller, and the seat it reads): ``any|every|no other player`` may ask it of
+  each opponent (the compiler's ``SUBJECT_TESTS`` are found so);
 - ``CONCEPT``: its entry of the registry (:mod:`machikoro.language.concepts`): name, kind,
   words, examples, and the backends that do not play it and why.
 
-The backends ask the unit: the compiler adds every unit's binding to its table, the batched
-engine calls the class's ``kernel``, the registry lists ``CONCEPT``. Units import nothing
-above the language (NumPy only inside a kernel, when the batched engine runs).
+The backends ask the unit: the compiler adds every unit's binding to its table, the
+compiled engine's tables (:mod:`machikoro.compiled.tables`) encode its class and its
+kernels call its compiled forms, the registry lists ``CONCEPT``. Units import nothing
+above the language.
 """
 
 from __future__ import annotations

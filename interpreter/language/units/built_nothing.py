@@ -26,18 +26,6 @@ class BuiltNothing(Record):
         of a roll)."""
         return not game.built_this_turn
 
-    def kernel(self, rules):
-        """The batched engine's form: ``(b, g, owner) -> bool array``,
-        from the batch's ``nbuilt`` (cards built this turn)."""
-        def test(b, g, owner):
-            return b.nbuilt[g] == 0
-        return test
-
-    def holds(self, view, owner, others):
-        """The batched valuation's form (:func:`machikoro.vector.valuation.holds`): a bool
-        per game of ``view``."""
-        return view.built_nothing.copy()
-
 
 def compile(compiler, tree) -> BuiltNothing:
     """The compiler binding of ``built nothing``."""

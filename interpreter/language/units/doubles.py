@@ -1,10 +1,9 @@
 """``doubles``: two or more dice were rolled and all show the same face (the Amusement
 Park's extra turn, Harbor's and Machi Koro 2's cards that pay on doubles).
 
-A concept unit (issue 34): its reference rule, its batched kernel, its form in the batched
-valuation, its compiler binding and its registry entry, here; before, in five files of
-three subpackages (the grammar, the compiler's table, the conditions, the kernels and their
-table, the valuation's list and reading).
+A concept unit (issue 34): its reference rule, its compiler binding and its registry
+entry, here; before, in five files of three subpackages (the grammar, the compiler's table,
+the conditions, the kernels and their table, the valuation's list and reading).
 """
 
 from __future__ import annotations
@@ -29,22 +28,6 @@ class Doubles(Record):
         of a roll)."""
         dice = game.dice
         return len(dice) > 1 and dice.count(dice[0]) == len(dice)
-
-    def kernel(self, rules):
-        """The batched engine's form: ``(b, g, owner) -> bool array``,
-        from the batch's ``doubles``."""
-        def test(b, g, owner):
-            return b.doubles[g]
-        return test
-
-    def holds(self, view, owner, others):
-        """The batched valuation's form (:func:`machikoro.vector.valuation.holds`): a bool
-        per game of ``view``."""
-        import numpy as np
-
-        faces = view.faces or ()
-        same = len(faces) > 1 and faces.count(faces[0]) == len(faces)
-        return np.full(len(view.rows), same)
 
 
 def compile(compiler, tree) -> Doubles:

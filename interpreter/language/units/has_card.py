@@ -31,19 +31,6 @@ class HasCard(Subject):
         town = game.towns_seen[self.seat(game, owner)]
         return any(town[i] for i in self.cards)
 
-    def kernel(self, rules):
-        """The batched engine's form: ``(b, g, owner) -> bool array``."""
-        seats, cards = self.seats, self.cards
-
-        def test(b, g, owner):
-            return b.seen_built(g, seats(b, g, owner), cards) > 0
-        return test
-
-    def holds(self, view, owner, others):
-        """The batched valuation's form (:func:`machikoro.vector.valuation.holds`)."""
-        town = view.towns[view.rows, self.seats_in(view, owner)]
-        return (town[:, list(self.cards)] > 0).any(axis=1)
-
 
 def compile(compiler, tree) -> HasCard:
     """The compiler binding of ``has NAME`` (one card id)."""

@@ -28,19 +28,6 @@ class HasCoins(Subject):
         of a roll)."""
         return self.quantity(game.coins[self.seat(game, owner)])
 
-    def kernel(self, rules):
-        """The batched engine's form: ``(b, g, owner) -> bool array``."""
-        seats, quantity = self.seats, self.quantity
-
-        def test(b, g, owner):
-            return quantity(b.seat_coins(g, seats(b, g, owner)))
-        return test
-
-    def holds(self, view, owner, others):
-        """The batched valuation's form (:func:`machikoro.vector.valuation.holds`): the
-        coins of the moment, as its payout programs change them."""
-        return self.quantity(view.coins[view.rows, self.seats_in(view, owner)])
-
 
 def compile(compiler, tree) -> HasCoins:
     """The compiler binding of ``has Q coins``."""

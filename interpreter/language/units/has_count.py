@@ -32,19 +32,6 @@ class HasCount(Subject):
         town = game.towns_seen[self.seat(game, owner)]
         return self.quantity(sum(town[i] for i in self.cards))
 
-    def kernel(self, rules):
-        """The batched engine's form: ``(b, g, owner) -> bool array``."""
-        seats, quantity, cards = self.seats, self.quantity, self.cards
-
-        def test(b, g, owner):
-            return quantity(b.seen_count(g, seats(b, g, owner), cards))
-        return test
-
-    def holds(self, view, owner, others):
-        """The batched valuation's form (:func:`machikoro.vector.valuation.holds`)."""
-        town = view.towns[view.rows, self.seats_in(view, owner)]
-        return self.quantity(town[:, list(self.cards)].sum(axis=1))
-
 
 def compile(compiler, tree) -> HasCount:
     """The compiler binding of ``has Q NAMES``."""

@@ -32,19 +32,6 @@ class HasLandmarks(Subject):
         town = game.towns_seen[self.seat(game, owner)]
         return self.quantity(sum(1 for i in self.landmarks if town[i]))
 
-    def kernel(self, rules):
-        """The batched engine's form: ``(b, g, owner) -> bool array``."""
-        seats, quantity, landmarks = self.seats, self.quantity, self.landmarks
-
-        def test(b, g, owner):
-            return quantity(b.seen_built(g, seats(b, g, owner), landmarks))
-        return test
-
-    def holds(self, view, owner, others):
-        """The batched valuation's form (:func:`machikoro.vector.valuation.holds`)."""
-        town = view.towns[view.rows, self.seats_in(view, owner)]
-        return self.quantity((town[:, list(self.landmarks)] > 0).sum(axis=1))
-
 
 def compile(compiler, tree) -> HasLandmarks:
     """The compiler binding of ``has Q landmarks``."""

@@ -29,21 +29,6 @@ class MarketHas(Record):
         supply = game.supply
         return self.quantity(sum(supply[i] for i in self.cards))
 
-    def kernel(self, rules):
-        """The batched engine's form: ``(b, g, owner) -> bool array``, from the batch's
-        ``supply``."""
-        quantity, cards = self.quantity, list(self.cards)
-
-        def test(b, g, owner):
-            import numpy as np
-
-            return quantity(b.supply[g][:, cards].sum(axis=1, dtype=np.int64))
-        return test
-
-    def holds(self, view, owner, others):
-        """The batched valuation's form (:func:`machikoro.vector.valuation.holds`)."""
-        return self.quantity(view.supply[:, list(self.cards)].sum(axis=1))
-
 
 def compile(compiler, tree) -> MarketHas:
     """The compiler binding of ``market has ID`` and ``market has Q NAMES``."""

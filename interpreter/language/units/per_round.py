@@ -11,7 +11,7 @@ engine itself. The second concept unit of the language, and its first amount (is
 from __future__ import annotations
 
 from ...records import Record, field
-from .round_is import round_of, rounds_of
+from .round_is import round_of
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up)
 if TYPE_CHECKING:
@@ -38,14 +38,6 @@ class PerRound(Record):
         count = round_of(game)
         return {"text": self.text, "value": self.n * count, "per": self.n, "count": count}
 
-    def kernel(self, rules):
-        """The batched engine's form: ``(b, g, card, owner, payer) -> int64 array``."""
-        n = self.n
-
-        def value(b, g, card, owner, payer):
-            return n * rounds_of(b, g)
-        return value
-
 
 def compile(compiler, tree) -> PerRound:
     """The compiler binding of ``N [coins] per round``."""
@@ -59,8 +51,6 @@ CONCEPT = {
     "phrases": (ALIAS,), "classes": (PerRound,),
     "examples": ("gain 1 per round", "take 1 per round from the roller"),
     "gaps": {"lookahead": "its tables are kept by towns and coins, not by the round: the "
-                          "card's roll falls back to the engine (exact, slower)",
-             "valuation": "it runs the look-ahead's payout programs; a card without one "
-                          "falls back to the scalar greedy"},
+                          "card's roll falls back to the engine (exact, slower)"},
 }
 """Its entry of the registry (:class:`~machikoro.language.concepts.Concept`'s fields)."""

@@ -4,8 +4,8 @@ for a house rule (a card whose owner helps the one falling behind).
 
 The first coin action made a concept unit (issue 34): its role, the seat it stands for, is
 written here once per backend: :meth:`PayPoorest.counterpart` (the reference rule, which
-the scalar engine and greedy's look-ahead run), :meth:`PayPoorest.counterparts` (the
-batched engine's); the transfer itself is every backend's own one rule
+the scalar engine and greedy's look-ahead run), :meth:`PayPoorest.compiled` (the compiled
+engine's); the transfer itself is every backend's own one rule
 (:func:`~machikoro.language.actions.move_coins` and its twins).
 """
 
@@ -58,16 +58,6 @@ class PayPoorest(CoinAction, Record):
                 found = order[k]
         return found
 
-    @staticmethod
-    def counterparts(b, g, owner):
-        """The batched engine's form of the role: the seat per game (-1: none)."""
-        import numpy as np
-
-        if b.players == 1:
-            return np.full(len(g), -1, dtype=np.int64)
-        others = b.others[owner]  # (G, P-1), payment order: argmin keeps the first
-        return others[np.arange(len(g)), np.argmin(b.coins[g[:, None], others], axis=1)]
-
     def run(self, game, card: int, owner: int, copies: int):
         """The owner pays the poorest other player (False when there is none)."""
         payee = self.counterpart(game, owner)
@@ -88,7 +78,5 @@ CONCEPT = {
              "fewest coins (the first in payment order on a tie).",
     "phrases": ("pay " + ALIAS,), "classes": (PayPoorest,),
     "examples": ("gain 3, then pay 2 to the poorest other player",),
-    "gaps": {"valuation": "its array form reads no role a unit adds; the game falls back "
-                          "to the scalar greedy"},
 }
 """Its entry of the registry (:class:`~machikoro.language.concepts.Concept`'s fields)."""

@@ -31,15 +31,6 @@ class ReceivedCoins(Subject):
         """The reference rule (the scalar engine's)."""
         return self.quantity(game.received[self.seat(game, owner)])
 
-    def kernel(self, rules):
-        """The batched engine's form: ``(b, g, owner) -> bool array``, from the batch's
-        ``received``."""
-        seats, quantity = self.seats, self.quantity
-
-        def test(b, g, owner):
-            return quantity(b.received[g, seats(b, g, owner)])
-        return test
-
 
 def compile(compiler, tree) -> ReceivedCoins:
     """The compiler binding of ``received Q coins this turn`` and ``received no coins
@@ -54,10 +45,6 @@ CONCEPT = {
     "words": "The owner (or the roller) received so many coins this turn (or none).",
     "phrases": (ALIAS, "received_none"), "classes": (ReceivedCoins,),
     "examples": ("after income, if owner received no coins this turn, gain 1",),
-    "gaps": {"valuation": "it reads no coins received; the game falls back to the scalar "
-                          "greedy",
-             "policies": "they assume no coins are counted as received; the game is played "
-                         "by the scalar engine"},
     "uses": lambda rules: rules.tracks_received,
 }
 """Its entry of the registry (:class:`~machikoro.language.concepts.Concept`'s fields)."""

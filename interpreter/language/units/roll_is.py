@@ -29,20 +29,6 @@ class RollIs(Record):
         of a roll)."""
         return self.quantity(game.total)
 
-    def kernel(self, rules):
-        """The batched engine's form: ``(b, g, owner) -> bool array``,
-        from the batch's ``total``."""
-        quantity = self.quantity  # (its comparison works on arrays too)
-
-        def test(b, g, owner):
-            return quantity(b.total[g])
-        return test
-
-    def holds(self, view, owner, others):
-        """The batched valuation's form (:func:`machikoro.vector.valuation.holds`): a bool
-        per game of ``view``."""
-        return self.quantity(view.total)
-
 
 def compile(compiler, tree) -> RollIs:
     """The compiler binding of ``roll is``."""

@@ -32,15 +32,6 @@ class RolledDice(Record):
         """The reference rule: the dice the game's roll threw."""
         return self.quantity(len(game.dice))
 
-    def kernel(self, rules):
-        """The batched engine's form: ``(b, g, owner) -> bool array`` from the batch's
-        ``ndice`` (the dice of each game's roll)."""
-        quantity = self.quantity
-
-        def test(b, g, owner):
-            return quantity(b.ndice[g])
-        return test
-
 
 def compile(compiler, tree) -> RolledDice:
     """The compiler binding of ``rolled QUANTITY dice``."""
@@ -52,6 +43,5 @@ CONCEPT = {
     "words": "The roller rolled so many dice.",
     "phrases": (ALIAS,), "classes": (RolledDice,),
     "examples": ("if rolled 2 dice, gain 1",),
-    "gaps": {"valuation": "it reads no dice count; the game falls back to the scalar greedy"},
 }
 """Its entry of the registry (:class:`~machikoro.language.concepts.Concept`'s fields)."""

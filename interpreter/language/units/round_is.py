@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from typing import ClassVar
 
 ALIAS = "round_is"
+TABLE = "tests"
 
 
 def round_of(game) -> int:
@@ -34,12 +35,6 @@ def compiled_round(turn, extra_turns, players):
     return (turn - extra_turns) // players + 1
 
 
-def rounds_of(b, g):
-    """:func:`round_of` over a batch: the round of each game of ``g`` (an int64 array)."""
-    return (b.turn[g] - b.extra_turns[g]) // b.players + 1
-TABLE = "tests"
-
-
 class RoundIs(Record):
     """``if round is Q``: the round of the turn being played (1 for the first)."""
 
@@ -51,15 +46,6 @@ class RoundIs(Record):
     def test(self, game, owner: int) -> bool:
         """The reference rule: the game's round meets the quantity."""
         return self.quantity(round_of(game))
-
-    def kernel(self, rules):
-        """The batched engine's form: ``(b, g, owner) -> bool array``, one per game of
-        ``g`` (the batch's ``turn`` and ``extra_turns`` arrays, as the scalar game's)."""
-        quantity = self.quantity  # (its comparison works on arrays too)
-
-        def test(b, g, owner):
-            return quantity(rounds_of(b, g))
-        return test
 
 
 def compile(compiler, tree) -> RoundIs:
@@ -74,7 +60,6 @@ CONCEPT = {
     "phrases": (ALIAS,), "classes": (RoundIs,),
     "examples": ("if round is 3 or fewer, gain 1",),
     "gaps": {"lookahead": "its tables are kept by towns and coins, not by the round: the "
-                          "card's roll falls back to the engine (exact, slower)",
-             "valuation": "it reads no round; the game falls back to the scalar greedy"},
+                          "card's roll falls back to the engine (exact, slower)"},
 }
 """Its entry of the registry (:class:`~machikoro.language.concepts.Concept`'s fields)."""
