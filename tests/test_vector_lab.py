@@ -82,9 +82,9 @@ def random_b(monkeypatch) -> str:
     monkeypatch.setitem(registry.AGENTS, "random-b", RandomAgent)
     monkeypatch.setattr(compiled_batch, "COMPILED_AGENTS",
                         (*compiled_batch.COMPILED_AGENTS, "random-b"))
-    policy = compiled_batch._policy
-    monkeypatch.setattr(compiled_batch, "_policy", lambda name, games: games.random_answers
-                        if name == "random-b" else policy(name, games))
+    policy = compiled_batch.compiled_policy
+    monkeypatch.setattr(compiled_batch, "compiled_policy", lambda name, games:
+                        games.random_answers if name == "random-b" else policy(name, games))
     return "random-b"
 
 
