@@ -150,7 +150,8 @@ def test_every_subpackage_says_what_it_holds_and_may_import() -> None:
 def test_every_package_folder_is_installed() -> None:
     """``pip install .`` (not editable) installs the packages ``pyproject.toml`` lists:
     every folder of ``interpreter/`` with an ``__init__.py`` must be among them, or a
-    regular install lacks it (an editable install, as in development, hides the fault)."""
+    regular install lacks it (an editable install, as in development, hides the fault);
+    and every package listed must be there, or the install fails (a folder removed)."""
     text = (ROOT / "pyproject.toml").read_text("utf-8")
     listed = set(re.findall(r'"(machikoro[\w.]*)"', text.split("packages = [", 1)[1]
                             .split("]", 1)[0]))
@@ -158,3 +159,5 @@ def test_every_package_folder_is_installed() -> None:
         INTERPRETER).parts) for init in INTERPRETER.rglob("__init__.py")
         if "__pycache__" not in init.parts}
     assert folders - listed == set()
+    data = {name for name in listed if name.startswith("machikoro._data")}
+    assert listed - data - folders == set()
