@@ -1,4 +1,4 @@
-"""Benchmark: the Gymnasium vector env over the batched engine against the PettingZoo env,
+"""Benchmark: the Gymnasium vector env over the compiled engine against the PettingZoo env,
 as ratios measured in one run.
 
     python bench/vector_env.py [--envs 1000 --envs 10000] [--steps 200] [--games 200]

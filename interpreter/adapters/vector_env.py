@@ -171,42 +171,36 @@ class _Actions:
         self.card = np.array([found(card) for card in rules.ids], dtype=np.int64)
 
 
-def _paths(rows: np.ndarray, counts: np.ndarray, acts: _Actions, order_path) -> tuple:
-    """The action paths of the options ``rows`` (``(W, K, WIDTH)``, per waiting game its
-    options' values: :meth:`~machikoro.compiled.games.CompiledGames.option_rows`; the
-    first ``counts[w]`` real): ``(paths, lengths)``, paths ``(W, K, longest)`` action ids
-    (-1 past a path's end) and lengths ``(W, K)`` (0 for no option). An atom is one
-    action; a gift ``{give, to}`` and a swap ``{from, give, take}`` are their values in
+def _paths(rows: np.ndarray, acts: _Actions, order_path) -> tuple:
+    """The action paths of the options ``rows`` (``(R, WIDTH)``, each option's value:
+    :meth:`~machikoro.compiled.games.CompiledGames.option_rows`): ``(paths, lengths)``,
+    paths ``(R, longest)`` action ids (-1 past a path's end) and their lengths. An atom is
+    one action; a gift ``{give, to}`` and a swap ``{from, give, take}`` are their values in
     sorted key order, as the action table's paths are; an order its cards
-    (``order_path(w, row)``)."""
+    (``order_path(r)``: option ``r``'s)."""
     from ..compiled import options as o
 
-    w, k = rows.shape[:2]
-    tag, a, b, c = rows[..., 0], rows[..., 1], rows[..., 2], rows[..., 3]
-    real = np.arange(k)[None, :] < counts[:, None]
-    orders = np.argwhere(real & (tag == o.ORDER))
-    found = {(i, j): order_path(i, rows[i, j]) for i, j in orders.tolist()}
+    tag, a, b, c = rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3]
+    found = {r: order_path(r) for r in np.flatnonzero(tag == o.ORDER).tolist()}
     longest = max([3] + [len(p) for p in found.values()])
-    paths = np.full((w, k, longest), -1, dtype=np.int64)
-    lengths = np.zeros((w, k), dtype=np.int64)
-    card = acts.card[np.maximum(a, 0)]
-    atoms = {o.NONE: np.full_like(a, acts.none), o.BOOL: acts.boolean[np.clip(a, 0, 1)],
-             o.COUNT: acts.number[np.clip(a, 0, len(acts.number) - 1)], o.CARD: card}
-    atoms[o.SEAT] = atoms[o.COUNT]
-    for kind, action in atoms.items():
-        at = real & (tag == kind)
-        paths[..., 0] = np.where(at, action, paths[..., 0])
-        lengths[at] = 1
-    seat_b = acts.number[np.clip(b, 0, len(acts.number) - 1)]
-    for kind, parts in ((o.GIVE, (card, seat_b)),
-                        (o.SWAP, (seat_b, card, acts.card[np.maximum(c, 0)]))):
-        at = real & (tag == kind)
-        for j, action in enumerate(parts):
-            paths[..., j] = np.where(at, action, paths[..., j])
-        lengths[at] = len(parts)
-    for (i, j), path in found.items():
-        paths[i, j, :len(path)] = path
-        lengths[i, j] = len(path)
+    paths = np.full((len(rows), longest), -1, dtype=np.int64)
+    lengths = np.ones(len(rows), dtype=np.int64)
+    top = len(acts.number) - 1
+    number_a, number_b = acts.number[np.clip(a, 0, top)], acts.number[np.clip(b, 0, top)]
+    card_a = acts.card[np.maximum(a, 0)]
+    first = np.select([tag == o.NONE, tag == o.BOOL, (tag == o.COUNT) | (tag == o.SEAT),
+                       (tag == o.CARD) | (tag == o.GIVE), tag == o.SWAP],
+                      [acts.none, acts.boolean[np.clip(a, 0, 1)], number_a, card_a,
+                       number_b], -1)
+    paths[:, 0] = first
+    give, swap = tag == o.GIVE, tag == o.SWAP
+    paths[give, 1] = number_b[give]
+    paths[swap, 1] = card_a[swap]
+    paths[swap, 2] = acts.card[np.maximum(c, 0)][swap]
+    lengths[give], lengths[swap] = 2, 3
+    for r, path in found.items():
+        paths[r, :len(path)] = path
+        lengths[r] = len(path)
     return paths, lengths
 
 
@@ -289,7 +283,7 @@ class VectorEnv(GymnasiumVectorEnv):
         self._prefix = np.full((num_envs, 3), -1, dtype=np.int64)  # actions chosen so far
         self._plen = np.zeros(num_envs, dtype=np.int64)
         self._mask = np.zeros((num_envs, table.num_actions), dtype=bool)
-        self._waiting = (np.zeros(0, dtype=np.int64),) * 3  # the learner's options: _observe
+        self._waiting = (np.zeros(0, dtype=np.int64),) * 5  # the learner's options: _observe
 
     # ------------------------------------------------------------------ set-up
 
@@ -447,41 +441,39 @@ class VectorEnv(GymnasiumVectorEnv):
         options (:meth:`_observe` made them): ``(answered, options)``, a bool per env
         whose answer is complete and the option index it names; an env whose answer goes
         on keeps its longer prefix."""
-        rows, paths, lengths = self._waiting
+        w, owner, starts, paths, lengths = self._waiting
         answered = np.zeros(self.num_envs, dtype=bool)
         options = np.zeros(self.num_envs, dtype=np.int64)
-        take = live[rows]
-        rows, paths, lengths = rows[take], paths[take], lengths[take]
-        if not len(rows):
+        if not len(w):
             return answered, options
-        a = actions[rows]
-        candidates, plen = self._candidates(rows, paths, lengths)
+        envs = w[owner]  # (each option's env)
+        candidates, plen = self._candidates(envs, paths, lengths)
+        a = actions[envs]
         done = a == self.table.done
-        step = np.minimum(plen, paths.shape[2] - 1)
-        next_action = np.take_along_axis(paths, step[:, None, None], axis=2)[..., 0]
-        on = candidates & ~done[:, None] & (lengths > plen[:, None]) & \
-            (next_action == a[:, None])
-        ends = candidates & done[:, None] & (lengths == plen[:, None])
-        goes_on = (on & (lengths > plen[:, None] + 1)).any(axis=1)
-        longer = rows[goes_on]
-        self._prefix[longer, plen[goes_on]] = a[goes_on]
+        nexts = paths[np.arange(len(paths)), np.minimum(plen, paths.shape[1] - 1)]
+        on = candidates & ~done & (lengths > plen) & (nexts == a) & live[envs]
+        ends = candidates & done & (lengths == plen) & live[envs]
+        goes_on = np.bincount(owner[on & (lengths > plen + 1)], minlength=len(w)) > 0
+        chosen = np.flatnonzero(on | ends)
+        games, first = np.unique(owner[chosen], return_index=True)  # (its first option)
+        finished = ~goes_on[games]
+        longer = w[np.flatnonzero(goes_on)]
+        self._prefix[longer, self._plen[longer]] = actions[longer]
         self._plen[longer] += 1
-        finished = ~goes_on
-        chosen = np.where(done, ends.argmax(axis=1), on.argmax(axis=1))
-        answered[rows[finished]] = True
-        options[rows[finished]] = chosen[finished]
-        self._plen[rows[finished]] = 0
-        self._prefix[rows[finished]] = -1
+        done_games = w[games[finished]]
+        answered[done_games] = True
+        options[done_games] = chosen[first[finished]] - starts[games[finished]]
+        self._plen[done_games] = 0
+        self._prefix[done_games] = -1
         return answered, options
 
-    def _candidates(self, rows: np.ndarray, paths: np.ndarray, lengths: np.ndarray):
-        """Which options of each waiting env ``rows`` its prefix leads to: ``(rows,
-        options)`` bool, and each env's prefix length."""
-        plen = self._plen[rows]
+    def _candidates(self, envs: np.ndarray, paths: np.ndarray, lengths: np.ndarray):
+        """Which options (each of env ``envs[r]``) its env's prefix leads to: a bool per
+        option, and the prefix's length per option."""
+        plen = self._plen[envs]
         candidates = lengths > 0
-        for j in range(min(int(plen.max(initial=0)), paths.shape[2])):
-            chosen = self._prefix[rows, j]
-            candidates &= (plen[:, None] <= j) | (paths[:, :, j] == chosen[:, None])
+        for j in range(min(int(plen.max(initial=0)), paths.shape[1])):
+            candidates &= (plen <= j) | (paths[:, j] == self._prefix[envs, j])
         return candidates, plen
 
     def _play_opponents(self, answered=None, options=None) -> None:
@@ -624,31 +616,34 @@ class VectorEnv(GymnasiumVectorEnv):
     def _legal(self, w: np.ndarray) -> np.ndarray:
         """The legal next actions of every env: the steps of its waiting decision's
         options that continue its prefix (and ``done`` where the prefix is an option and
-        longer ones go on); keeps the waiting games' option paths for :meth:`_choose`."""
+        longer ones go on); keeps the waiting games' options' paths for
+        :meth:`_choose`."""
         from ..compiled.options import order_kinds, ordered
 
         games, table = self.games, self.table
         mask = np.zeros((self.num_envs, table.num_actions), dtype=bool)
-        counts = games.option_counts[w]
-        rows = games.option_rows(w)
+        rows, starts = games.option_rows(w)
+        owner = np.repeat(np.arange(len(w)), np.diff(starts))
         card = self._actions.card
 
-        def order_path(i: int, row) -> list:
-            kinds = order_kinds(self._tables, games.state, int(w[i]), int(row[2]))
-            return [int(card[x]) for x in ordered(kinds, int(row[1]))]
+        def order_path(r: int) -> list:
+            kinds = order_kinds(self._tables, games.state, int(w[owner[r]]), int(rows[r, 2]))
+            return [int(card[x]) for x in ordered(kinds, int(rows[r, 1]))]
 
-        paths, lengths = _paths(rows, counts, self._actions, order_path)
-        self._waiting = (w, paths, lengths)
-        if paths.shape[2] > self._prefix.shape[1]:
-            wider = np.full((self.num_envs, paths.shape[2]), -1, dtype=np.int64)
+        paths, lengths = _paths(rows, self._actions, order_path)
+        self._waiting = (w, owner, starts, paths, lengths)
+        if paths.shape[1] > self._prefix.shape[1]:
+            wider = np.full((self.num_envs, paths.shape[1]), -1, dtype=np.int64)
             wider[:, :self._prefix.shape[1]] = self._prefix
             self._prefix = wider
-        candidates, plen = self._candidates(w, paths, lengths)
-        more = candidates & (lengths > plen[:, None])
-        r, o = np.nonzero(more)
-        mask[w[r], paths[r, o, np.minimum(plen[r], paths.shape[2] - 1)]] = True
-        done = (candidates & (lengths == plen[:, None])).any(axis=1) & more.any(axis=1)
-        mask[w[done], table.done] = True
+        envs = w[owner]
+        candidates, plen = self._candidates(envs, paths, lengths)
+        more = candidates & (lengths > plen)
+        r = np.flatnonzero(more)
+        mask[envs[r], paths[r, np.minimum(plen[r], paths.shape[1] - 1)]] = True
+        ends = np.bincount(owner[candidates & (lengths == plen)], minlength=len(w)) > 0
+        longer = np.bincount(owner[more], minlength=len(w)) > 0
+        mask[w[ends & longer], table.done] = True
         return mask
 
     def render(self) -> tuple | None:

@@ -520,19 +520,21 @@ class CompiledGames:
             return "reroll"
         return self.rules.ids[card]
 
-    def option_rows(self, games) -> np.ndarray:
+    def option_rows(self, games) -> tuple:
         """The options of the decisions games ``games`` wait at (an index array; each
-        must wait at one) as values: an ``(len(games), most options,
+        must wait at one) as values: ``(rows, starts)``, ``rows`` an ``(options in all,
         :data:`~machikoro.compiled.options.WIDTH`)`` int64 array, per option its tag and
-        numbers (:func:`~machikoro.compiled.options.option_values`; rows past a game's
-        options are -1). Compiled the first time (seconds)."""
+        numbers (:func:`~machikoro.compiled.options.option_values`), game ``games[j]``'s
+        in rows ``starts[j]`` to ``starts[j + 1] - 1`` (``starts``: ``len(games) + 1``
+        running sums of their option counts). Compiled the first time (seconds)."""
         from .options import WIDTH, option_values
 
         games = np.asarray(games, dtype=np.int64)
-        most = int(self.option_counts[games].max(initial=1))
-        out = np.empty((len(games), max(most, 1), WIDTH), dtype=np.int64)
-        option_values(self.tables, self.state, games, out)
-        return out
+        starts = np.zeros(len(games) + 1, dtype=np.int64)
+        np.cumsum(self.option_counts[games], out=starts[1:])
+        out = np.empty((int(starts[-1]), WIDTH), dtype=np.int64)
+        option_values(self.tables, self.state, games, starts, out)
+        return out, starts
 
     def options_of(self, g: int) -> list:
         """The options of game ``g``'s waiting decision as the scalar engine's values, in
@@ -543,7 +545,7 @@ class CompiledGames:
         count = int(self.option_counts[g])
         if count <= 0:
             return []
-        rows = self.option_rows([g])[0, :count]
+        rows, _ = self.option_rows([g])
         return [decode(row, self.rules.ids,
                        lambda item: order_kinds(self.tables, self.state, g, item))
                 for row in rows]

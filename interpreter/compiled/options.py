@@ -5,7 +5,8 @@ index (the Gymnasium vector environment's action table: :mod:`machikoro.adapters
 vector_env`).
 
 :func:`option_values` writes, for each waiting game, one row of :data:`WIDTH` whole numbers
-per option, in the scalar engine's order of ``Decision.options``: a tag (:data:`TAGS`) and
+per option (the games' rows one after the other), in the scalar engine's order of
+``Decision.options``: a tag (:data:`TAGS`) and
 up to three numbers. The options are found by the engine's own functions (the build menu,
 the dice offers, :func:`~machikoro.compiled.kernels._swap_at` and the other finders the
 engine acts through), so an option's value and its effect cannot disagree.
@@ -36,16 +37,17 @@ NONE, BOOL, COUNT, CARD, SEAT, GIVE, SWAP, ORDER = range(len(TAGS))
 
 @njit(cache=True, inline="always")
 def _put(out, j, n, tag, a, b, c):
-    out[j, n, 0] = tag
-    out[j, n, 1] = a
-    out[j, n, 2] = b
-    out[j, n, 3] = c
+    out[j + n, 0] = tag
+    out[j + n, 1] = a
+    out[j + n, 2] = b
+    out[j + n, 3] = c
 
 
 @njit(cache=True, inline="always")
 def _clause_values(t, s, g, out, j, count):
     """The values of the options of game ``g``'s pending clause decision (its queue item
-    ``ints[ITEM]``): as :func:`~machikoro.compiled.kernels._options` counts them."""
+    ``ints[ITEM]``), from row ``j`` of ``out``: as
+    :func:`~machikoro.compiled.kernels._options` counts them."""
     i = s.ints[g, k.ITEM]
     card, owner, clause = s.queue[g, i, 0], s.queue[g, i, 1], s.queue[g, i, 3]
     if card < 0:  # an order decision: the orders of its kinds
@@ -86,26 +88,27 @@ def _clause_values(t, s, g, out, j, count):
 
 
 @njit(cache=True)
-def option_values(t, s, games, out):
+def option_values(t, s, games, starts, out):
     """For each game ``games[j]`` (an index array of games waiting at a decision), its
-    pending decision's options in ``out[j, :count]`` (``out``: ``(len(games), most
-    options, WIDTH)`` int64, most options at least each game's ``ints[COUNT]``): per
-    option its tag (:data:`TAGS`) and values, in the scalar engine's order."""
+    pending decision's options in rows ``starts[j]`` to ``starts[j + 1] - 1`` of ``out``
+    (``starts``: the running sum of the games' ``ints[COUNT]``, from 0; ``out``:
+    ``(starts[-1], WIDTH)`` int64): per option its tag (:data:`TAGS`) and values (-1
+    where unused), in the scalar engine's order."""
     t, s = k._borrowed(t), k._borrowed(s)
+    out[:, :] = -1
     for j in range(games.shape[0]):
-        g = games[j]
+        g, at = games[j], starts[j]
         kind, count = s.ints[g, k.PENDING], s.ints[g, k.COUNT]
-        out[j, :, :] = -1
         if kind == k.BUILD_DECISION:  # nothing, then the menu made when it was asked
-            _put(out, j, 0, NONE, -1, -1, -1)
+            _put(out, at, 0, NONE, -1, -1, -1)
             for n in range(1, count):
-                _put(out, j, n, CARD, s.menu[g, 0, n - 1], -1, -1)
+                _put(out, at, n, CARD, s.menu[g, 0, n - 1], -1, -1)
         elif kind == k.DICE_DECISION:
             offers = k._dice_offers(t, s, g, s.ints[g, k.CUR])
             for n in range(count):
-                _put(out, j, n, COUNT, k._nth_count(t, offers, n), -1, -1)
+                _put(out, at, n, COUNT, k._nth_count(t, offers, n), -1, -1)
         elif kind == k.CLAUSE_DECISION:
-            _clause_values(t, s, g, out, j, count)
+            _clause_values(t, s, g, out, at, count)
 
 
 def decode(row, ids: tuple, kinds_of_order=None):
