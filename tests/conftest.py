@@ -15,9 +15,9 @@ machine's load:
 - the compiled engine's first compile (minutes), greedy's and the expert's for it
   included, is made by two child processes while the other tests run (the engine, then
   the expert and the strategies; greedy, the largest, beside them once the engine is
-  compiled), into this run's cache folder, and the tests that play the compiled engine (those asking for the
-  ``compiled_engine`` fixture, and the docs examples that name it) run last, after
-  waiting for them; those asking for ``compiled_engine_only`` (no compiled policy) run
+  compiled), into this run's cache folder, and the tests that play the compiled engine
+  (those asking for the ``compiled_engine`` fixture, and the docs examples that name it)
+  run last, after waiting for them; those asking for ``compiled_engine_only`` (no compiled policy) run
   just before them, once the engine's own code is compiled, while the policies' code
   compiles.
   A developer who has the code compiled already may set ``MACHIKORO_TEST_COMPILED`` to

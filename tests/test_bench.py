@@ -131,9 +131,10 @@ def test_the_lockstep_bench_catches_its_planted_mutation(compiled_engine_only):
     assert " 0 differences (" not in done.stdout.splitlines()[-1]
 
 
-def test_a_tiny_strength_table_run_prints_a_row_per_agent():
+def test_a_tiny_strength_table_run_prints_a_row_per_agent(compiled_engine):
     """bench/strength_table.py (issue 32: the strength table of docs/agents.md) runs: a
-    row per agent of the ladder, its rating and its CPU per decision, on a rule set."""
+    row per agent of the ladder, its rating and its CPU per decision, on a rule set (its
+    ladder plays the compiled engine: balance's --engine auto)."""
     script = Path(__file__).resolve().parents[1] / "bench" / "strength_table.py"
     done = subprocess.run([sys.executable, str(script), "--rulesets", "base", "--games", "2",
                            "--cpu-games", "1", "--ladder", "random,greedy"],
@@ -144,7 +145,7 @@ def test_a_tiny_strength_table_run_prints_a_row_per_agent():
     assert len(rows) == 2 and "| +0 |" in rows[0] + rows[1]
 
 
-def test_a_tiny_pool_run_prints_the_experts_share_against_greedy():
+def test_a_tiny_pool_run_prints_the_experts_share_against_greedy(compiled_engine):
     """bench/strength_table.py --pool-games (issue 32: the 4-player pools): one expert
     against three greedy per rule set, a rate with its interval out of the games played,
     beside the fair share; ``--games 0`` plays the pools alone."""
