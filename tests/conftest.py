@@ -36,7 +36,7 @@ import tempfile
 import time
 
 import pytest
-from helpers import COMPILED_USE
+from helpers import uses_compiled
 from hypothesis import HealthCheck, settings
 
 _SAVED: dict[str, str | None] = {}
@@ -107,7 +107,7 @@ def pytest_collection_modifyitems(config, items) -> None:
         if "compiled_engine" in names:
             return 2
         params = getattr(getattr(item, "callspec", None), "params", {})
-        if any(isinstance(v, str) and COMPILED_USE in v for v in params.values()):
+        if any(isinstance(v, str) and uses_compiled(v) for v in params.values()):
             return 2  # (a docs example using it)
         return 1 if "compiled_engine_only" in names else 0
 

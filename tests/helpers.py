@@ -30,9 +30,16 @@ def interrupt_after(monkeypatch, games: int) -> None:
     monkeypatch.setattr(runs, "play_game", play_game)
 
 
-COMPILED_USE = "machikoro.compiled"
-"""What a docs example that plays the compiled engine names: it waits for the suite's
-compile of that engine and runs last (tests/conftest.py)."""
+COMPILED_USE = ("machikoro.compiled", "Machikoro-vector", "VectorEnv")
+"""What a docs example that plays the compiled engine names (the engine, or the Gymnasium
+vector environment over it): it waits for the suite's compile of that engine and runs
+last (tests/conftest.py)."""
+
+
+def uses_compiled(text: str) -> bool:
+    """Whether a docs example's ``text`` names what plays the compiled engine
+    (:data:`COMPILED_USE`)."""
+    return any(name in text for name in COMPILED_USE)
 
 
 def case_files() -> list:

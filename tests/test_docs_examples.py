@@ -21,7 +21,7 @@ import shutil
 from pathlib import Path
 
 import pytest
-from helpers import COMPILED_USE, cli
+from helpers import cli, uses_compiled
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -103,7 +103,7 @@ def test_the_python_examples_show_each_way_in():
 
 @pytest.mark.parametrize("where, code", _python_blocks(), ids=[w for w, _ in _python_blocks()])
 def test_each_python_example_runs(where: str, code: str, capsys, folder, request):
-    if COMPILED_USE in code:  # (compiled meanwhile by the suite: tests/conftest.py)
+    if uses_compiled(code):  # (compiled meanwhile by the suite: tests/conftest.py)
         request.getfixturevalue("compiled_engine")
     for package in OPTIONAL:
         if package in code and importlib.util.find_spec(package) is None:
