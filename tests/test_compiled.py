@@ -15,6 +15,7 @@ from machikoro.compiled.cache import FirstCompile, fingerprint
 from machikoro.compiled.games import CompiledGames
 from machikoro.compiled.lockstep import run_lockstep
 from machikoro.compiled.tables import encode, refusal
+from machikoro.data.bundled import resolve_variant
 from machikoro.errors import CompiledUnsupported, MachikoroError
 from machikoro.language.concepts import first_gap
 from machikoro.rules.loader import load_ruleset
@@ -218,6 +219,45 @@ def test_a_python_policy_handed_the_batch_plays_the_same_games():
     assert steps > 100
     assert (handed.winner == inside.winner).all() and (handed.turns == inside.turns).all()
     assert (handed.coins == inside.coins).all() and (handed.towns == inside.towns).all()
+
+
+@pytest.mark.parametrize("variant, players, seat", [(None, 3, 1), ("harbor", 2, 0)])
+def test_play_until_answers_the_other_seats_as_play_random_does(variant, players, seat):
+    # a learner's steps against random opponents, the opponents answered inside the
+    # compiled code (play_until) and the learner's answers drawn from its own stream in
+    # Python: the games (and their logged builds) of play_random
+    rules = load_ruleset(None if variant is None else resolve_variant(variant))
+    seeds, agents = _seeds(80, players)
+    inside = CompiledGames(rules, players, seeds, keep_builds=True).play_random(agents)
+    stepped = CompiledGames(rules, players, seeds, keep_builds=True)
+    stepped.seed_agents(agents)
+    stepped.play_until(seat)
+    steps = 0
+    while not stepped.over.all():
+        waiting = stepped.option_counts > 0
+        assert (stepped.pending_player[waiting] == seat).all()  # (only the learner's wait)
+        stepped.play_until(seat, stepped.random_answers(), only=waiting)
+        steps += 1
+    assert steps > 30
+    assert (stepped.winner == inside.winner).all() and (stepped.turns == inside.turns).all()
+    assert (stepped.coins == inside.coins).all() and (stepped.towns == inside.towns).all()
+    logged = [sorted(row for entry in games.take_builds()
+                     for row in zip(*(a.tolist() for a in entry)))
+              for games in (inside, stepped)]
+    assert logged[0] == logged[1] and len(logged[0]) > 80 * 5
+
+
+def test_play_until_refuses_bad_arguments_changing_nothing():
+    games = CompiledGames(load_ruleset(None), 2, [1, 2])
+    before = games.arrays["ints"].copy()
+    waiting = int(games.pending_player[0])
+    with pytest.raises(MachikoroError, match="seat must be 0-1"):
+        games.play_until(2)
+    with pytest.raises(MachikoroError, match="is not one of game 0's"):
+        games.play_until(waiting, np.array([99, 99]))
+    with pytest.raises(MachikoroError, match=r"\(2,\) int array"):
+        games.play_until(waiting, np.array([0.5, 0]))
+    assert (games.arrays["ints"] == before).all()
 
 
 def test_an_answer_outside_the_options_changes_nothing():

@@ -242,7 +242,7 @@ def test_next_step_autoreset_starts_the_new_game_on_the_step_after_the_end():
             break
     e = int(np.flatnonzero(done)[0])
     assert not env.action_masks()[e].any()
-    turn_at = env._at["phase"]
+    turn_at = env.table._offsets["phase"]
     assert obs[e, turn_at + mve.SCALAR_PHASES.index("over")] == 1  # the last position
     actions = _random_actions(env, rng)
     actions[e] = 0  # ignored
@@ -266,7 +266,7 @@ def test_same_step_autoreset_gives_the_last_observation_in_the_infos():
     e = int(np.flatnonzero(done)[0])
     final = info["final_obs"][e]
     assert final.shape == env.single_observation_space.shape
-    assert final[env._at["phase"] + mve.SCALAR_PHASES.index("over")] == 1
+    assert final[env.table._offsets["phase"] + mve.SCALAR_PHASES.index("over")] == 1
     assert env.action_masks().any(axis=1).all()  # every env goes on at once
     assert not np.array_equal(obs[e], final)
 

@@ -82,6 +82,10 @@ from .encoding import MAX_TURNS, PREFIX_SLOTS, ActionTable, action_table, shown
 
 MAX_ENVS = 1_000_000
 """The most envs one :class:`VectorEnv` holds (a few KB of state each)."""
+SEEDS_HELD = 1 << 16
+"""About how many episodes' seeds a :class:`VectorEnv` makes ahead, over all its envs:
+made in one pass (:func:`episode_seeds`), a block of episodes per env, they cost a
+fraction of a step's time that making each episode's seeds at its restart costs."""
 
 
 class IllegalEnvActions(IllegalActions):
@@ -151,57 +155,22 @@ def episode_seeds(seed: int, envs: np.ndarray, episodes: np.ndarray,
 # ---------------------------------------------------------------------- the environment
 
 
-class _Actions:
+def _action_ids(table: ActionTable, rules: RuleSet, players: int, most_dice: int) -> tuple:
     """The action ids of the option values of :mod:`machikoro.compiled.options` in the
-    learner's action table: ``none``, ``boolean`` (no, yes), ``number`` (per whole
-    number: a seat or a number of dice; -1 where the table has none) and ``card`` (per
-    card index)."""
+    learner's action table, packed by :func:`~machikoro.compiled.options.action_ids`:
+    ``None``, no and yes, each whole number (a seat or a number of dice) and each card
+    (-1 where the table has none)."""
+    from ..compiled.options import action_ids
 
-    def __init__(self, table: ActionTable, rules: RuleSet, players: int, most_dice: int):
-        def found(value) -> int:
-            try:
-                return table.action_id(value)
-            except MachikoroError:
-                return -1
+    def found(value) -> int:
+        try:
+            return table.action_id(value)
+        except MachikoroError:
+            return -1
 
-        self.none = found(None)
-        self.boolean = np.array([found(False), found(True)], dtype=np.int64)
-        most = max(players, most_dice) + 1
-        self.number = np.array([found(i) for i in range(most)], dtype=np.int64)
-        self.card = np.array([found(card) for card in rules.ids], dtype=np.int64)
-
-
-def _paths(rows: np.ndarray, acts: _Actions, order_path) -> tuple:
-    """The action paths of the options ``rows`` (``(R, WIDTH)``, each option's value:
-    :meth:`~machikoro.compiled.games.CompiledGames.option_rows`): ``(paths, lengths)``,
-    paths ``(R, longest)`` action ids (-1 past a path's end) and their lengths. An atom is
-    one action; a gift ``{give, to}`` and a swap ``{from, give, take}`` are their values in
-    sorted key order, as the action table's paths are; an order its cards
-    (``order_path(r)``: option ``r``'s)."""
-    from ..compiled import options as o
-
-    tag, a, b, c = rows[:, 0], rows[:, 1], rows[:, 2], rows[:, 3]
-    found = {r: order_path(r) for r in np.flatnonzero(tag == o.ORDER).tolist()}
-    longest = max([3] + [len(p) for p in found.values()])
-    paths = np.full((len(rows), longest), -1, dtype=np.int64)
-    lengths = np.ones(len(rows), dtype=np.int64)
-    top = len(acts.number) - 1
-    number_a, number_b = acts.number[np.clip(a, 0, top)], acts.number[np.clip(b, 0, top)]
-    card_a = acts.card[np.maximum(a, 0)]
-    first = np.select([tag == o.NONE, tag == o.BOOL, (tag == o.COUNT) | (tag == o.SEAT),
-                       (tag == o.CARD) | (tag == o.GIVE), tag == o.SWAP],
-                      [acts.none, acts.boolean[np.clip(a, 0, 1)], number_a, card_a,
-                       number_b], -1)
-    paths[:, 0] = first
-    give, swap = tag == o.GIVE, tag == o.SWAP
-    paths[give, 1] = number_b[give]
-    paths[swap, 1] = card_a[swap]
-    paths[swap, 2] = acts.card[np.maximum(c, 0)][swap]
-    lengths[give], lengths[swap] = 2, 3
-    for r, path in found.items():
-        paths[r, :len(path)] = path
-        lengths[r] = len(path)
-    return paths, lengths
+    most = max(players, most_dice) + 1
+    return action_ids(found(None), [found(False), found(True)],
+                      [found(i) for i in range(most)], [found(card) for card in rules.ids])
 
 
 class VectorEnv(GymnasiumVectorEnv):
@@ -272,18 +241,24 @@ class VectorEnv(GymnasiumVectorEnv):
         self.single_action_space = spaces.Discrete(table.num_actions)
         self.observation_space = batch_space(self.single_observation_space, num_envs)
         self.action_space = batch_space(self.single_action_space, num_envs)
-        self._actions = _Actions(table, self.rules, players, self._tables.max_dice)
+        self._ids, self._numbers = _action_ids(table, self.rules, players,
+                                               self._tables.max_dice)
         self._layout()
-        self._row_starts = np.arange(num_envs, dtype=np.int64) * table.observation_size
         self.games = None  # the CompiledGames, after reset()
         self._policy = None  # the opponents' compiled policy (an agent's name), made then
         self._run_seed: int | None = None
         self._episode = np.zeros(num_envs, dtype=np.int64)  # each env's episode, from 0
+        block = max(1, min(32, SEEDS_HELD // num_envs))  # episodes whose seeds are made
+        self._seeds = np.zeros((num_envs, block, players + 1), dtype=np.int64)
+        self._seeds_from = np.full(num_envs, -1, dtype=np.int64)  # their first episode
         self._ended = np.zeros(num_envs, dtype=bool)  # waiting for a reset
-        self._prefix = np.full((num_envs, 3), -1, dtype=np.int64)  # actions chosen so far
+        from ..compiled.options import path_width
+
+        width = path_width(self._tables)  # actions chosen so far, of the longest path
+        self._prefix = np.full((num_envs, width), -1, dtype=np.int64)
         self._plen = np.zeros(num_envs, dtype=np.int64)
-        self._mask = np.zeros((num_envs, table.num_actions), dtype=bool)
-        self._waiting = (np.zeros(0, dtype=np.int64),) * 5  # the learner's options: _observe
+        self._target = np.full((num_envs, table.num_actions), -1, dtype=np.int32)  # targets
+        self._scratch = None  # rows, paths and lengths of one decision's options
 
     # ------------------------------------------------------------------ set-up
 
@@ -292,10 +267,10 @@ class VectorEnv(GymnasiumVectorEnv):
         tables the observation reads: the seats from the learner's, the scalar phase of
         each compiled phase, the decision names' ids."""
         from ..compiled import tables as tb
+        from ..compiled.options import PARTS
 
         table, rules = self.table, self.rules
-        self._at = dict(table._offsets)  # the layout of ActionTable.observe
-        self._order = np.array([(self.seat + k) % self.players for k in range(self.players)])
+        self._at = np.array([table._offsets[part] for part in PARTS], dtype=np.int64)
         scalar = {name: i for i, name in enumerate(SCALAR_PHASES)}
         names = {tb.START: "start", tb.BEFORE_ROLL: "before_roll", tb.DICE: "start",
                  tb.AFTER_ROLL: "after_roll", tb.INCOME: "income",
@@ -308,8 +283,8 @@ class VectorEnv(GymnasiumVectorEnv):
         self._phase_of = np.array([scalar[names[p]] for p in range(len(names))],
                                   dtype=np.int64)
         ids = {name: i for i, name in enumerate(table.decision_names)}
-        self._named = {kind: ids.get(kind, -1) for kind in ("build", "dice", "order",
-                                                            "reroll")}
+        self._named = np.array([ids.get(kind, -1) for kind in ("build", "dice", "order",
+                                                               "reroll")], dtype=np.int64)
         self._card_decision = np.array([ids.get(i, -1) for i in rules.ids], dtype=np.int64)
 
     # ------------------------------------------------------------------ reset
@@ -340,8 +315,10 @@ class VectorEnv(GymnasiumVectorEnv):
             if seed is not None:
                 self._run_seed = seed
                 self._episode[:] = 0
+                self._seeds_from[:] = -1
             elif self._run_seed is None:
                 self._run_seed = int(np.random.SeedSequence().entropy)
+                self._seeds_from[:] = -1
             elif self.games is not None:
                 self._episode += 1
             envs = np.arange(self.num_envs)
@@ -357,7 +334,7 @@ class VectorEnv(GymnasiumVectorEnv):
 
         if not len(envs):
             return
-        seeds = episode_seeds(self._run_seed, envs, self._episode[envs], self.players)
+        seeds = self._episode_seeds(envs)
         if self.games is None or len(envs) == self.num_envs:
             self.games = CompiledGames(self.rules, self.players, seeds[:, 0],
                                        max_turns=self.max_turns, tables=self._tables)
@@ -367,6 +344,22 @@ class VectorEnv(GymnasiumVectorEnv):
         self.games.seed_agents(seeds[:, 1:], envs)
         self._plen[envs] = 0
         self._prefix[envs] = -1
+
+    def _episode_seeds(self, envs: np.ndarray) -> np.ndarray:
+        """:func:`episode_seeds` of ``envs``' current episodes, made a block of episodes
+        at a time for an env that has run past the block it holds."""
+        episodes = self._episode[envs]
+        block = self._seeds.shape[1]
+        first = episodes - episodes % block
+        stale = self._seeds_from[envs] != first
+        if stale.any():
+            made, starts = envs[stale], first[stale]
+            seeds = episode_seeds(self._run_seed, np.repeat(made, block),
+                                  (starts[:, None] + np.arange(block)).reshape(-1),
+                                  self.players)
+            self._seeds[made] = seeds.reshape(len(made), block, self.players + 1)
+            self._seeds_from[made] = starts
+        return self._seeds[envs, episodes % block]
 
     # ------------------------------------------------------------------ stepping
 
@@ -395,7 +388,7 @@ class VectorEnv(GymnasiumVectorEnv):
             raise MachikoroError(f"env(s) {np.flatnonzero(ended)[:5].tolist()} ended: reset "
                                  "them (reset(options={'reset_mask': ...})) before stepping")
         live = np.flatnonzero(~ended)
-        legal = self._mask[live, actions[live]]
+        legal = self._target[live, actions[live]] != -1
         if not legal.all():
             self._refuse(live[~legal], actions)
         answered, options = self._choose(actions, ~ended)
@@ -438,43 +431,34 @@ class VectorEnv(GymnasiumVectorEnv):
 
     def _choose(self, actions: np.ndarray, live: np.ndarray) -> tuple:
         """Take each live env's action (legal, checked) on its waiting decision's
-        options (:meth:`_observe` made them): ``(answered, options)``, a bool per env
-        whose answer is complete and the option index it names; an env whose answer goes
-        on keeps its longer prefix."""
-        w, owner, starts, paths, lengths = self._waiting
+        options, as :func:`machikoro.compiled.options.targets` found them: ``(answered,
+        options)``, a bool per env whose answer is complete and the option index it
+        names; an env whose answer goes on keeps its longer prefix."""
+        from ..compiled.options import GOES_ON
+
         answered = np.zeros(self.num_envs, dtype=bool)
         options = np.zeros(self.num_envs, dtype=np.int64)
-        if not len(w):
-            return answered, options
-        envs = w[owner]  # (each option's env)
-        candidates, plen = self._candidates(envs, paths, lengths)
-        a = actions[envs]
-        done = a == self.table.done
-        nexts = paths[np.arange(len(paths)), np.minimum(plen, paths.shape[1] - 1)]
-        on = candidates & ~done & (lengths > plen) & (nexts == a) & live[envs]
-        ends = candidates & done & (lengths == plen) & live[envs]
-        goes_on = np.bincount(owner[on & (lengths > plen + 1)], minlength=len(w)) > 0
-        chosen = np.flatnonzero(on | ends)
-        games, first = np.unique(owner[chosen], return_index=True)  # (its first option)
-        finished = ~goes_on[games]
-        longer = w[np.flatnonzero(goes_on)]
+        envs = np.flatnonzero(live)
+        found = self._target[envs, actions[envs]]
+        longer = envs[found == GOES_ON]
         self._prefix[longer, self._plen[longer]] = actions[longer]
         self._plen[longer] += 1
-        done_games = w[games[finished]]
-        answered[done_games] = True
-        options[done_games] = chosen[first[finished]] - starts[games[finished]]
-        self._plen[done_games] = 0
-        self._prefix[done_games] = -1
+        done = found >= 0
+        complete = envs[done]
+        answered[complete] = True
+        options[complete] = found[done]
+        self._plen[complete] = 0
+        self._prefix[complete] = -1
         return answered, options
 
-    def _candidates(self, envs: np.ndarray, paths: np.ndarray, lengths: np.ndarray):
-        """Which options (each of env ``envs[r]``) its env's prefix leads to: a bool per
-        option, and the prefix's length per option."""
-        plen = self._plen[envs]
-        candidates = lengths > 0
-        for j in range(min(int(plen.max(initial=0)), paths.shape[1])):
-            candidates &= (plen <= j) | (paths[:, j] == self._prefix[envs, j])
-        return candidates, plen
+    def _options_scratch(self) -> tuple:
+        """Room for one decision's options, as many as any waiting decision has."""
+        from ..compiled.options import scratch
+
+        most = int(self.games.option_counts.max(initial=0))
+        if self._scratch is None or len(self._scratch[2]) < most:
+            self._scratch = scratch(self._tables, self.games)
+        return self._scratch
 
     def _play_opponents(self, answered=None, options=None) -> None:
         """Apply the learner's answers (``answered``: a bool per env, ``options`` their
@@ -484,6 +468,9 @@ class VectorEnv(GymnasiumVectorEnv):
         go = np.zeros(self.num_envs, dtype=bool) if answered is None else answered.copy()
         answers = np.zeros(self.num_envs, dtype=np.int64) if options is None \
             else options.copy()
+        if self.opponents is None:  # random: answered in compiled code
+            games.play_until(seat, answers, only=go)
+            return
         while True:
             theirs = (games.option_counts > 0) & (games.pending_player != seat)
             if theirs.any():
@@ -496,11 +483,9 @@ class VectorEnv(GymnasiumVectorEnv):
 
     def _opponent_options(self, theirs: np.ndarray) -> np.ndarray:
         """Option indices for the opponents' decisions of the games ``theirs`` (a bool
-        per game): random draws from each seat's stream, an agent's compiled policy, or
-        the opponents' policy's answers, checked."""
+        per game): an agent's compiled policy, or the opponents' policy's answers,
+        checked."""
         games = self.games
-        if self.opponents is None:
-            return games.random_answers(theirs)
         if isinstance(self.opponents, str):
             if self._policy is None:
                 from ..lab.compiled_batch import compiled_policy
@@ -527,124 +512,30 @@ class VectorEnv(GymnasiumVectorEnv):
     def action_masks(self) -> np.ndarray:
         """Each env's legal actions now, ``(num_envs, num_actions)`` bool: what
         sb3-contrib's ``MaskablePPO`` reads. An env waiting for its reset has none."""
-        return self._mask.copy()
+        return self._target != -1
 
     def _infos(self) -> dict:
-        return {"action_mask": self._mask.astype(np.int8),
+        return {"action_mask": (self._target != -1).view(np.int8),
                 "_action_mask": np.ones(self.num_envs, dtype=bool)}
 
     def _observe(self) -> np.ndarray:
         """Every env's observation from the learner's seat (``ActionTable.observe``'s
-        vector, for all games at once); the learner's options and the masks of legal
-        actions made beside it."""
-        from ..compiled import kernels as k
-
-        games, at, order = self.games, self._at, self._order
-        ints = games.arrays["ints"]
-        n, p, c = self.num_envs, self.players, len(self.rules.ids)
-        obs = np.zeros((n, self.table.observation_size), dtype=np.float32)
-        flat = obs.reshape(-1)  # one-hot entries by flat index: cheaper than (row, column)
-        base = self._row_starts
-        obs[:, :p] = games.coins[:, order]
-        obs[:, at["towns"]:at["towns"] + p * c] = games.towns[:, order].reshape(n, p * c)
-        obs[:, at["market"]:at["market"] + c] = games.supply
-        flat[base + at["turn_of"] + (ints[:, k.CUR] - self.seat) % p] = 1
-        w = np.flatnonzero(games.option_counts > 0)
-        flat[base[w] + at["decision_of"] + (ints[w, k.PLAYER] - self.seat) % p] = 1
-        flat[base + at["phase"] + self._phase_of[ints[:, k.PHASE]]] = 1
-        self._observe_turn(obs, ints)
-        named = self._decision_ids(w)
-        shown_ = named >= 0
-        flat[base[w[shown_]] + at["decision"] + named[shown_]] = 1
-        chosen, a = at["chosen"], self.table.num_actions
-        for j in range(min(self._prefix.shape[1], PREFIX_SLOTS)):
-            e = np.flatnonzero(self._plen > j)
-            if len(e):
-                flat[base[e] + chosen + j * a + self._prefix[e, j]] = 1
-        marks = at["marks"]
-        table = games.arrays["marks"]
-        if table.shape[1:] == (self._tables.markers, p, c):
-            for m in range(len(self.rules.markers)):
-                start = marks + m * p * c
-                obs[:, start:start + p * c] = table[:, m][:, order].reshape(n, p * c)
-        self._mask = self._legal(w)
-        return obs
-
-    def _observe_turn(self, obs: np.ndarray, ints: np.ndarray) -> None:
-        """The turn's entries of the observations: the dice, the cards built this turn,
-        the rerolls used, the extra turn."""
-        from ..compiled import kernels as k
-
-        games, at = self.games, self._at
-        dice = at["dice"]
-        ndice = ints[:, k.NDICE]
-        faces = games.arrays["dice"]
-        obs[:, dice] = ints[:, k.TOTAL]
-        obs[:, dice + 1] = ndice
-        same = (faces == faces[:, :1]) | (np.arange(faces.shape[1]) >= ndice[:, None])
-        obs[:, dice + 2] = (ndice > 1) & same.all(axis=1)
-        # the turn's stamp (its count from 1); a game over has counted its last turn
-        this_turn = (ints[:, k.TURN] + (ints[:, k.PHASE] != k.OVER))[:, None]
-        built = games.arrays["built"] == this_turn
-        if self.rules.builds_per_turn > 1:  # one card built twice: its one stamp, 2 builds
-            twice = (built.sum(axis=1) == 1) & (self.rules.builds_per_turn -
-                                                ints[:, k.BUILDS_LEFT] == 2)
-            built = built.astype(np.int64) * np.where(twice, 2, 1)[:, None]
-        c = built.shape[1]
-        obs[:, at["built_this_turn"]:at["built_this_turn"] + c] = built
-        rerolled = games.arrays["rerolled"] == this_turn
-        obs[:, at["rerolls_used"]:at["rerolls_used"] + c] = rerolled
-        obs[:, at["extra_turn"]] = ints[:, k.EXTRA]
-
-    def _decision_ids(self, w: np.ndarray) -> np.ndarray:
-        """The action table's decision id of each waiting game ``w`` (-1: a name the
-        table does not list)."""
-        from ..compiled import kernels as k
-        from ..compiled import tables as tb
-
-        ints, queue = self.games.arrays["ints"], self.games.arrays["queue"]
-        kind = ints[w, k.PENDING]
-        item = queue[w, ints[w, k.ITEM]]
-        card, clause = item[:, 0], item[:, 3]
-        reroll = self._tables.clauses[clause, k.C_OP] == tb.REROLL
-        named = np.where(card >= 0, self._card_decision[np.maximum(card, 0)], -1)
-        named = np.where(reroll, self._named["reroll"], named)
-        named = np.where(card < 0, self._named["order"], named)
-        named = np.where(kind == k.BUILD_DECISION, self._named["build"], named)
-        return np.where(kind == k.DICE_DECISION, self._named["dice"], named)
-
-    def _legal(self, w: np.ndarray) -> np.ndarray:
-        """The legal next actions of every env: the steps of its waiting decision's
-        options that continue its prefix (and ``done`` where the prefix is an option and
-        longer ones go on); keeps the waiting games' options' paths for
-        :meth:`_choose`."""
-        from ..compiled.options import order_kinds, ordered
+        vector, for all games at once); the masks of legal actions made beside it
+        (:func:`machikoro.compiled.options.observe`), and what each legal action does
+        (:func:`~machikoro.compiled.options.targets`)."""
+        from ..compiled.options import observe, targets
 
         games, table = self.games, self.table
-        mask = np.zeros((self.num_envs, table.num_actions), dtype=bool)
-        rows, starts = games.option_rows(w)
-        owner = np.repeat(np.arange(len(w)), np.diff(starts))
-        card = self._actions.card
-
-        def order_path(r: int) -> list:
-            kinds = order_kinds(self._tables, games.state, int(w[owner[r]]), int(rows[r, 2]))
-            return [int(card[x]) for x in ordered(kinds, int(rows[r, 1]))]
-
-        paths, lengths = _paths(rows, self._actions, order_path)
-        self._waiting = (w, owner, starts, paths, lengths)
-        if paths.shape[1] > self._prefix.shape[1]:
-            wider = np.full((self.num_envs, paths.shape[1]), -1, dtype=np.int64)
-            wider[:, :self._prefix.shape[1]] = self._prefix
-            self._prefix = wider
-        envs = w[owner]
-        candidates, plen = self._candidates(envs, paths, lengths)
-        more = candidates & (lengths > plen)
-        r = np.flatnonzero(more)
-        mask[envs[r], paths[r, np.minimum(plen[r], paths.shape[1] - 1)]] = True
-        ends = np.bincount(owner[candidates & (lengths == plen)], minlength=len(w)) > 0
-        longer = np.bincount(owner[more], minlength=len(w)) > 0
-        mask[w[ends & longer], table.done] = True
-        return mask
+        obs = np.zeros((self.num_envs, table.observation_size), dtype=np.float32)
+        marks = games.arrays["marks"]
+        markers = len(self.rules.markers) if marks.shape[1:] == (
+            self._tables.markers, self.players, len(self.rules.ids)) else 0
+        observe(self._tables, games.state, self.seat, self._at, PREFIX_SLOTS,
+                table.num_actions, self._phase_of, self._named, self._card_decision,
+                markers, self.rules.builds_per_turn, self._prefix, self._plen, obs)
+        targets(self._tables, games.state, self._ids, self._numbers, table.done,
+                self._prefix, self._plen, self._target, *self._options_scratch())
+        return obs
 
     def render(self) -> tuple | None:
         """Each env's position as text (``render_mode="ansi"``), as the action table

@@ -139,9 +139,34 @@ class CompiledGames:
             raise MachikoroError(f"max_turns must be a whole number >= 1 or None, not "
                                  f"{max_turns!r:.60}")
         self.tables = t = tables_for(rules, players) if tables is None else tables
-        n, p, c = len(seeds), players, t.cards
+        arrays = self._fresh(seeds, log_rolls, keep_builds)
+        self.builds: list | None = [] if keep_builds else None
+        self.arrays = arrays
+        self.state = k.State(**arrays)
+        self._games = np.arange(self.n, dtype=np.int64)
+        args = (t, self.state, self._games, self._games, k.STEP)
+        held = _TABLES.setdefault(rules, {}) if tables is None else {}
+        kind = ("run", players, tuple((a.dtype.char, a.ndim, a.flags.c_contiguous)
+                                      for a in self.state))
+        self._run = held.get(kind)
+        if not start:  # (compiled or loaded on no game: the same types)
+            args = (t, self.state, self._games[:0], self._games, k.STEP)
+        if self._run is None:
+            with FirstCompile(k.run, k.CACHE):
+                k.run(*args)  # each to its first decision
+            self._run = held[kind] = entry_point(k.run, args)
+        else:
+            self._run(*args)
+
+    def _fresh(self, seeds: np.ndarray, log_rolls: bool, keep_builds: bool) -> dict:
+        """The arrays of new games of ``seeds`` (uint64), before their first step: each
+        array with the game (or its seats) as first axis (:class:`~.kernels.State`)."""
+        from . import kernels as k
+
+        t = self.tables
+        n, p, c = len(seeds), self.players, t.cards
         ints = np.empty((n, k.INTS), dtype=np.int64)
-        k.start(ints, max_turns)
+        k.start(ints, self.max_turns)
         arrays = {
             "ints": ints,
             "coins": np.tile(t.coins, (n, 1)),
@@ -173,23 +198,7 @@ class CompiledGames:
             "menu": np.zeros((n, 2, c), dtype=np.int64),
             "builds": np.zeros((n, BUILDS_LOGGED if keep_builds else 1, 3),
                                dtype=np.int16)}
-        self.builds: list | None = [] if keep_builds else None
-        self.arrays = arrays
-        self.state = k.State(**arrays)
-        self._games = np.arange(n, dtype=np.int64)
-        args = (t, self.state, self._games, self._games, k.STEP)
-        held = _TABLES.setdefault(rules, {}) if tables is None else {}
-        kind = ("run", players, tuple((a.dtype.char, a.ndim, a.flags.c_contiguous)
-                                      for a in self.state))
-        self._run = held.get(kind)
-        if not start:  # (compiled or loaded on no game: the same types)
-            args = (t, self.state, self._games[:0], self._games, k.STEP)
-        if self._run is None:
-            with FirstCompile(k.run, k.CACHE):
-                k.run(*args)  # each to its first decision
-            self._run = held[kind] = entry_point(k.run, args)
-        else:
-            self._run(*args)
+        return arrays
 
     def play_random(self, agent_seeds) -> CompiledGames:
         """Play every game to its end with random agents: ``agent_seeds`` an ``(N, P)``
@@ -299,6 +308,49 @@ class CompiledGames:
         self._run(self.tables, self.state, games, options.astype(np.int64), STEP)
         return self
 
+    def play_until(self, seat: int, options=None, only=None) -> CompiledGames:
+        """Answer ``seat``'s waiting decisions and play every game on, each other seat's
+        decisions answered by its random agent (drawn from the seat's stream as
+        :meth:`play_random` draws it: :meth:`seed_agents`), until each game waits at a
+        decision of ``seat`` or is over: a learner's step against random opponents, all
+        in compiled code. ``options`` (an ``(N,)`` int array, default none) answers the
+        games of ``only`` (a bool per game; default every game) that wait at ``seat``'s
+        decision; the other games' entries are not read and their decisions of ``seat``
+        keep waiting. Raises :class:`~machikoro.errors.MachikoroError`, changing nothing,
+        for a seat outside ``0 .. players - 1``, an array of another shape or an option
+        outside ``0 .. option_counts - 1``. Returns ``self``."""
+        from .kernels import NBUILDS, UNTIL
+
+        if isinstance(seat, bool) or not isinstance(seat, (int, np.integer)) or \
+                not 0 <= seat < self.players:
+            raise MachikoroError(f"seat must be 0-{self.players - 1}, not {seat!r:.40}")
+        answers = np.full(self.n, -1, dtype=np.int64)
+        if options is not None:
+            options = np.asarray(options)
+            if options.shape != (self.n,) or not np.issubdtype(options.dtype, np.integer):
+                raise MachikoroError(f"options must be one whole number per game: an "
+                                     f"({self.n},) int array, not {options.dtype} "
+                                     f"{options.shape}")
+            counts = self.option_counts
+            asked = (counts > 0) & (self.pending_player == seat)
+            if only is not None:
+                asked &= np.asarray(only, dtype=bool)
+            bad = np.flatnonzero(asked & ((options < 0) | (options >= counts)))
+            if bad.size:
+                g = int(bad[0])
+                raise MachikoroError(f"option {int(options[g])} is not one of game {g}'s "
+                                     f"{int(counts[g])} options (and {bad.size - 1} more)")
+            answers[asked] = options[asked]
+        while True:  # (a game whose log of builds is full stops until it is read)
+            if self.builds is not None and (self.arrays["ints"][:, NBUILDS] >=
+                                            BUILDS_LOGGED).any():
+                self._take_builds()
+            self._run(self.tables, self.state, self._games, answers, UNTIL + int(seat))
+            if self.builds is None or not (self.arrays["ints"][:, NBUILDS] >=
+                                           BUILDS_LOGGED).any():
+                return self
+            answers[:] = -1
+
     def restart(self, games, seeds) -> CompiledGames:
         """Start new games in place of ``games`` (an index array), one seed each
         (``seeds``: whole numbers >= 0): each becomes game ``k`` of
@@ -313,17 +365,18 @@ class CompiledGames:
                                  f"{len(games)} games")
         if not len(games):
             return self
-        fresh = CompiledGames(self.rules, self.players, seeds, max_turns=self.max_turns,
-                              log_rolls=self.arrays["rolls"].shape[1] > 1,
-                              keep_builds=self.builds is not None)
+        from .kernels import STEP
+
+        fresh = self._fresh(seeds, self.arrays["rolls"].shape[1] > 1, self.builds is not None)
         p = self.players
         seats = (games[:, None] * p + np.arange(p)).reshape(-1)
-        for name, rows in fresh.arrays.items():
+        for name, rows in fresh.items():
             if name in ("agent_keys", "agent_counters"):
                 self.arrays[name][seats] = rows
             else:
                 self.arrays[name][games] = rows
         self.seeds[games] = seeds
+        self._run(self.tables, self.state, games, games, STEP)  # each to its first decision
         return self
 
     def take_builds(self) -> list:

@@ -1386,14 +1386,17 @@ def _play_on(t, s, g, k, mode):
     pending: ``k`` is not read), then play on until a decision is pending or the game is
     over (with :data:`TO_ROLL`, or the turn's dice are next: a look-ahead copy that draws
     no dice, the expert's afterstate); with :data:`RANDOM`, on to its end, each decision
-    answered from the deciding seat's stream. A game whose log of builds is full stops
+    answered from the deciding seat's stream; with :data:`UNTIL` + a seat, each other
+    seat's decision answered so, until that seat's decision waits (``k`` >= 0 answers the
+    one waiting at the call; < 0 leaves it waiting). A game whose log of builds is full stops
     before its next step; a game held (``HELD``, see ``HOLD_TURN``) makes none. The one
     function the turn's code is compiled into (a function
     of its own, not inlined into :func:`run`: Numba inlines by copying the callee's code,
     which took a minute of the first compile for this function)."""
     t, s = _borrowed(t), _borrowed(s)
     logs = s.builds.shape[1]
-    random, at_roll = mode == RANDOM, mode == TO_ROLL
+    random, at_roll = mode == RANDOM or mode >= UNTIL, mode == TO_ROLL
+    seat = mode - UNTIL if mode >= UNTIL else NOBODY  # (the seat whose decision stops)
     while True:
         if (logs > 1 and s.ints[g, NBUILDS] >= logs) or s.ints[g, HELD]:
             return
@@ -1401,10 +1404,15 @@ def _play_on(t, s, g, k, mode):
             if s.ints[g, PHASE] == OVER:
                 return
             if s.ints[g, PENDING] != NONE:
-                k = _below(s.agent_keys, s.agent_counters,
-                           g * t.players + s.ints[g, PLAYER], s.ints[g, COUNT])
+                if s.ints[g, PLAYER] == seat:
+                    if k < 0:
+                        return
+                else:
+                    k = _below(s.agent_keys, s.agent_counters,
+                               g * t.players + s.ints[g, PLAYER], s.ints[g, COUNT])
         if s.ints[g, PENDING] != NONE:
             _answer(t, s, g, k)
+            k = NOBODY  # (the answer given is used)
         while s.ints[g, PENDING] == NONE and s.ints[g, PHASE] != OVER:
             phase = s.ints[g, PHASE]
             if at_roll and phase == DICE and s.ints[g, ENTERING]:
@@ -1447,9 +1455,10 @@ def start(ints: np.ndarray, max_turns: int | None) -> None:
     ints[:, MAX_TURNS] = 0 if max_turns is None else max_turns
 
 
-STEP, RANDOM, TO_ROLL = 0, 1, 2
+STEP, RANDOM, TO_ROLL, UNTIL = 0, 1, 2, 3
 """:func:`run`'s modes: a step of each game, each game to its end with random agents, a
-step that stops before the next throw of the turn's dice (a look-ahead copy)."""
+step that stops before the next throw of the turn's dice (a look-ahead copy); ``UNTIL +
+seat``: random agents in the other seats until ``seat``'s decision waits (a learner's)."""
 
 
 @njit(cache=True)
@@ -1458,7 +1467,9 @@ def run(t, s, games, answers, mode):
     array): with ``mode`` :data:`RANDOM`, play it to its end with random agents (each
     decision's option ``floor(u * count)``, ``u`` from the deciding seat's stream); else
     apply ``answers[g]`` to its pending decision (none pending: nothing) and play on to
-    its next decision or its end (:data:`TO_ROLL`: or to the turn's dice, not thrown). A
+    its next decision or its end (:data:`TO_ROLL`: or to the turn's dice, not thrown;
+    :data:`UNTIL` + a seat: or on to that seat's next decision, random agents answering
+    the others', ``answers[g]`` < 0 answering nothing). A
     game whose log of builds is full stops before its next step (its caller reads the log
     and runs it again): a step makes one build at most."""
     t, s = _borrowed(t), _borrowed(s)
