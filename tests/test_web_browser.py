@@ -42,13 +42,18 @@ def server(tmp_path_factory):
     process = subprocess.Popen(
         [sys.executable, "-m", "machikoro", "serve", "--port", "0", "--save-dir", str(saves)],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=dict(os.environ))
-    line = process.stdout.readline()
-    match = re.search(r"http://127\.0\.0\.1:\d+/", line)
-    assert match, line + process.stderr.read()
-    yield match.group(0), saves
-    process.send_signal(2)  # Ctrl-C
-    assert process.wait(timeout=20) == 0
-    assert "stopped" in process.stderr.read()
+    try:
+        line = process.stdout.readline()
+        match = re.search(r"http://127\.0\.0\.1:\d+/", line)
+        assert match, line + process.stderr.read()
+        yield match.group(0), saves
+        process.send_signal(2)  # Ctrl-C
+        assert process.wait(timeout=20) == 0
+        assert "stopped" in process.stderr.read()
+    finally:  # (never left running, whatever failed)
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=30)
 
 
 @pytest.fixture(scope="module")

@@ -390,6 +390,23 @@ SLEEPY = textwrap.dedent("""
 """)
 
 
+_STARTED: list = []  # the servers a test started, stopped at its end whatever happened
+
+
+@pytest.fixture(autouse=True)
+def _no_server_outlives_its_test():
+    """A server a test started (:func:`_serve`) is killed when the test ends, also when
+    it failed before stopping it: none is left running after the suite."""
+    yield
+    while _STARTED:
+        process = _STARTED.pop()
+        if process.poll() is None:
+            process.kill()
+            process.wait(timeout=30)
+        for stream in (process.stdout, process.stderr):
+            stream.close()
+
+
 def _serve(tmp_path, script: str | None = None):
     saves = tmp_path / "saves"
     if script is None:
@@ -401,6 +418,7 @@ def _serve(tmp_path, script: str | None = None):
                    str(saves)]
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                text=True)
+    _STARTED.append(process)
     line = process.stdout.readline()
     match = re.search(r"http://127\.0\.0\.1:(\d+)/", line)
     assert match, line + process.stderr.read()
