@@ -346,6 +346,31 @@ def test_the_first_compile_says_what_it_does(tmp_path, capsys):
     assert capsys.readouterr().err == ""
 
 
+def test_the_engines_code_is_compiled_at_its_own_optimisation_level(monkeypatch):
+    # the level is set for the engine's first compiles only (Numba reads it at each
+    # compile), put back after, also when the compile fails; code of another level is
+    # kept under another fingerprint
+    from numba.core import config
+
+    from machikoro.compiled import cache
+
+    before = config.OPT
+    seen = []
+
+    class Dispatcher:
+        signatures = ("compiled",)  # (quiet: nothing said)
+
+    with FirstCompile(Dispatcher(), "FOLDER"):
+        seen.append(int(config.OPT))
+    with pytest.raises(RuntimeError), FirstCompile(Dispatcher(), "FOLDER"):
+        seen.append(int(config.OPT))
+        raise RuntimeError("a compile that failed")
+    assert seen == [int(cache.OPT_LEVEL)] * 2 and config.OPT == before
+    found = cache.fingerprint()
+    monkeypatch.setattr(cache, "OPT_LEVEL", "3")
+    assert cache.fingerprint() != found
+
+
 def test_the_engines_own_function_is_read_by_the_first_compiles_check(tmp_path):
     # with this Numba: the check reads where the engine's entry point is cached (a fresh
     # folder: not compiled yet), so the message is shown on a real first compile
