@@ -376,7 +376,8 @@ class CompiledGames:
             else:
                 self.arrays[name][games] = rows
         self.seeds[games] = seeds
-        self._run(self.tables, self.state, games, games, STEP)  # each to its first decision
+        # each to its first decision (answers are read by game index: one per game)
+        self._run(self.tables, self.state, games, self._games, STEP)
         return self
 
     def take_builds(self) -> list:
