@@ -13,9 +13,9 @@ machine's load:
   a loaded machine stretches) and without its example database (a folder in the current
   directory, shared by every run there);
 - the compiled engine's first compile (minutes), greedy's and the expert's for it
-  included, is made by two child processes while the other tests run (the engine, then
-  the expert and the strategies; greedy, the largest, beside them once the engine is
-  compiled), into this run's cache folder, and the tests that play the compiled engine
+  included, is made by a child process while the other tests run (the engine, then
+  greedy, the expert and the strategies), into this run's cache folder, and the tests
+  that play the compiled engine
   (those asking for the ``compiled_engine`` fixture, and the docs examples that name it)
   run last, after waiting for them; those asking for ``compiled_engine_only`` (no compiled policy) run
   just before them, once the engine's own code is compiled, while the policies' code
@@ -50,7 +50,7 @@ start then."""
 
 _COMPILE = ("import os; "
             "from machikoro.compiled.games import CompiledGames; "
-            "from machikoro.agents.compiled_policies import CompiledExpert; "
+            "from machikoro.agents.compiled_policies import CompiledExpert, play_greedy; "
             "from machikoro.agents.compiled_strategy import CompiledStrategy; "
             "from machikoro.agents.registry import strategy_of; "
             "from machikoro.rules.loader import load_ruleset; "
@@ -58,25 +58,15 @@ _COMPILE = ("import os; "
             "games.option_rows([0]); "
             f"open(os.path.join(os.environ['MACHIKORO_CACHE_DIR'], {ENGINE_MARK!r}), "
             "'w').close(); "
+            "play_greedy(CompiledGames(load_ruleset(), 2, [0])); "
             "CompiledExpert(CompiledGames(load_ruleset(), 2, [0]))(); "
             "CompiledStrategy(CompiledGames(load_ruleset(), 2, [0]), "
             "strategy_of('cheese-factory', load_ruleset()))()")
-"""The first warm-up child: the engine (then :data:`ENGINE_MARK`), the expert's and the
-strategies' code."""
-
-_COMPILE_GREEDY = ("import os, time; "
-                   f"mark = os.path.join(os.environ['MACHIKORO_CACHE_DIR'], {ENGINE_MARK!r}); "
-                   "start = time.monotonic(); "
-                   "[time.sleep(0.5) for _ in iter(lambda: os.path.exists(mark) or "
-                   "time.monotonic() - start > 3600, True)]; "
-                   "from machikoro.compiled.games import CompiledGames; "
-                   "from machikoro.agents.compiled_policies import play_greedy; "
-                   "from machikoro.rules.loader import load_ruleset; "
-                   "play_greedy(CompiledGames(load_ruleset(), 2, [0]))")
-"""The second warm-up child: greedy's code (the largest compile, minutes), once the first
-has compiled the engine, so that the two compile side by side on the two cores of CI (the
-suite's own tests wait for them at the end: side by side, the last compile ends about two
-minutes sooner)."""
+"""The warm-up child: the engine (then :data:`ENGINE_MARK`), then greedy's, the expert's
+and the strategies' code, one after the other. The expert and the strategies read the
+look-ahead greedy compiles: compiled side by side with greedy (a second child, until stop
+57), each process compiled the look-ahead's functions again, minutes of CPU more, taken
+from the suite's own tests on CI's two cores. One after the other they load them."""
 
 settings.register_profile("machikoro-tests", deadline=None, database=None,
                           suppress_health_check=[HealthCheck.too_slow])
@@ -113,11 +103,9 @@ def pytest_collection_modifyitems(config, items) -> None:
 
     if any(plays_compiled(item) for item in items):
         items.sort(key=plays_compiled)  # (stable: the others keep their order)
-        for code in (_COMPILE, _COMPILE_GREEDY):
-            _WARM_UP.append(subprocess.Popen([sys.executable, "-c", code],
-                                             stdout=subprocess.DEVNULL,
-                                             stderr=subprocess.DEVNULL,
-                                             start_new_session=True))
+        _WARM_UP.append(subprocess.Popen([sys.executable, "-c", _COMPILE],
+                                         stdout=subprocess.DEVNULL,
+                                         stderr=subprocess.DEVNULL, start_new_session=True))
 
 
 @pytest.fixture(autouse=True)
@@ -153,7 +141,7 @@ def _compiles_only_after_the_warm_up(request, monkeypatch) -> None:
 @pytest.fixture(scope="session")
 def compiled_engine() -> None:
     """The compiled engine's code compiled, its policies' too (greedy, the expert, the
-    strategies; or being compiled by this test): waits for the child processes compiling
+    strategies; or being compiled by this test): waits for the child process compiling
     it since the collection."""
     for process in _WARM_UP:
         process.wait()
@@ -162,11 +150,11 @@ def compiled_engine() -> None:
 @pytest.fixture(scope="session")
 def compiled_engine_only() -> None:
     """The compiled engine's own code compiled (random agents, policies written in
-    Python), its policies' maybe not yet: waits for the first warm-up child's mark
+    Python), its policies' maybe not yet: waits for the warm-up child's mark
     (:data:`ENGINE_MARK`) or its end. These tests run while it compiles the policies; one
     that plays a compiled policy compiles it itself: ask for ``compiled_engine``."""
     mark = os.path.join(os.environ["MACHIKORO_CACHE_DIR"], ENGINE_MARK)
-    for process in _WARM_UP[:1]:  # (the child that writes it)
+    for process in _WARM_UP:  # (the child that writes it)
         while not os.path.exists(mark) and process.poll() is None:
             time.sleep(0.2)
 
