@@ -202,7 +202,7 @@ def order_kinds(t, state, g: int, item: int) -> tuple:
 
 
 def action_ids(none: int, boolean, number, card):
-    """The action ids of option values, packed for :func:`paths` as one int64 array:
+    """The action ids of option values, packed for :func:`targets` as one int64 array:
     ``none`` (no build, a ``may`` declined), ``boolean`` (no, yes), ``number`` (per whole
     number from 0: a seat or a number of dice) and ``card`` (per card index); -1 where
     the action table has none. Returns ``(ids, numbers)``, ``numbers`` the length of
@@ -225,9 +225,10 @@ def _card(ids, numbers, v):
 def _paths(t, s, g, ids, numbers, rows, paths, lengths):
     """Game ``g``'s options (it waits at a decision) as action paths: rows ``0 .. count
     - 1`` of ``paths`` (read up to each one's length) and ``lengths``; returns the
-    count. An atom
-    is one action; a gift ``{give, to}`` and a swap ``{from, give, take}`` their values
-    in sorted key order; an order its cards, as :func:`ordered` lists the order."""
+    count. An atom is one action; a gift ``{give, to}`` and a swap ``{from, give,
+    take}`` their values in sorted key order; an order its cards, in the order
+    :func:`ordered` gives (its index's digits in factorial base, as the engine's
+    :func:`~machikoro.compiled.kernels._order` reads them)."""
     count = s.ints[g, k.COUNT]
     _values_of(t, s, g, rows, 0)  # (every option's row written whole)
     for r in range(count):
