@@ -955,6 +955,32 @@ def _factorial(n):
     return out
 
 
+@njit(cache=True, inline="always")
+def _nth_order(t, s, g, i, k, out):
+    """The kinds (card indices) the ``order`` decision of queue item ``i`` orders (its
+    block's candidates named by the item's bits) into ``out``: in index order, or with
+    ``k`` >= 0 in its ``k``-th order (as :func:`itertools.permutations` lists them: the
+    index's digits in factorial base pick each next kind). Returns how many."""
+    block, bits = s.queue[g, i, 3], s.queue[g, i, 4]
+    kinds = np.empty(t.block_cards.shape[1], dtype=np.int64)
+    left = 0
+    for j in range(t.block_cards.shape[1]):
+        if bits >> j & 1:
+            kinds[left] = t.block_cards[block, j]
+            left += 1
+    for position in range(left):
+        if k < 0:
+            out[position] = kinds[position]
+            continue
+        f = _factorial(left - 1 - position)
+        pick = k // f
+        k %= f
+        out[position] = kinds[pick]
+        for j in range(pick, left - 1 - position):
+            kinds[j] = kinds[j + 1]
+    return left
+
+
 @njit(cache=True)
 def _order(t, s, g, i, k):
     """The ``order`` decision of queue item ``i`` (its clause: its block; its extra: the
@@ -963,23 +989,13 @@ def _order(t, s, g, i, k):
     sort the items after it (its copies) by the ``k``-th order, stably
     (:class:`machikoro.engine.ordering.Reorder`)."""
     t, s = _borrowed(t), _borrowed(s)
-    block, bits = s.queue[g, i, 3], s.queue[g, i, 4]
     kinds = np.empty(t.block_cards.shape[1], dtype=np.int64)
-    left = 0
-    for j in range(t.block_cards.shape[1]):
-        if bits >> j & 1:
-            kinds[left] = t.block_cards[block, j]
-            left += 1
+    left = _nth_order(t, s, g, i, k, kinds)
     if k < 0:
         return _factorial(left)
     rank = np.full(t.cards, -1, dtype=np.int64)
-    for position in range(left):  # the k-th order: its digits in factorial base
-        f = _factorial(left - 1 - position)
-        pick = k // f
-        k %= f
-        rank[kinds[pick]] = position
-        for j in range(pick, left - 1 - position):
-            kinds[j] = kinds[j + 1]
+    for position in range(left):
+        rank[kinds[position]] = position
     start, stop = i + 1, i + 1 + s.queue[g, i, 2]
     item = np.empty(5, dtype=np.int64)
     for a in range(start + 1, stop):  # a stable insertion sort by rank

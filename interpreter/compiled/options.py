@@ -227,8 +227,8 @@ def _paths(t, s, g, ids, numbers, rows, paths, lengths):
     - 1`` of ``paths`` (read up to each one's length) and ``lengths``; returns the
     count. An atom is one action; a gift ``{give, to}`` and a swap ``{from, give,
     take}`` their values in sorted key order; an order its cards, in the order
-    :func:`ordered` gives (its index's digits in factorial base, as the engine's
-    :func:`~machikoro.compiled.kernels._order` reads them)."""
+    :func:`ordered` gives (read by the engine's own
+    :func:`~machikoro.compiled.kernels._nth_order`)."""
     count = s.ints[g, k.COUNT]
     _values_of(t, s, g, rows, 0)  # (every option's row written whole)
     for r in range(count):
@@ -251,22 +251,11 @@ def _paths(t, s, g, ids, numbers, rows, paths, lengths):
             paths[r, 1] = _card(ids, numbers, a)
             paths[r, 2] = _card(ids, numbers, c)
             lengths[r] = 3
-        else:  # an order: the a-th permutation of its kinds, digits in factorial base
-            block, bits = s.queue[g, b, 3], s.queue[g, b, 4]
+        else:  # an order: its kinds in its order, as the engine reads the index
             kinds = np.empty(t.block_cards.shape[1], dtype=np.int64)
-            left = 0
-            for j in range(t.block_cards.shape[1]):
-                if bits >> j & 1:
-                    kinds[left] = t.block_cards[block, j]
-                    left += 1
-            rest = a
+            left = k._nth_order(t, s, g, b, a, kinds)
             for position in range(left):
-                f = k._factorial(left - 1 - position)
-                pick = rest // f
-                rest %= f
-                paths[r, position] = _card(ids, numbers, kinds[pick])
-                for j in range(pick, left - 1 - position):
-                    kinds[j] = kinds[j + 1]
+                paths[r, position] = _card(ids, numbers, kinds[position])
             lengths[r] = left
     return count
 
