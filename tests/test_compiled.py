@@ -13,6 +13,7 @@ import pytest
 
 from machikoro.compiled.cache import FirstCompile, fingerprint
 from machikoro.compiled.games import CompiledGames
+from machikoro.compiled.kernels import random_answers, stream_keys
 from machikoro.compiled.lockstep import run_lockstep
 from machikoro.compiled.tables import encode, refusal
 from machikoro.data.bundled import resolve_variant
@@ -425,6 +426,33 @@ def test_the_lock_step_finds_a_changed_rule():
     assert {d.field for d in report.differences} <= {"coins", "decision"}
     assert all(d.step > 0 for d in report.differences)
 
+
+def test_the_options_of_many_games_are_each_games_own(monkeypatch):
+    # options_of_games lists a batch's options in one call: each game's list is its own
+    # (options_of), [] where the game waits at nothing; and the lock-step harness, which
+    # reads them so, finds an option listed wrongly, as the field "options"
+    rules = load_ruleset(["harbor", "millionaires-row"])
+    games = CompiledGames(rules, 4, range(30))
+    keys, counters = stream_keys(list(range(30))), np.zeros(30, dtype=np.uint64)
+    while not games.over.any():  # (random answers, until the first games have ended)
+        games.step(random_answers(keys, counters, games.option_counts))
+    waiting = np.flatnonzero(games.pending != -1).tolist()
+    ended = np.flatnonzero(games.pending == -1).tolist()
+    assert waiting and ended
+    every = list(range(games.n))[::-1]
+    listed = games.options_of_games(every)
+    assert listed == [games.options_of(g) for g in every]
+    assert all(listed[every.index(g)] == [] for g in ended)
+    assert all(len(listed[every.index(g)]) == games.option_counts[g] for g in waiting)
+
+    def last_first(self, chosen):
+        return [values[-1:] + values[:-1] for values in own(self, chosen)]
+
+    own = CompiledGames.options_of_games
+    monkeypatch.setattr(CompiledGames, "options_of_games", last_first)
+    report = run_lockstep(rules, 2, range(3))
+    assert report.differences and {d.field for d in report.differences} == {"options"}
+    assert all(d.step == 0 for d in report.differences)
 
 def test_the_roll_log_is_asked_of_games_that_keep_it():
     games = CompiledGames(load_ruleset(None), 2, [1])

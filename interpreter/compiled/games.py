@@ -594,15 +594,25 @@ class CompiledGames:
         """The options of game ``g``'s waiting decision as the scalar engine's values, in
         its order (``Decision.options``: None, bools, numbers of dice, card ids, seats,
         ``{give, to}`` and ``{give, take, from}`` answers, orders); [] when none waits."""
+        return self.options_of_games([g])[0]
+
+    def options_of_games(self, games) -> list:
+        """:meth:`options_of` for each game of ``games`` (a list of game indices), listed
+        in one call of the compiled code: a list of lists, in the order of ``games``."""
         from .options import decode, order_kinds
 
-        count = int(self.option_counts[g])
-        if count <= 0:
-            return []
-        rows, _ = self.option_rows([g])
-        return [decode(row, self.rules.ids,
-                       lambda item: order_kinds(self.tables, self.state, g, item))
-                for row in rows]
+        counts = self.option_counts
+        waiting = [g for g in games if counts[g] > 0]
+        rows, starts = self.option_rows(waiting)
+        rows, starts = rows.tolist(), starts.tolist()
+        listed = {}
+        for j, g in enumerate(waiting):
+            def kinds(item, g=g):
+                return order_kinds(self.tables, self.state, g, item)
+
+            listed[g] = [decode(row, self.rules.ids, kinds)
+                         for row in rows[starts[j]:starts[j + 1]]]
+        return [listed.get(g, []) for g in games]
 
     @property
     def current(self) -> np.ndarray:

@@ -102,19 +102,22 @@ def scalar_twin(games: CompiledGames, g: int, dice) -> Game:
 def compare(games: CompiledGames, g: int, game: Game) -> tuple | None:
     """The first field in which compiled game ``g`` and the scalar ``game`` differ, as
     ``(field, scalar value, compiled value)``, or None when they agree."""
-    winner = int(games.winner[g])
+    from . import kernels as k
+
+    ints = games.arrays["ints"][g].tolist()  # (the game's numbers, read once)
+    winner = ints[k.WINNER]
     checks = (
-        ("over", game.phase == OVER, bool(games.over[g])),
+        ("over", game.phase == OVER, ints[k.PHASE] == k.OVER),
         ("winner", game.winner, None if winner < 0 else winner),
-        ("turn", game.turn, int(games.turns[g])),
-        ("current", game.current, int(games.current[g])),
+        ("turn", game.turn, ints[k.TURN]),
+        ("current", game.current, ints[k.CUR]),
         ("coins", list(game.coins), games.coins[g].tolist()),
         ("towns", [list(t) for t in game.owned], games.towns[g].tolist()),
         ("supply", list(game.supply), games.supply[g].tolist()),
         ("markers", [[list(r) for r in t] for t in game.marks], games.markers(g)),
         ("decks", [None if d is None else list(d) for d in game.decks],
          [None if d is None else games.deck(g, r) for r, d in enumerate(game.decks)]),
-        ("extra_turns", game.extra_turns, int(games.extra_turns[g])),
+        ("extra_turns", game.extra_turns, ints[k.EXTRAS]),
         ("received", game.received,
          None if game.received is None else games.received[g].tolist()),
     )
@@ -128,23 +131,30 @@ def compare(games: CompiledGames, g: int, game: Game) -> tuple | None:
     return None
 
 
-def _decision_matches(games: CompiledGames, g: int, decision) -> tuple | None:
-    """``("decision", scalar, compiled)`` where the two engines wait at different
-    decisions (name, player, number of options) or list different options
-    (:meth:`~machikoro.compiled.games.CompiledGames.options_of`), else None."""
-    name = games.decision_name(g)
-    scalar = None if decision is None else (decision.name, decision.player,
-                                            len(decision.options))
-    compiled = None if name is None else (name, int(games.pending_player[g]),
-                                          int(games.option_counts[g]))
-    if scalar != compiled:
-        return "decision", scalar, compiled
-    if decision is not None:
-        values = games.options_of(g)
+def _decisions_match(games: CompiledGames, checked: list) -> list:
+    """Per ``(g, decision)`` of ``checked`` (a compiled game and its scalar twin's waiting
+    decision, or None), ``("decision", scalar, compiled)`` where the two engines wait at
+    different decisions (name, player, number of options) or ``("options", ...)`` where
+    they list different options (:meth:`~machikoro.compiled.games.CompiledGames.
+    options_of_games`, every game's in one call), else None."""
+    players, counts = games.pending_player.tolist(), games.option_counts.tolist()
+    found, names = [], []
+    for g, decision in checked:
+        name = games.decision_name(g)
+        scalar = None if decision is None else (decision.name, decision.player,
+                                                len(decision.options))
+        compiled = None if name is None else (name, players[g], counts[g])
+        found.append(None if scalar == compiled else ("decision", scalar, compiled))
+        names.append(name)
+    asked = [j for j, (_, decision) in enumerate(checked)
+             if found[j] is None and decision is not None]
+    listed = games.options_of_games([checked[j][0] for j in asked])
+    for j, values in zip(asked, listed):
+        decision = checked[j][1]
         if not all(same_answer(o, v) for o, v in zip(decision.options, values)):
-            return ("options", (decision.name, list(decision.options)),
-                    (name, values))
-    return None
+            found[j] = ("options", (decision.name, list(decision.options)),
+                        (names[j], values))
+    return found
 
 
 def _same_answer(agent, game: Game, decision, option: int) -> tuple | None:
@@ -211,13 +221,15 @@ def _follow(games: CompiledGames, twins: list, scripts: list, answer_seed: int,
     steps = decisions = 0
     asked: dict = {}
     while True:
-        pending = []
+        pending, checked = [], []
         for g in np.flatnonzero(followed).tolist():
             try:
-                decision = twins[g].decision()
-                found = _decision_matches(games, g, decision) or compare(games, g, twins[g])
+                checked.append((g, twins[g].decision()))
             except _Diverged as d:
-                found, decision = (d.field, d.scalar, d.compiled), None
+                differences.append(Difference(g, steps, d.field, d.scalar, d.compiled))
+                followed[g] = False
+        for (g, decision), found in zip(checked, _decisions_match(games, checked)):
+            found = found or compare(games, g, twins[g])
             if found is not None:
                 differences.append(Difference(g, steps, *found))
                 followed[g] = False

@@ -156,14 +156,12 @@ def option_values(t, s, games, starts, out):
 
 def decode(row, ids: tuple, kinds_of_order=None):
     """The scalar engine's value of one option row of :func:`option_values` (``row``: its
-    :data:`WIDTH` numbers): None, a bool, a number of dice, a card id (``ids``: the rule
+    :data:`WIDTH` numbers, an array or a list of ints): None, a bool, a number of dice, a card id (``ids``: the rule
     set's card ids), a seat, a ``{give, to}`` or ``{give, take, from}`` answer, or an
     order (a tuple of card ids: ``kinds_of_order(item)`` gives the kinds the order
     decision of that queue item orders, in index order). Raises ValueError for an unknown
     tag."""
-    from ..language.actions import FrozenAnswer
-
-    tag, a, b, c = (int(v) for v in row)
+    tag, a, b, c = row.tolist() if isinstance(row, np.ndarray) else row
     if tag == NONE:
         return None
     if tag == BOOL:
@@ -173,8 +171,12 @@ def decode(row, ids: tuple, kinds_of_order=None):
     if tag == CARD:
         return ids[a]
     if tag == GIVE:
+        from ..language.actions import FrozenAnswer
+
         return FrozenAnswer(give=ids[a], to=b)
     if tag == SWAP:
+        from ..language.actions import FrozenAnswer
+
         return FrozenAnswer(give=ids[a], take=ids[c], **{"from": b})
     if tag == ORDER:
         return tuple(ids[x] for x in ordered(kinds_of_order(b), a))
