@@ -1013,8 +1013,9 @@ def _order(t, s, g, i, k):
 
 @njit(cache=True, inline="always")
 def _go(t, s, g, phase):
-    """Go to ``phase``: its entry (a queue filled, a decision asked...) is made next."""
-    s.ints[g, PHASE] = phase
+    """Go to ``phase``: its entry (a queue filled, a decision asked...) is made next; a
+    hook phase no card of the rule set has is passed over (``Tables.landing``)."""
+    s.ints[g, PHASE] = t.landing[phase]
     s.ints[g, ENTERING] = 1
     s.ints[g, QLEN] = 0
 
