@@ -14,7 +14,8 @@ machine's load:
   directory, shared by every run there);
 - the compiled engine's first compile (minutes), greedy's and the expert's for it
   included, is made by a child process while the other tests run (the engine, then
-  greedy, the expert and the strategies), into this run's cache folder, and the tests
+  greedy, the expert and the strategies), into this run's cache folder, the run's own
+  priority lowered below the child's (:func:`_yield_to_the_warm_up`), and the tests
   that play the compiled engine
   (those asking for the ``compiled_engine`` fixture, and the docs examples that name it)
   run last, after waiting for them; those asking for ``compiled_engine_only`` (no compiled policy) run
@@ -106,6 +107,26 @@ def pytest_collection_modifyitems(config, items) -> None:
         _WARM_UP.append(subprocess.Popen([sys.executable, "-c", _COMPILE],
                                          stdout=subprocess.DEVNULL,
                                          stderr=subprocess.DEVNULL, start_new_session=True))
+        _yield_to_the_warm_up()
+
+
+NICE = 5
+"""How much lower the run's own priority is set once the warm-up child is started (the
+child keeps the priority the run had)."""
+
+
+def _yield_to_the_warm_up() -> None:
+    """Lower this process's priority by :data:`NICE` (every process it starts after
+    inherits it), leaving the warm-up child its own: the child's compile is the run's
+    critical path. On CI's two cores, measured at stop 58, the tests themselves, with the
+    processes they start (command lines, servers, a browser, Ray), kept the compile
+    from a core of its own: it ended about a minute after the other tests were done, and
+    those waiting for it ran last, one core idle. Where the priority cannot be changed,
+    nothing changes."""
+    try:
+        os.nice(NICE)
+    except (AttributeError, OSError):  # (no os.nice off POSIX)
+        pass
 
 
 @pytest.fixture(autouse=True)
