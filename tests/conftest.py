@@ -18,9 +18,10 @@ machine's load:
   priority lowered below the child's (:func:`_yield_to_the_warm_up`), and the tests
   that play the compiled engine
   (those asking for the ``compiled_engine`` fixture, and the docs examples that name it)
-  run last, after waiting for them; those asking for ``compiled_engine_only`` (no compiled policy) run
-  just before them, once the engine's own code is compiled, while the policies' code
-  compiles.
+  run last, after waiting for them; those asking for ``compiled_greedy`` just before
+  them, once greedy's code is compiled, while the expert's and the strategies' compiles;
+  those asking for ``compiled_engine_only`` (no compiled policy) before those, once the
+  engine's own code is compiled, while the policies' code compiles.
   A developer who has the code compiled already may set ``MACHIKORO_TEST_COMPILED`` to
   its folder (a ``compiled/`` folder of a cache): the run's cache starts from a copy of
   it, and nothing is compiled again where the code is the same.
@@ -48,6 +49,9 @@ ENGINE_MARK = "warm-up-engine"
 """A file the warm-up child writes in the run's cache folder once the engine's own code
 is compiled (the policies' code follows): the tests asking for ``compiled_engine_only``
 start then."""
+GREEDY_MARK = "warm-up-greedy"
+"""The file it writes once greedy's code is compiled too (the expert's and the
+strategies' follow): the tests asking for ``compiled_greedy`` start then."""
 
 _COMPILE = ("import os; "
             "from machikoro.compiled.games import CompiledGames; "
@@ -60,6 +64,8 @@ _COMPILE = ("import os; "
             f"open(os.path.join(os.environ['MACHIKORO_CACHE_DIR'], {ENGINE_MARK!r}), "
             "'w').close(); "
             "play_greedy(CompiledGames(load_ruleset(), 2, [0])); "
+            f"open(os.path.join(os.environ['MACHIKORO_CACHE_DIR'], {GREEDY_MARK!r}), "
+            "'w').close(); "
             "CompiledExpert(CompiledGames(load_ruleset(), 2, [0]))(); "
             "CompiledStrategy(CompiledGames(load_ruleset(), 2, [0]), "
             "strategy_of('cheese-factory', load_ruleset()))()")
@@ -93,14 +99,15 @@ def pytest_configure(config) -> None:
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    def plays_compiled(item) -> int:  # 0: no; 1: the engine alone; 2: its policies too
+    def plays_compiled(item) -> int:  # 0: no; 1: the engine alone; 2: and greedy; 3: all
         names = getattr(item, "fixturenames", ())
         if "compiled_engine" in names:
-            return 2
+            return 3
         params = getattr(getattr(item, "callspec", None), "params", {})
         if any(isinstance(v, str) and uses_compiled(v) for v in params.values()):
-            return 2  # (a docs example using it)
-        return 1 if "compiled_engine_only" in names else 0
+            return 3  # (a docs example using it)
+        return 2 if "compiled_greedy" in names else 1 if "compiled_engine_only" in names \
+            else 0
 
     if any(plays_compiled(item) for item in items):
         items.sort(key=plays_compiled)  # (stable: the others keep their order)
@@ -110,9 +117,11 @@ def pytest_collection_modifyitems(config, items) -> None:
         _yield_to_the_warm_up()
 
 
-NICE = 5
+NICE = 19
 """How much lower the run's own priority is set once the warm-up child is started (the
-child keeps the priority the run had)."""
+child keeps the priority the run had): the most, so that a test's process sharing a core
+with the child gets little of it (at 5, the child still ended well after the tests that
+do not wait for it)."""
 
 
 def _yield_to_the_warm_up() -> None:
@@ -145,8 +154,8 @@ def _experts_rate_their_builds_in_python(monkeypatch) -> None:
 def _compiles_only_after_the_warm_up(request, monkeypatch) -> None:
     """A test that does not ask for ``compiled_engine`` must not compile the compiled
     engine (minutes, in the middle of the suite): it fails saying so."""
-    if {"compiled_engine", "compiled_engine_only"} & set(request.fixturenames) or \
-            not _WARM_UP:
+    if {"compiled_engine", "compiled_greedy", "compiled_engine_only"} & \
+            set(request.fixturenames) or not _WARM_UP:
         return
     from machikoro.compiled import cache
 
@@ -174,7 +183,20 @@ def compiled_engine_only() -> None:
     Python), its policies' maybe not yet: waits for the warm-up child's mark
     (:data:`ENGINE_MARK`) or its end. These tests run while it compiles the policies; one
     that plays a compiled policy compiles it itself: ask for ``compiled_engine``."""
-    mark = os.path.join(os.environ["MACHIKORO_CACHE_DIR"], ENGINE_MARK)
+    _wait_for(ENGINE_MARK)
+
+
+@pytest.fixture(scope="session")
+def compiled_greedy() -> None:
+    """The compiled engine's code and greedy's compiled (the expert's and the strategies'
+    maybe not yet): waits for the warm-up child's :data:`GREEDY_MARK` or its end. These
+    tests run while it compiles the rest, before those asking for ``compiled_engine``."""
+    _wait_for(GREEDY_MARK)
+
+
+def _wait_for(name: str) -> None:
+    """Wait until the warm-up child has written the mark ``name`` or has ended."""
+    mark = os.path.join(os.environ["MACHIKORO_CACHE_DIR"], name)
     for process in _WARM_UP:  # (the child that writes it)
         while not os.path.exists(mark) and process.poll() is None:
             time.sleep(0.2)

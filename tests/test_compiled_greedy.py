@@ -16,7 +16,7 @@ from machikoro.engine import expectations
 from machikoro.errors import MachikoroError
 from machikoro.rules.loader import load_cached
 
-pytestmark = pytest.mark.usefixtures("compiled_engine")
+pytestmark = pytest.mark.usefixtures("compiled_greedy")  # (the rest compiled meanwhile)
 
 RULE_SETS = [((), 2, 12), ((), 4, 6), (("harbor",), 3, 6), (("millionaires-row",), 2, 6),
              (("harbor", "millionaires-row"), 4, 4), (("machi-koro-2",), 3, 6),
