@@ -18,8 +18,9 @@ machine's load:
   priority lowered below the child's (:func:`_yield_to_the_warm_up`), and the tests
   that play the compiled engine
   (those asking for the ``compiled_engine`` fixture, and the docs examples that name it)
-  run last, after waiting for them; those asking for ``compiled_greedy`` just before
-  them, once greedy's code is compiled, while the expert's and the strategies' compiles;
+  run last, after waiting for them; those asking for ``compiled_expert`` just before
+  them, once the expert's code is compiled, while the strategies' compiles; those asking
+  for ``compiled_greedy`` before those, once greedy's code is compiled;
   those asking for ``compiled_engine_only`` (no compiled policy) before those, once the
   engine's own code is compiled, while the policies' code compiles.
   A developer who has the code compiled already may set ``MACHIKORO_TEST_COMPILED`` to
@@ -52,6 +53,9 @@ start then."""
 GREEDY_MARK = "warm-up-greedy"
 """The file it writes once greedy's code is compiled too (the expert's and the
 strategies' follow): the tests asking for ``compiled_greedy`` start then."""
+EXPERT_MARK = "warm-up-expert"
+"""The file it writes once the expert's code is compiled too (the strategies' follows):
+the tests asking for ``compiled_expert`` start then."""
 
 _COMPILE = ("import os; "
             "from machikoro.compiled.games import CompiledGames; "
@@ -67,6 +71,8 @@ _COMPILE = ("import os; "
             f"open(os.path.join(os.environ['MACHIKORO_CACHE_DIR'], {GREEDY_MARK!r}), "
             "'w').close(); "
             "CompiledExpert(CompiledGames(load_ruleset(), 2, [0]))(); "
+            f"open(os.path.join(os.environ['MACHIKORO_CACHE_DIR'], {EXPERT_MARK!r}), "
+            "'w').close(); "
             "CompiledStrategy(CompiledGames(load_ruleset(), 2, [0]), "
             "strategy_of('cheese-factory', load_ruleset()))()")
 """The warm-up child: the engine (then :data:`ENGINE_MARK`), then greedy's, the expert's
@@ -99,15 +105,18 @@ def pytest_configure(config) -> None:
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    def plays_compiled(item) -> int:  # 0: no; 1: the engine alone; 2: and greedy; 3: all
-        names = getattr(item, "fixturenames", ())
+    def plays_compiled(item) -> int:  # 0: no; 1: the engine alone; 2: and greedy;
+        names = getattr(item, "fixturenames", ())  # 3: and the expert; 4: all
         if "compiled_engine" in names:
-            return 3
+            return 4
         params = getattr(getattr(item, "callspec", None), "params", {})
         if any(isinstance(v, str) and uses_compiled(v) for v in params.values()):
-            return 3  # (a docs example using it)
-        return 2 if "compiled_greedy" in names else 1 if "compiled_engine_only" in names \
-            else 0
+            return 4  # (a docs example using it)
+        for level, name in ((3, "compiled_expert"), (2, "compiled_greedy"),
+                            (1, "compiled_engine_only")):
+            if name in names:
+                return level
+        return 0
 
     if any(plays_compiled(item) for item in items):
         items.sort(key=plays_compiled)  # (stable: the others keep their order)
@@ -154,8 +163,8 @@ def _experts_rate_their_builds_in_python(monkeypatch) -> None:
 def _compiles_only_after_the_warm_up(request, monkeypatch) -> None:
     """A test that does not ask for ``compiled_engine`` must not compile the compiled
     engine (minutes, in the middle of the suite): it fails saying so."""
-    if {"compiled_engine", "compiled_greedy", "compiled_engine_only"} & \
-            set(request.fixturenames) or not _WARM_UP:
+    if {"compiled_engine", "compiled_expert", "compiled_greedy", "compiled_engine_only"} \
+            & set(request.fixturenames) or not _WARM_UP:
         return
     from machikoro.compiled import cache
 
@@ -192,6 +201,13 @@ def compiled_greedy() -> None:
     maybe not yet): waits for the warm-up child's :data:`GREEDY_MARK` or its end. These
     tests run while it compiles the rest, before those asking for ``compiled_engine``."""
     _wait_for(GREEDY_MARK)
+
+
+@pytest.fixture(scope="session")
+def compiled_expert() -> None:
+    """The compiled engine's, greedy's and the expert's code compiled (the strategies'
+    maybe not yet): waits for :data:`EXPERT_MARK` or the warm-up child's end."""
+    _wait_for(EXPERT_MARK)
 
 
 def _wait_for(name: str) -> None:

@@ -13,7 +13,7 @@ from machikoro.engine.game import Game
 from machikoro.lab import advise as advisor
 from machikoro.rules.loader import load_ruleset
 
-pytestmark = pytest.mark.usefixtures("compiled_engine")  # (its code compiled meanwhile)
+pytestmark = pytest.mark.usefixtures("compiled_expert")  # (its code compiled meanwhile)
 
 
 def greedy_position(variant, players: int, answers: int) -> Game:

@@ -37,7 +37,7 @@ def test_a_cutoff_of_0_rounds_rates_each_build_by_the_experts_own_afterstate_val
     _rates_each_build_by_its_afterstate_value("scalar")
 
 
-@pytest.mark.usefixtures("compiled_engine")
+@pytest.mark.usefixtures("compiled_expert")
 def test_a_cutoff_of_0_rounds_in_the_compiled_engine_rates_each_build_alike():
     # held in compiled code at the end of the turn under way, valued in compiled code
     _rates_each_build_by_its_afterstate_value("compiled")

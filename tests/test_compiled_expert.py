@@ -16,7 +16,7 @@ from machikoro.compiled.lockstep import run_lockstep
 from machikoro.data.bundled import resolve_variant
 from machikoro.rules.loader import load_cached
 
-pytestmark = pytest.mark.usefixtures("compiled_engine")
+pytestmark = pytest.mark.usefixtures("compiled_expert")  # (the strategies compiled meanwhile)
 
 CASES = [((), 2, "icons", 10), (("harbor", "millionaires-row"), 4, "copies", 4),
          (("machi-koro-2",), 4, "incomes", 6), (("market/variable",), 3, "copies", 6),
