@@ -156,11 +156,11 @@ def option_values(t, s, games, starts, out):
 
 def decode(row, ids: tuple, kinds_of_order=None):
     """The scalar engine's value of one option row of :func:`option_values` (``row``: its
-    :data:`WIDTH` numbers, an array or a list of ints): None, a bool, a number of dice, a card id (``ids``: the rule
-    set's card ids), a seat, a ``{give, to}`` or ``{give, take, from}`` answer, or an
-    order (a tuple of card ids: ``kinds_of_order(item)`` gives the kinds the order
-    decision of that queue item orders, in index order). Raises ValueError for an unknown
-    tag."""
+    :data:`WIDTH` numbers, an array or a list of ints): None, a bool, a number of dice, a
+    card id (``ids``: the rule set's card ids), a seat, a ``{give, to}`` or ``{give, take,
+    from}`` answer, or an order (a tuple of card ids: ``kinds_of_order(item)`` gives the
+    kinds the order decision of that queue item orders, in index order). Raises
+    ValueError for an unknown tag."""
     tag, a, b, c = row.tolist() if isinstance(row, np.ndarray) else row
     if tag == NONE:
         return None
@@ -170,14 +170,11 @@ def decode(row, ids: tuple, kinds_of_order=None):
         return a
     if tag == CARD:
         return ids[a]
-    if tag == GIVE:
+    if tag == GIVE or tag == SWAP:
         from ..language.actions import FrozenAnswer
 
-        return FrozenAnswer(give=ids[a], to=b)
-    if tag == SWAP:
-        from ..language.actions import FrozenAnswer
-
-        return FrozenAnswer(give=ids[a], take=ids[c], **{"from": b})
+        return FrozenAnswer(give=ids[a], to=b) if tag == GIVE else \
+            FrozenAnswer(give=ids[a], take=ids[c], **{"from": b})
     if tag == ORDER:
         return tuple(ids[x] for x in ordered(kinds_of_order(b), a))
     raise ValueError(f"unknown option tag {tag}")
