@@ -57,6 +57,17 @@ EXPERT_MARK = "warm-up-expert"
 """The file it writes once the expert's code is compiled too (the strategies' follows):
 the tests asking for ``compiled_expert`` start then."""
 
+STAGES = ("compiled_engine_only", "compiled_greedy", "compiled_expert", "compiled_engine")
+"""The fixtures of the warm-up's stages, in the order the child compiles them (the
+engine's own code, greedy's, the expert's, all): a test asking for one runs after those
+asking for an earlier one, once that stage is compiled."""
+
+
+def _marked(name: str) -> str:
+    """The warm-up child's statement writing the mark ``name`` in the run's cache folder."""
+    return f"open(os.path.join(os.environ['MACHIKORO_CACHE_DIR'], {name!r}), 'w').close(); "
+
+
 _COMPILE = ("import os; "
             "from machikoro.compiled.games import CompiledGames; "
             "from machikoro.agents.compiled_policies import CompiledExpert, play_greedy; "
@@ -65,14 +76,11 @@ _COMPILE = ("import os; "
             "from machikoro.rules.loader import load_ruleset; "
             "games = CompiledGames(load_ruleset(), 2, [0]); "
             "games.option_rows([0]); "
-            f"open(os.path.join(os.environ['MACHIKORO_CACHE_DIR'], {ENGINE_MARK!r}), "
-            "'w').close(); "
+            + _marked(ENGINE_MARK) +
             "play_greedy(CompiledGames(load_ruleset(), 2, [0])); "
-            f"open(os.path.join(os.environ['MACHIKORO_CACHE_DIR'], {GREEDY_MARK!r}), "
-            "'w').close(); "
+            + _marked(GREEDY_MARK) +
             "CompiledExpert(CompiledGames(load_ruleset(), 2, [0]))(); "
-            f"open(os.path.join(os.environ['MACHIKORO_CACHE_DIR'], {EXPERT_MARK!r}), "
-            "'w').close(); "
+            + _marked(EXPERT_MARK) +
             "CompiledStrategy(CompiledGames(load_ruleset(), 2, [0]), "
             "strategy_of('cheese-factory', load_ruleset()))()")
 """The warm-up child: the engine (then :data:`ENGINE_MARK`), then greedy's, the expert's
@@ -105,18 +113,12 @@ def pytest_configure(config) -> None:
 
 
 def pytest_collection_modifyitems(config, items) -> None:
-    def plays_compiled(item) -> int:  # 0: no; 1: the engine alone; 2: and greedy;
-        names = getattr(item, "fixturenames", ())  # 3: and the expert; 4: all
-        if "compiled_engine" in names:
-            return 4
+    def plays_compiled(item) -> int:  # 0: no; else 1 + the latest of STAGES it asks for
+        names = getattr(item, "fixturenames", ())
         params = getattr(getattr(item, "callspec", None), "params", {})
         if any(isinstance(v, str) and uses_compiled(v) for v in params.values()):
-            return 4  # (a docs example using it)
-        for level, name in ((3, "compiled_expert"), (2, "compiled_greedy"),
-                            (1, "compiled_engine_only")):
-            if name in names:
-                return level
-        return 0
+            return len(STAGES)  # (a docs example using it)
+        return max((1 + i for i, name in enumerate(STAGES) if name in names), default=0)
 
     if any(plays_compiled(item) for item in items):
         items.sort(key=plays_compiled)  # (stable: the others keep their order)
@@ -129,8 +131,8 @@ def pytest_collection_modifyitems(config, items) -> None:
 NICE = 19
 """How much lower the run's own priority is set once the warm-up child is started (the
 child keeps the priority the run had): the most, so that a test's process sharing a core
-with the child gets little of it (at 5, the child still ended well after the tests that
-do not wait for it)."""
+with the child gets little of it. Measured at stop 58, at 5 and at 19 alike the child
+still ended after the tests that do not wait for it: its compile is the critical path."""
 
 
 def _yield_to_the_warm_up() -> None:
@@ -163,8 +165,7 @@ def _experts_rate_their_builds_in_python(monkeypatch) -> None:
 def _compiles_only_after_the_warm_up(request, monkeypatch) -> None:
     """A test that does not ask for ``compiled_engine`` must not compile the compiled
     engine (minutes, in the middle of the suite): it fails saying so."""
-    if {"compiled_engine", "compiled_expert", "compiled_greedy", "compiled_engine_only"} \
-            & set(request.fixturenames) or not _WARM_UP:
+    if set(STAGES) & set(request.fixturenames) or not _WARM_UP:
         return
     from machikoro.compiled import cache
 
