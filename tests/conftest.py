@@ -23,6 +23,10 @@ machine's load:
   for ``compiled_greedy`` before those, once greedy's code is compiled;
   those asking for ``compiled_engine_only`` (no compiled policy) before those, once the
   engine's own code is compiled, while the policies' code compiles.
+  Under pytest-xdist (the README's ``-n 2``) the workers share the controller's cache
+  folder; the controller starts the one warm-up child once a worker's collection asks for
+  it, and the workers wait for its marks (files in that folder): while it compiles, the
+  two workers share the other core; once it is done, each has a core.
   A developer who has the code compiled already may set ``MACHIKORO_TEST_COMPILED`` to
   its folder (a ``compiled/`` folder of a cache): the run's cache starts from a copy of
   it, and nothing is compiled again where the code is the same.
@@ -36,6 +40,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 import pytest
@@ -53,6 +58,15 @@ start then."""
 GREEDY_MARK = "warm-up-greedy"
 """The file it writes once greedy's code is compiled too (the expert's and the
 strategies' follow): the tests asking for ``compiled_greedy`` start then."""
+WANTED_MARK = "warm-up-wanted"
+"""A file written in the run's cache folder at collection when some collected test plays
+the compiled engine: the warm-up child is started then (by the run, or under
+pytest-xdist by its controller, once a worker has collected), and the compile guard
+(:func:`_compiles_only_after_the_warm_up`) holds."""
+ENDED_MARK = "warm-up-ended"
+"""The file written once the warm-up child has ended, however it ended (a thread of the
+process that started it waits for it): the tests asking for ``compiled_engine`` start then,
+and no wait for an earlier mark outlives the child."""
 EXPERT_MARK = "warm-up-expert"
 """The file it writes once the expert's code is compiled too (the strategies' follows):
 the tests asking for ``compiled_expert`` start then."""
@@ -103,13 +117,15 @@ def _set(name: str, value: str | None) -> None:
 
 
 def pytest_configure(config) -> None:
+    _set("RAY_ADDRESS", None)
+    if hasattr(config, "workerinput"):  # a pytest-xdist worker: the controller's folder
+        return
     folder = tempfile.mkdtemp(prefix="machikoro-cache-")  # 0700, a name of its own
     _FOLDERS.append(folder)
     _set("MACHIKORO_CACHE_DIR", folder)
     compiled = os.environ.get("MACHIKORO_TEST_COMPILED")
     if compiled and os.path.isdir(compiled):
         shutil.copytree(compiled, os.path.join(folder, "compiled"))
-    _set("RAY_ADDRESS", None)
 
 
 def pytest_collection_modifyitems(config, items) -> None:
@@ -122,10 +138,41 @@ def pytest_collection_modifyitems(config, items) -> None:
 
     if any(plays_compiled(item) for item in items):
         items.sort(key=plays_compiled)  # (stable: the others keep their order)
-        _WARM_UP.append(subprocess.Popen([sys.executable, "-c", _COMPILE],
-                                         stdout=subprocess.DEVNULL,
-                                         stderr=subprocess.DEVNULL, start_new_session=True))
+        open(_mark(WANTED_MARK), "w").close()
+        if not hasattr(config, "workerinput"):  # (a worker's controller starts it)
+            _start_the_warm_up()
         _yield_to_the_warm_up()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_node_collection_finished(node, ids) -> None:
+    """Under pytest-xdist, the controller (which runs no test) starts the warm-up child
+    once a worker's collection asked for it: one child for the run, at the priority the
+    run was started with, the workers' own lowered."""
+    if os.path.exists(_mark(WANTED_MARK)) and not _WARM_UP:
+        _start_the_warm_up()
+
+
+def _mark(name: str) -> str:
+    """The path of the mark ``name`` in this run's cache folder."""
+    return os.path.join(os.environ["MACHIKORO_CACHE_DIR"], name)
+
+
+def _start_the_warm_up() -> None:
+    """Start the warm-up child, and a thread that writes :data:`ENDED_MARK` when it ends."""
+    process = subprocess.Popen([sys.executable, "-c", _COMPILE], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, start_new_session=True)
+    _WARM_UP.append(process)
+    ended = _mark(ENDED_MARK)
+
+    def mark_its_end() -> None:
+        process.wait()
+        try:
+            open(ended, "w").close()
+        except OSError:  # (the run is over: its folder removed)
+            pass
+
+    threading.Thread(target=mark_its_end, daemon=True).start()
 
 
 NICE = 19
@@ -165,7 +212,7 @@ def _experts_rate_their_builds_in_python(monkeypatch) -> None:
 def _compiles_only_after_the_warm_up(request, monkeypatch) -> None:
     """A test that does not ask for ``compiled_engine`` must not compile the compiled
     engine (minutes, in the middle of the suite): it fails saying so."""
-    if set(STAGES) & set(request.fixturenames) or not _WARM_UP:
+    if set(STAGES) & set(request.fixturenames) or not os.path.exists(_mark(WANTED_MARK)):
         return
     from machikoro.compiled import cache
 
@@ -182,9 +229,8 @@ def _compiles_only_after_the_warm_up(request, monkeypatch) -> None:
 def compiled_engine() -> None:
     """The compiled engine's code compiled, its policies' too (greedy, the expert, the
     strategies; or being compiled by this test): waits for the child process compiling
-    it since the collection."""
-    for process in _WARM_UP:
-        process.wait()
+    it since the collection to end."""
+    _wait_for(ENDED_MARK)
 
 
 @pytest.fixture(scope="session")
@@ -212,11 +258,12 @@ def compiled_expert() -> None:
 
 
 def _wait_for(name: str) -> None:
-    """Wait until the warm-up child has written the mark ``name`` or has ended."""
-    mark = os.path.join(os.environ["MACHIKORO_CACHE_DIR"], name)
-    for process in _WARM_UP:  # (the child that writes it)
-        while not os.path.exists(mark) and process.poll() is None:
-            time.sleep(0.2)
+    """Wait until the warm-up child has written the mark ``name`` or has ended (no wait
+    where no warm-up was wanted: no test of the run plays the compiled engine)."""
+    if not os.path.exists(_mark(WANTED_MARK)):
+        return
+    while not (os.path.exists(_mark(name)) or os.path.exists(_mark(ENDED_MARK))):
+        time.sleep(0.2)
 
 
 def pytest_unconfigure(config) -> None:

@@ -23,7 +23,7 @@ MAX_README_LINES = 450
 QUICK_START = (
     ("python3 -m venv .venv && .venv/bin/pip install . && "
      ".venv/bin/machikoro play --players 4 --seed 1"),
-    'python3 -m venv .venv && .venv/bin/pip install ".[test]" && .venv/bin/python -m pytest -q',
+    'python3 -m venv .venv && .venv/bin/pip install ".[test]" && .venv/bin/python -m pytest -q -n 2',
 )
 LINK = re.compile(r"!?\[(?:[^\]\[]|\[[^\]]*\])*\]\(([^)\s]+)\)")
 
