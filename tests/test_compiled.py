@@ -3,6 +3,7 @@ engine (the same dice and answers, every decision's options and the whole state 
 after every step), what it does not play is refused by name, and a changed rule is
 caught."""
 
+import copy
 import os
 import subprocess
 import sys
@@ -462,3 +463,51 @@ def test_the_roll_log_is_asked_of_games_that_keep_it():
     throws = logged.take_rolls()[0]
     assert len(throws) == 1 and len(throws[0]) == 1 and 1 <= throws[0][0] <= 6
     assert logged.take_rolls() == [[]]  # read once
+
+
+def test_an_inlined_functions_variables_are_copied_once_per_inlining(monkeypatch):
+    # Numba's inliner copies the callee block by block, each copy reaching the function's
+    # scope (all its variables): once per block without the shared memo. With it: once
+    # for each of the inliner's two copies, and the inlined code computes the same
+    from numba import njit
+    from numba.core import inline_closurecall, ir
+
+    from machikoro.compiled.cache import inlining_copies_once
+
+    copies = []
+
+    def counted(self, memo):
+        copies.append(id(self))
+        new = memo[id(self)] = ir.Scope.__new__(ir.Scope)
+        for name, value in self.__dict__.items():
+            setattr(new, name, copy.deepcopy(value, memo))
+        return new
+
+    monkeypatch.setattr(ir.Scope, "__deepcopy__", counted, raising=False)
+
+    @njit(inline="always")
+    def steps(n):  # several blocks: branches and a loop
+        total = 0
+        for i in range(n):
+            if i % 3 == 0:
+                total += i
+            elif i % 3 == 1:
+                total -= 1
+            else:
+                total *= 2
+        return total
+
+    @njit
+    def twice(n):
+        return steps(n) + steps(n + 1)
+
+    worker = inline_closurecall.InlineWorker.inline_ir
+    with inlining_copies_once():
+        assert inline_closurecall.InlineWorker.inline_ir is not worker
+        found = twice(10)
+    assert inline_closurecall.InlineWorker.inline_ir is worker  # put back
+    assert inline_closurecall.copy is copy
+    assert found == steps.py_func(10) + steps.py_func(11)
+    # two inlinings, two copies each, of the function's scope and its parent (without the
+    # shared memo: 72 here, one a block)
+    assert 0 < len(copies) <= 2 * 2 * 2

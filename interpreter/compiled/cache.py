@@ -17,10 +17,11 @@ change to any makes a new compile; the three newest subfolders are kept.
 
 from __future__ import annotations
 
+import copy
 import os
 import sys
 import time
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 
 SOURCES = ("compiled/kernels.py", "compiled/lookahead.py", "compiled/greedy.py",
            "compiled/expert.py", "language/actions.py", "language/units")
@@ -134,6 +135,61 @@ def opt_level(level: str = OPT_LEVEL):
         config.OPT = before
 
 
+class _OneMemoPerInlining:
+    """Stands for the ``copy`` module in Numba's inliner (``numba.core.inline_closurecall``):
+    its ``deepcopy`` shares one memo among the calls made inside one inlining
+    (:attr:`memo`, set by :func:`inlining_copies_once`); every other name is ``copy``'s."""
+
+    def __init__(self):
+        self.memo: dict | None = None
+
+    def deepcopy(self, value, memo=None):
+        return copy.deepcopy(value, self.memo if memo is None and self.memo is not None
+                             else memo)
+
+    def __getattr__(self, name: str):
+        return getattr(copy, name)
+
+
+@contextmanager
+def inlining_copies_once():
+    """Inside, Numba's inliner (``inline="always"``) copies a function's variables once
+    per call site it inlines the function at, not once per block of it, then as before.
+
+    Numba's ``InlineWorker.inline_ir`` copies the callee's code block by block, each
+    block by a ``copy.deepcopy`` of its own; each copy reaches the function's scope, which
+    names every variable of the function, so each block copies them all again: the cost
+    grows with blocks times variables (Numba issue 8989, open in Numba 0.68). The
+    engine's functions, inlined into one another, are big, and this was about a fifth
+    of the first compile (measured at stop 59, docs/vector.md). One memo per inlining
+    copies the scope once, and every block refers to that one copy, as the callee's own
+    blocks refer to its one scope. Where this Numba's inliner is not as described (no
+    ``inline_ir``, no ``copy`` in its module), nothing is changed."""
+    try:
+        from numba.core import inline_closurecall as inliner
+
+        worker, original = inliner.InlineWorker, inliner.InlineWorker.inline_ir
+        if inliner.copy is not copy:
+            raise AttributeError("copy")
+    except (ImportError, AttributeError):
+        yield
+        return
+    copies = _OneMemoPerInlining()
+
+    def inline_ir(self, *args, **kwargs):
+        outer, copies.memo = copies.memo, {}
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            copies.memo = outer
+
+    inliner.copy, worker.inline_ir = copies, inline_ir
+    try:
+        yield
+    finally:
+        inliner.copy, worker.inline_ir = copy, original
+
+
 class FirstCompile:
     """Around a call of ``dispatcher``: when it is not compiled yet, one line on
     standard error says what is happening before (``what`` is compiled, for about
@@ -146,8 +202,9 @@ class FirstCompile:
         self.what, self.minutes = what, minutes
 
     def __enter__(self):
-        self._level = opt_level()
-        self._level.__enter__()
+        self._level = ExitStack()  # (Numba set for this compile, put back after)
+        self._level.enter_context(opt_level())
+        self._level.enter_context(inlining_copies_once())
         if not self.quiet:
             self.start = time.monotonic()
             unit = "minute" if self.minutes == "one" else "minutes"
