@@ -58,6 +58,9 @@ start then."""
 GREEDY_MARK = "warm-up-greedy"
 """The file it writes once greedy's code is compiled too (the expert's and the
 strategies' follow): the tests asking for ``compiled_greedy`` start then."""
+EXPERT_MARK = "warm-up-expert"
+"""The file it writes once the expert's code is compiled too (the strategies' follows):
+the tests asking for ``compiled_expert`` start then."""
 WANTED_MARK = "warm-up-wanted"
 """A file written in the run's cache folder at collection when some collected test plays
 the compiled engine: the warm-up child is started then (by the run, or under
@@ -67,9 +70,6 @@ ENDED_MARK = "warm-up-ended"
 """The file written once the warm-up child has ended, however it ended (a thread of the
 process that started it waits for it): the tests asking for ``compiled_engine`` start then,
 and no wait for an earlier mark outlives the child."""
-EXPERT_MARK = "warm-up-expert"
-"""The file it writes once the expert's code is compiled too (the strategies' follows):
-the tests asking for ``compiled_expert`` start then."""
 
 STAGES = ("compiled_engine_only", "compiled_greedy", "compiled_expert", "compiled_engine")
 """The fixtures of the warm-up's stages, in the order the child compiles them (the
@@ -176,8 +176,9 @@ def _start_the_warm_up() -> None:
 
 
 NICE = 19
-"""How much lower the run's own priority is set once the warm-up child is started (the
-child keeps the priority the run had): the most, so that a test's process sharing a core
+"""How much lower the priority of the process running the tests is set once a warm-up is
+wanted (the run's, or each pytest-xdist worker's; the child keeps the priority the run
+had): the most, so that a test's process sharing a core
 with the child gets little of it. Measured at stop 58, at 5 and at 19 alike the child
 still ended after the tests that do not wait for it: its compile is the critical path."""
 
