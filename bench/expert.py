@@ -3,7 +3,7 @@ each spends per decision.
 
     python bench/expert.py [--variant V] [--players 2] [--against greedy,cheese-factory]
                            [--games 1000] [--workers 2] [--seed 0] [--out FILE]
-                           [--engine auto|scalar|compiled]
+                           [--engine auto|scalar|compiled] [--mcts-leaf auto|rules|learned]
 
 For each opponent, game i seats ``expert`` at seat ``i mod players`` and the opponent at
 every other seat; game i's dice seed and the agents' seeds derive from --seed and i, so a
@@ -14,7 +14,10 @@ count as not won), and the CPU seconds per decision of expert and of the opponen
 appends the lines to a file as well (bench/results/expert-strength.txt is made so).
 ``--engine`` is where expert rates its builds (:class:`machikoro.agents.expert.
 ExpertAgent`'s ``engine``; default ``auto``, what ``--agents expert`` plays): the same
-answers everywhere, so only the CPU columns change.
+answers everywhere, so only the CPU columns change. ``--mcts-leaf`` is the leaf value of an
+``mcts`` opponent (:class:`machikoro.agents.mcts.MCTSAgent`'s ``leaf``; default ``auto``, the
+learned value where the rule set has weights, as ``--agents mcts:200`` plays): ``rules`` is
+the rules-based leaf ``mcts`` had when issue 32 set its target against ``mcts:200``.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from machikoro import Game, make_agent
 from machikoro.agents.expert import ExpertAgent
+from machikoro.agents.mcts import MCTSAgent
 from machikoro.data.bundled import resolve_variant
 from machikoro.lab.runs import game_seed
 from machikoro.lab.statistics import wilson
@@ -38,14 +42,24 @@ def _rules(variant: str | None):
     return load_cached(resolve_variant(variant) if variant else None)
 
 
+def opponent(name: str, seed: int, rules, leaf: str):
+    """The agent ``name`` seeded with ``seed``; an ``mcts`` one with the leaf value
+    ``leaf``."""
+    agent = make_agent(name, seed, rules)
+    if isinstance(agent, MCTSAgent) and leaf != "auto":
+        agent = MCTSAgent(seed, agent.simulations, leaf=leaf)
+    return agent
+
+
 def one_game(job: tuple) -> tuple[bool, float, int, float, int]:
     """Game ``index``: (expert won, its CPU seconds, its decisions, the others' CPU
     seconds, their decisions)."""
-    variant, players, against, seed, index, engine = job
+    variant, players, against, seed, index, engine, leaf = job
     rules = _rules(variant)
     mine = index % players
     agents = [ExpertAgent(game_seed(seed, index, s), engine=engine) if s == mine else
-              make_agent(against, game_seed(seed, index, s), rules) for s in range(players)]
+              opponent(against, game_seed(seed, index, s), rules, leaf)
+              for s in range(players)]
     cpu, count = [0.0, 0.0], [0, 0]
     game = Game(rules, players, seed=game_seed(seed, index), max_turns=1000)
     while (decision := game.decision()) is not None:
@@ -68,15 +82,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", default=None)
     parser.add_argument("--engine", default="auto", choices=ExpertAgent.ENGINES)
+    parser.add_argument("--mcts-leaf", default="auto", choices=("auto", "rules", "learned"))
     args = parser.parse_args(argv)
     rules = _rules(args.variant)
     lines = [(f"expert on {rules.name}, {args.players} players, seats rotated, seed "
               f"{args.seed} (digest {rules.digest[:12]}), builds rated by engine "
-              f"{args.engine}")]
+              f"{args.engine}" + (f", mcts leaf {args.mcts_leaf}" if args.mcts_leaf != "auto"
+                                  else ""))]
     print(lines[0], flush=True)
     for against in args.against.split(","):
-        jobs = [(args.variant, args.players, against, args.seed, i, args.engine)
-                for i in range(args.games)]
+        jobs = [(args.variant, args.players, against, args.seed, i, args.engine,
+                 args.mcts_leaf) for i in range(args.games)]
         with ProcessPoolExecutor(args.workers) as pool:
             results = list(pool.map(one_game, jobs, chunksize=4))
         wins = sum(r[0] for r in results)

@@ -511,3 +511,38 @@ def test_an_inlined_functions_variables_are_copied_once_per_inlining(monkeypatch
     # two inlinings, two copies each, of the function's scope and its parent (without the
     # shared memo: 72 here, one a block)
     assert 0 < len(copies) <= 2 * 2 * 2
+
+
+def test_an_entry_point_is_found_once_for_arguments_of_the_same_kinds(monkeypatch):
+    # Numba's types of the records cost milliseconds to make: a second batch of the same
+    # rule set (another agent's, another game's) gets the entry point found for the
+    # first without them; arguments of another kind (an array read-only, of another
+    # dtype or layout) are never given that code
+    from numba import njit
+
+    from machikoro.compiled import games as cg
+
+    @njit
+    def total(a, pair):
+        return a.sum() + pair[0].sum() + pair[1]
+
+    args = (np.arange(4, dtype=np.int64), (np.ones(3), 2))
+    assert total(*args) == 6 + 3 + 2
+    first = cg.entry_point(total, args)
+    assert first is not total and first(*args) == 11
+    asked = []
+    monkeypatch.setattr(total, "typeof_pyval", lambda v: asked.append(v) or 1 / 0)
+    again = (np.arange(5, dtype=np.int64), (np.zeros(2), 7))  # same kinds, new values
+    assert cg.entry_point(total, again) is first and asked == []
+    frozen = np.arange(4, dtype=np.int64)
+    frozen.flags.writeable = False
+    others = [(frozen, args[1]), (np.arange(4, dtype=np.int32), args[1]),
+              (np.arange(8, dtype=np.int64)[::2], args[1]), (args[0], (np.ones(3), 2.0)),
+              (args[0], (np.ones(3), True))]
+    for other in others:
+        assert cg._kind(other) != cg._kind(args)
+    with pytest.raises(TypeError):  # (a list's type depends on its items: no kind)
+        cg._kind((args[0], [np.ones(3), 2]))
+    monkeypatch.undo()
+    for other in others:  # (not compiled for these: the dispatcher itself)
+        assert cg.entry_point(total, other) is total

@@ -79,12 +79,50 @@ def entry_point(dispatcher, args: tuple):
     called without the dispatcher's type resolution (which hashes the types of both
     records at every call: about 12 microseconds and more, against 4), or the dispatcher
     itself where this Numba keeps its code otherwise. ``args`` must have been passed to
-    the dispatcher once (compiled or loaded)."""
+    the dispatcher once (compiled or loaded).
+
+    Found once per process for arguments of the same kinds (:func:`_kind`): Numba's types
+    of the records cost about 4 ms to make, and every agent of a scalar game that rates
+    its builds in compiled code asks for its entry point (a new agent a game in the lab
+    and the benches)."""
     try:
-        key = tuple(dispatcher.typeof_pyval(a) for a in args)
-        return dispatcher.overloads[key].entry_point
-    except (AttributeError, KeyError):
-        return dispatcher
+        key = (dispatcher, tuple(_kind(a) for a in args))
+    except TypeError:  # (a value of no kind known here: found each time)
+        key = None
+    found = _ENTRIES.get(key)
+    if found is None:
+        try:
+            types = tuple(dispatcher.typeof_pyval(a) for a in args)
+            found = dispatcher.overloads[types].entry_point
+        except (AttributeError, KeyError):
+            return dispatcher
+        if key is not None:
+            _ENTRIES[key] = found
+    return found
+
+
+_ENTRIES: dict = {}  # (dispatcher, the kinds of its arguments) -> its entry point
+_SCALARS = (bool, float, np.bool_, np.number, type(None))
+
+
+def _kind(value):
+    """What Numba's type of ``value`` depends on, cheaper to make than that type: for an
+    array its dtype, dimensions, layout, alignment and whether it is written to; for a
+    tuple (a record) its class and its items' kinds; for an int whether it fits int64;
+    for a float, a bool, a NumPy scalar or None its class. Two values of the same kind
+    have the same Numba type (a kind may be finer). Raises TypeError for any other value
+    (a list: its type depends on its items)."""
+    if isinstance(value, np.ndarray):
+        flags = value.flags
+        return (value.dtype, value.ndim, flags.c_contiguous, flags.f_contiguous,
+                flags.aligned, flags.writeable)
+    if isinstance(value, tuple):
+        return (type(value), tuple(_kind(v) for v in value))
+    if type(value) is int:
+        return (int, -2**63 <= value < 2**63)
+    if isinstance(value, _SCALARS):
+        return type(value)
+    raise TypeError(f"no kind for {type(value).__name__}")
 
 
 def _seeds(values, what: str) -> np.ndarray:
