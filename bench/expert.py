@@ -26,7 +26,7 @@ import argparse
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor
-from functools import lru_cache
+from functools import cache
 
 from machikoro import Game, make_agent
 from machikoro.agents.expert import ExpertAgent
@@ -37,7 +37,7 @@ from machikoro.lab.statistics import wilson
 from machikoro.rules.loader import load_cached
 
 
-@lru_cache(maxsize=None)
+@cache
 def _rules(variant: str | None):
     """The rule set ``variant`` (bundled names joined by ``+``), loaded once per process:
     each load is a new object, and greedy's look-ahead, the compiled tables and the
