@@ -157,3 +157,17 @@ def test_a_tiny_pool_run_prints_the_experts_share_against_greedy(compiled_engine
     row = [line for line in done.stdout.splitlines() if line.startswith("| base |")]
     assert len(row) == 1 and " of 8 | 25% |" in row[0], done.stdout
     assert "| rating |" not in done.stdout  # no ladder was played
+
+
+@pytest.mark.parametrize("search", ["builds", "dice"])
+def test_a_tiny_expert_search_run_plays_its_games_to_a_rate(search):
+    """bench/expert_search.py (issue 32: a search over the listed outcomes of a roll on
+    top of the learned value, docs/agents.md) plays its searching expert against the
+    plain one to the end of every game, and prints the rate with its interval."""
+    script = Path(__file__).resolve().parents[1] / "bench" / "expert_search.py"
+    done = subprocess.run([sys.executable, str(script), "--search", search, "--games", "2",
+                           "--workers", "1", "--candidates", "2"],
+                          capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    (line,) = done.stdout.splitlines()
+    assert f"with the {search} search" in line and "/2 = " in line and "(95% " in line
