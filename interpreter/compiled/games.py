@@ -74,6 +74,10 @@ class FirstCalled:
             self._entry(*args)
 
 
+_ENTRIES: dict = {}  # (dispatcher, the kinds of its arguments) -> its entry point
+_SCALARS = (bool, float, np.bool_, np.number, type(None))
+
+
 def entry_point(dispatcher, args: tuple):
     """The code ``dispatcher`` (a Numba function) compiled for the types of ``args``,
     called without the dispatcher's type resolution (which hashes the types of both
@@ -99,10 +103,6 @@ def entry_point(dispatcher, args: tuple):
         if key is not None:
             _ENTRIES[key] = found
     return found
-
-
-_ENTRIES: dict = {}  # (dispatcher, the kinds of its arguments) -> its entry point
-_SCALARS = (bool, float, np.bool_, np.number, type(None))
 
 
 def _kind(value):
