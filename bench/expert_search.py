@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import sys
 from concurrent.futures import ProcessPoolExecutor
+from functools import cache
 
 import numpy as np
 
@@ -93,9 +94,16 @@ class Searching(ExpertAgent):
         return best if decision.player == me else 1.0 - best
 
 
+@cache
+def _rules():
+    """The base set, loaded once per process (the expert keeps its features per rule set
+    object)."""
+    return load_ruleset()
+
+
 def one_game(job: tuple) -> bool:
     index, search, candidates = job
-    rules = load_ruleset()
+    rules = _rules()
     mine = index % 2
     agents = [Searching(index, search, candidates), ExpertAgent(index + 10**6)]
     if mine:

@@ -31,7 +31,6 @@ import argparse
 import bisect
 import collections
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -155,8 +154,7 @@ def main(argv: list[str] | None = None) -> int:
     child = [sys.executable, "-c", CHILD, args.variant, str(args.players),
              str(args.seconds), str(out)]
     done = subprocess.run(["perf", "record", "-q", "-F", "1999", "-o",
-                           str(out / "perf.data"), *child], check=False,
-                          env=dict(os.environ))
+                           str(out / "perf.data"), *child], check=False)
     if done.returncode:
         return done.returncode
     report(out, args.regions)
