@@ -109,9 +109,9 @@ def _kind(value):
     """What Numba's type of ``value`` depends on, cheaper to make than that type: for an
     array its class (a subclass is typed apart), dtype, dimensions, layout, alignment and
     whether it is written to; for a tuple (a record) its class and its items' kinds; for
-    an int whether it fits int64; for a float, a bool, a NumPy scalar or None its class. Two values of the same kind
-    have the same Numba type (a kind may be finer). Raises TypeError for any other value
-    (a list: its type depends on its items)."""
+    an int whether it fits int64; for a float, a bool, a NumPy scalar or None its class.
+    Two values of the same kind have the same Numba type (a kind may be finer). Raises
+    TypeError for any other value (a list: its type depends on its items)."""
     if isinstance(value, np.ndarray):
         flags = value.flags
         return (type(value), value.dtype, value.ndim, flags.c_contiguous,
