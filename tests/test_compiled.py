@@ -546,3 +546,34 @@ def test_an_entry_point_is_found_once_for_arguments_of_the_same_kinds(monkeypatc
     monkeypatch.undo()
     for other in others:  # (not compiled for these: the dispatcher itself)
         assert cg.entry_point(total, other) is total
+
+
+def test_new_batches_begin_alike_from_a_kept_start_and_share_no_array():
+    # a new batch copies the arrays of a start kept per rule set (issue 35's targets at
+    # one game): its games begin as every batch's do, whatever the batches before them
+    # played, and no batch writes into another's arrays or into the start
+    from machikoro.compiled import games as cg
+
+    rules = load_ruleset("harbor")
+    first = CompiledGames(rules, 3, [5], start=False)
+    many = CompiledGames(rules, 3, [5, 6, 7], start=False)
+    assert first._start is many._start
+    for name, array in first.arrays.items():
+        assert array.flags.c_contiguous and array.flags.writeable, name
+        assert not np.shares_memory(array, many.arrays[name]), name
+        assert not np.shares_memory(array, first._start.arrays[name]), name
+        assert (array == many.arrays[name][:len(array)]).all(), name
+    first.play_random([[1, 2, 3]])
+    assert first.winner[0] >= 0
+    again = CompiledGames(rules, 3, [5], start=False)
+    for name, array in again.arrays.items():
+        assert (array == many.arrays[name][:len(array)]).all(), name
+    assert not (again.arrays["towns"] == first.arrays["towns"]).all()  # (first played on)
+    played = CompiledGames(rules, 3, [5, 6, 7]).play_random(np.arange(9).reshape(3, 3))
+    one = CompiledGames(rules, 3, [6]).play_random([[3, 4, 5]])
+    assert (one.turns[0], one.winner[0]) == (played.turns[1], played.winner[1])
+    assert (one.towns[0] == played.towns[1]).all()
+    for _ in range(cg._Start.KEPT + 4):  # (tables encoded anew for each batch: a bound)
+        CompiledGames(rules, 2, [1], tables=encode(rules, 2), start=False)
+    starts = [key for key in cg._TABLES[rules] if isinstance(key, tuple)]
+    assert len(starts) <= cg._Start.KEPT

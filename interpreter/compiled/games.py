@@ -145,6 +145,83 @@ def _seeds(values, what: str) -> np.ndarray:
     return np.array([int(s) & 0xFFFFFFFFFFFFFFFF for s in values], dtype=np.uint64)
 
 
+class _Start:
+    """What every new batch of one rule set's games begins from, made once per encoded
+    tables and turn cap and logs (:meth:`of`): ``arrays``, one game's arrays at the start
+    of the first player's first turn (its dice and agents' streams unkeyed), ``dealt``
+    (market row -> its deck's index) and ``run``, the compiled engine's entry point for
+    these arrays' types (None until the first batch has found it). A batch of one game
+    costs a copy of each array instead of making it again (about 30 microseconds less:
+    issue 35's targets are at one game too)."""
+
+    __slots__ = ("arrays", "dealt", "run", "tables")
+    KEPT = 16
+    """The most starts kept per rule set (a caller that encodes its own tables for each
+    batch makes a new one each time)."""
+
+    def __init__(self, rules: RuleSet, t: tb.Tables, players: int, max_turns: int | None,
+                 log_rolls: bool, keep_builds: bool):
+        from . import kernels as k
+
+        self.tables, self.run = t, None
+        self.dealt = {r: j for j, r in enumerate(
+            r for r, row in enumerate(rules.market_rows) if row.kinds is not None)}
+        p, c, decks = players, t.cards, max(len(t.row_kinds), 1)
+        ints = np.empty((1, k.INTS), dtype=np.int64)
+        k.start(ints, max_turns)
+        zeros = {  # name: one game's shape (what only some rule sets use is allocated at
+            # its full size only there)
+            "dice": (max(t.max_dice, 2),), "rerolled": (c,), "built": (c,),
+            "queue": (t.queue_size, 5), "decks": (decks, t.row_deck.shape[1]),
+            "deck_lo": (decks,), "deck_hi": (decks,), "side": (c,), "side_turn": (c,),
+            "received": (p,),
+            "marks": (t.markers, p, c) if t.blocking.size or t.coin_markers.size
+            else (1, 1, 1),
+            "seen": (p, c) if t.towns_kept.any() else (1, 1),
+            "moves": (k.MOVES if t.follows_copies else 1, 3)}
+        self.arrays = {
+            "ints": ints, "coins": t.coins[None].copy(), "towns": np.tile(t.town, (1, p, 1)),
+            "supply": t.supply[None].copy(),
+            **{name: np.zeros((1, *shape), dtype=np.int64) for name, shape in zeros.items()},
+            "dice_keys": np.zeros(1, dtype=np.uint64),
+            "dice_counters": np.zeros(1, dtype=np.uint64),
+            "agent_keys": np.zeros((1, p), dtype=np.uint64),  # (a row per game: flattened)
+            "agent_counters": np.zeros((1, p), dtype=np.uint64),
+            "rolls": np.zeros((1, ROLLS_LOGGED if log_rolls else 1, 1 + max(t.max_dice, 2)),
+                              dtype=np.int64),
+            "menu": np.zeros((1, 2, c), dtype=np.int64),
+            "builds": np.zeros((1, BUILDS_LOGGED if keep_builds else 1, 3),
+                               dtype=np.int16)}
+
+    @classmethod
+    def of(cls, rules: RuleSet, t: tb.Tables, players: int, max_turns: int | None,
+           log_rolls: bool, keep_builds: bool) -> _Start:
+        """The start of batches of ``rules`` encoded as ``t``, made at its first batch and
+        kept while ``rules`` lives."""
+        held = _TABLES.setdefault(rules, {})
+        key = ("start", id(t), players, max_turns, log_rolls, keep_builds)
+        found = held.get(key)
+        if found is None or found.tables is not t:
+            starts = [name for name in held if isinstance(name, tuple) and name[0] == "start"]
+            for name in starts[:max(0, len(starts) - cls.KEPT + 1)]:
+                del held[name]
+            found = held[key] = cls(rules, t, players, max_turns, log_rolls, keep_builds)
+        return found
+
+    def arrays_for(self, seeds: np.ndarray) -> dict:
+        """The arrays of new games of ``seeds`` (uint64), before their first step: each
+        array with the game (or its seats) as first axis (:class:`~.kernels.State`)."""
+        from .kernels import stream_keys
+
+        n = len(seeds)
+        out = {name: a.copy() if n == 1 else np.repeat(a, n, axis=0)
+               for name, a in self.arrays.items()}
+        out["agent_keys"] = out["agent_keys"].reshape(-1)
+        out["agent_counters"] = out["agent_counters"].reshape(-1)
+        out["dice_keys"] = stream_keys(seeds)
+        return out
+
+
 class CompiledGames:
     """N games of ``rules`` at ``players`` seats: ``seeds`` one whole number >= 0 per game
     (its rolls), ``max_turns`` the turn cap (None: none); ``tables``, the rule set's
@@ -168,75 +245,28 @@ class CompiledGames:
             raise MachikoroError(f"{rules.name} is played by {rules.min_players}-"
                                  f"{rules.max_players} players, not {players}")
         seeds = _seeds(seeds, "seeds")
-        self.rules, self.players, self.n = rules, players, len(seeds)
-        self.seeds, self.max_turns = seeds, max_turns
-        self._dealt = {r: j for j, r in enumerate(  # market row -> its deck's index
-            r for r, row in enumerate(rules.market_rows) if row.kinds is not None)}
         if max_turns is not None and (isinstance(max_turns, bool) or not isinstance(
                 max_turns, (int, np.integer)) or max_turns < 1):
             raise MachikoroError(f"max_turns must be a whole number >= 1 or None, not "
                                  f"{max_turns!r:.60}")
+        self.rules, self.players, self.n = rules, players, len(seeds)
+        self.seeds, self.max_turns = seeds, max_turns
         self.tables = t = tables_for(rules, players) if tables is None else tables
-        arrays = self._fresh(seeds, log_rolls, keep_builds)
+        self._start = begun = _Start.of(rules, t, players, max_turns, log_rolls, keep_builds)
+        self._dealt = begun.dealt  # (market row -> its deck's index)
         self.builds: list | None = [] if keep_builds else None
-        self.arrays = arrays
+        self.arrays = arrays = begun.arrays_for(seeds)
         self.state = k.State(**arrays)
         self._games = np.arange(self.n, dtype=np.int64)
-        args = (t, self.state, self._games, self._games, k.STEP)
-        held = _TABLES.setdefault(rules, {}) if tables is None else {}
-        kind = ("run", players, tuple((a.dtype.char, a.ndim, a.flags.c_contiguous)
-                                      for a in self.state))
-        self._run = held.get(kind)
-        if not start:  # (compiled or loaded on no game: the same types)
-            args = (t, self.state, self._games[:0], self._games, k.STEP)
-        if self._run is None:
+        args = (t, self.state, self._games if start else self._games[:0], self._games,
+                k.STEP)  # (without start: compiled or loaded on no game, the same types)
+        if begun.run is None:
             with FirstCompile(k.run, k.CACHE):
                 k.run(*args)  # each to its first decision
-            self._run = held[kind] = entry_point(k.run, args)
+            begun.run = entry_point(k.run, args)
         else:
-            self._run(*args)
-
-    def _fresh(self, seeds: np.ndarray, log_rolls: bool, keep_builds: bool) -> dict:
-        """The arrays of new games of ``seeds`` (uint64), before their first step: each
-        array with the game (or its seats) as first axis (:class:`~.kernels.State`)."""
-        from . import kernels as k
-
-        t = self.tables
-        n, p, c = len(seeds), self.players, t.cards
-        ints = np.empty((n, k.INTS), dtype=np.int64)
-        k.start(ints, self.max_turns)
-        arrays = {
-            "ints": ints,
-            "coins": np.tile(t.coins, (n, 1)),
-            "towns": np.tile(t.town, (n, p, 1)),
-            "supply": np.tile(t.supply, (n, 1)),
-            "dice": np.zeros((n, max(t.max_dice, 2)), dtype=np.int64),
-            "rerolled": np.zeros((n, c), dtype=np.int64),
-            "built": np.zeros((n, c), dtype=np.int64),
-            "queue": np.zeros((n, t.queue_size, 5), dtype=np.int64),
-            "decks": np.zeros((n, max(len(t.row_kinds), 1), t.row_deck.shape[1]),
-                              dtype=np.int64),
-            "deck_lo": np.zeros((n, max(len(t.row_kinds), 1)), dtype=np.int64),
-            "deck_hi": np.zeros((n, max(len(t.row_kinds), 1)), dtype=np.int64),
-            "side": np.zeros((n, c), dtype=np.int64),
-            "side_turn": np.zeros((n, c), dtype=np.int64),
-            "received": np.zeros((n, p), dtype=np.int64),
-            # (what only some rule sets use is allocated at its full size only there)
-            "marks": np.zeros((n, t.markers, p, c) if t.blocking.size or t.coin_markers.size
-                              else (n, 1, 1, 1), dtype=np.int64),
-            "seen": np.zeros((n, p, c) if t.towns_kept.any() else (n, 1, 1),
-                             dtype=np.int64),
-            "moves": np.zeros((n, k.MOVES if t.follows_copies else 1, 3), dtype=np.int64),
-            "dice_keys": k.stream_keys(seeds),
-            "dice_counters": np.zeros(n, dtype=np.uint64),
-            "agent_keys": np.zeros(n * p, dtype=np.uint64),
-            "agent_counters": np.zeros(n * p, dtype=np.uint64),
-            "rolls": np.zeros((n, ROLLS_LOGGED if log_rolls else 1, 1 + max(t.max_dice, 2)),
-                              dtype=np.int64),
-            "menu": np.zeros((n, 2, c), dtype=np.int64),
-            "builds": np.zeros((n, BUILDS_LOGGED if keep_builds else 1, 3),
-                               dtype=np.int16)}
-        return arrays
+            begun.run(*args)
+        self._run = begun.run
 
     def play_random(self, agent_seeds) -> CompiledGames:
         """Play every game to its end with random agents: ``agent_seeds`` an ``(N, P)``
@@ -307,9 +337,13 @@ class CompiledGames:
         if seeds.shape != (len(rows), self.players):
             raise MachikoroError(f"agent_seeds must be one seed per seat of each game: an "
                                  f"({len(rows)}, {self.players}) array, not {seeds.shape}")
+        keys = k.stream_keys(_seeds(seeds.reshape(-1), "agent seeds"))
+        if games is None:  # (every game's seats, in order)
+            self.arrays["agent_keys"][:] = keys
+            self.arrays["agent_counters"][:] = 0
+            return
         seats = (rows[:, None] * self.players + np.arange(self.players)).reshape(-1)
-        self.arrays["agent_keys"][seats] = k.stream_keys(_seeds(seeds.reshape(-1),
-                                                                "agent seeds"))
+        self.arrays["agent_keys"][seats] = keys
         self.arrays["agent_counters"][seats] = 0
 
     DECISIONS = ("build", "dice", "clause")
@@ -405,7 +439,7 @@ class CompiledGames:
             return self
         from .kernels import STEP
 
-        fresh = self._fresh(seeds, self.arrays["rolls"].shape[1] > 1, self.builds is not None)
+        fresh = self._start.arrays_for(seeds)
         p = self.players
         seats = (games[:, None] * p + np.arange(p)).reshape(-1)
         for name, rows in fresh.items():
