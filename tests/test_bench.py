@@ -4,6 +4,7 @@ machine says nothing about speed."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 import subprocess
@@ -171,3 +172,41 @@ def test_a_tiny_expert_search_run_plays_its_games_to_a_rate(search):
     assert done.returncode == 0, done.stderr
     (line,) = done.stdout.splitlines()
     assert f"with the {search} search" in line and "/2 = " in line and "(95% " in line
+
+
+def test_a_tiny_train_seeds_run_trains_each_seed_once_and_plays_it(tmp_path):
+    """bench/train_seeds.py (issue 32: how much the expert's strength depends on its
+    training seed) trains a file per seed, plays each against the opponent on the same
+    games with a rate per seed and a summary; run again, it plays the files it finds made
+    by the same command instead of training them again, and trains a changed command."""
+    script = Path(__file__).resolve().parents[1] / "bench" / "train_seeds.py"
+    tiny = "--rounds 1 --games 30 --nets 1 --epochs 3 --engine scalar"
+    command = [sys.executable, str(script), "--seeds", "1", "2", "--train", tiny,
+               "--games", "2", "--workers", "1", "--against", "greedy",
+               "--folder", str(tmp_path), "--out", str(tmp_path / "out.txt")]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr
+    assert sorted(p.name for p in tmp_path.glob("seed-*.npz")) == ["seed-1.npz", "seed-2.npz"]
+    rates = [line for line in done.stdout.splitlines() if line.startswith("  seed ") and
+             " against greedy: " in line]
+    assert len(rates) == 2 and all("/2 = " in line and "(95% " in line for line in rates)
+    assert "over 2 seeds" in done.stdout and "over 2 seeds" in (tmp_path / "out.txt").read_text()
+    again = subprocess.run(command, capture_output=True, text=True, timeout=600, check=False)
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.count("made by the same command, played as it is") == 2
+    assert [line for line in again.stdout.splitlines() if line.startswith("  seed ") and
+            " against greedy: " in line] == rates
+    spec = importlib.util.spec_from_file_location("train_seeds", script)
+    bench = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, str(script.parent))
+    try:
+        spec.loader.exec_module(bench)
+    finally:
+        sys.path.remove(str(script.parent))
+    made = "machikoro train --players 2 --seed 1 --games 30 --nets 1 --out a.npz"
+    assert bench.options(made) == bench.options(
+        "machikoro train --nets 1 --games 30 --players 2 --seed 1 --out b.npz")
+    for other in ("--games 31 --nets 1 --players 2 --seed 1",
+                  "--games 30 --nets 1 --players 2 --seed 2",
+                  "--games 30 --nets 1 --players 2 --seed 1 --rounds 2"):
+        assert bench.options(made) != bench.options("machikoro train " + other)
