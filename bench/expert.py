@@ -98,10 +98,8 @@ def main(argv: list[str] | None = None) -> int:
                                   else ""))]
     print(lines[0], flush=True)
     for against in args.against.split(","):
-        jobs = [(args.variant, args.players, against, args.seed, i, args.engine,
-                 args.mcts_leaf) for i in range(args.games)]
-        with ProcessPoolExecutor(args.workers) as pool:
-            results = list(pool.map(one_game, jobs, chunksize=4))
+        results = games_against(args.variant, args.players, against, args.seed, args.games,
+                                args.workers, args.engine, args.mcts_leaf)
         wins = sum(r[0] for r in results)
         low, high = wilson(wins, len(results))
         mine = sum(r[1] for r in results) / max(1, sum(r[2] for r in results))
@@ -112,10 +110,24 @@ def main(argv: list[str] | None = None) -> int:
                 f"({mine / theirs:.1f}x)")
         print(line, flush=True)
         lines.append(line)
-    if args.out:
-        with open(args.out, "a", encoding="utf-8") as out:
-            out.write("\n".join(lines) + "\n")
+    append_lines(args.out, lines)
     return 0
+
+
+def games_against(variant: str | None, players: int, against: str, seed: int, games: int,
+                  workers: int, engine: str = "auto", leaf: str = "auto") -> list[tuple]:
+    """Games ``0 .. games - 1`` of ``expert`` against ``against`` (:func:`one_game`'s
+    tuples, in order), played by ``workers`` processes."""
+    jobs = [(variant, players, against, seed, i, engine, leaf) for i in range(games)]
+    with ProcessPoolExecutor(workers) as pool:
+        return list(pool.map(one_game, jobs, chunksize=4))
+
+
+def append_lines(path: str | None, lines: list[str]) -> None:
+    """Append ``lines`` to the file ``path`` (None: nothing)."""
+    if path:
+        with open(path, "a", encoding="utf-8") as out:
+            out.write("\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":

@@ -32,14 +32,13 @@ import shutil
 import statistics
 import subprocess
 import sys
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from expert import _rules, one_game
+from expert import _rules, append_lines, games_against
 
 from machikoro.agents.value import read_weights, weights_name
 from machikoro.lab.statistics import wilson
@@ -96,10 +95,8 @@ def played(path: Path, against: str, args) -> tuple[int, int]:
     folder.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(path, folder / weights_name(rules, args.players))
     os.environ["MACHIKORO_WEIGHTS"] = str(folder)  # (the pool's processes inherit it)
-    jobs = [(args.variant, args.players, against, args.eval_seed, i, "auto", "auto")
-            for i in range(args.games)]
-    with ProcessPoolExecutor(args.workers) as pool:
-        results = list(pool.map(one_game, jobs, chunksize=4))
+    results = games_against(args.variant, args.players, against, args.eval_seed, args.games,
+                            args.workers)
     return sum(r[0] for r in results), len(results)
 
 
@@ -138,9 +135,7 @@ def main(argv: list[str] | None = None) -> int:
                      f"{spread:.1%} over {len(rates)} seeds, from {min(rates):.1%} to "
                      f"{max(rates):.1%}")
         print(lines[-1], flush=True)
-    if args.out:
-        with open(args.out, "a", encoding="utf-8") as out:
-            out.write("\n".join(lines) + "\n")
+    append_lines(args.out, lines)
     return 0
 
 
