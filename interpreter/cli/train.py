@@ -63,7 +63,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "where it plays the rule set and its code is compiled already, "
                              "else scalar")
     parser.add_argument("--seed", type=whole_number(0, 2**63 - 1), default=0,
-                        help="the seed of the whole run (default 0)")
+                        help="the seed of the whole run (default 0; against one fixed "
+                             "plan the result's strength varies with it, against greedy "
+                             "hardly: try two or three, docs/agents.md)")
     parser.add_argument("--out", type=file_name, default=None, metavar="FILE.npz",
                         help="write the weights here instead of the user's weights folder")
 
