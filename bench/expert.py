@@ -32,6 +32,7 @@ from machikoro import Game, make_agent
 from machikoro.agents.expert import ExpertAgent
 from machikoro.agents.mcts import MCTSAgent
 from machikoro.data.bundled import resolve_variant
+from machikoro.errors import MachikoroError
 from machikoro.lab.runs import game_seed
 from machikoro.lab.statistics import wilson
 from machikoro.rules.loader import load_cached
@@ -92,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mcts-leaf", default="auto", choices=("auto", "rules", "learned"))
     args = parser.parse_args(argv)
     rules = _rules(args.variant)
+    check_opponents(args.against.split(","), rules, "expert.py")
     lines = [(f"expert on {rules.name}, {args.players} players, seats rotated, seed "
               f"{args.seed} (digest {rules.digest[:12]}), builds rated by engine "
               f"{args.engine}" + (f", mcts leaf {args.mcts_leaf}" if args.mcts_leaf != "auto"
@@ -121,6 +123,16 @@ def games_against(variant: str | None, players: int, against: str, seed: int, ga
     jobs = [(variant, players, against, seed, i, engine, leaf) for i in range(games)]
     with ProcessPoolExecutor(workers) as pool:
         return list(pool.map(one_game, jobs, chunksize=4))
+
+
+def check_opponents(names: list[str], rules, script: str) -> None:
+    """Exit with one line naming the first of ``names`` that is no agent (before any game:
+    a worker's error would come back as a traceback)."""
+    for name in names:
+        try:
+            make_agent(name, 0, rules)
+        except (ValueError, MachikoroError) as error:
+            sys.exit(f"{script}: --against {name}: {error}")
 
 
 def append_lines(path: str | None, lines: list[str]) -> None:

@@ -38,7 +38,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from expert import _rules, append_lines, games_against
+from expert import _rules, append_lines, check_opponents, games_against
 
 from machikoro.agents.value import read_weights, weights_name
 from machikoro.lab.statistics import wilson
@@ -83,8 +83,11 @@ def train(seed: int, args) -> Path:
                   flush=True)
             return path
     print(f"  seed {seed}: {shlex.join(command)}", flush=True)
-    subprocess.run([sys.executable, "-m", "machikoro", *command[1:]], check=True,
-                   stdout=subprocess.DEVNULL)
+    done = subprocess.run([sys.executable, "-m", "machikoro", *command[1:]], check=False,
+                          stdout=subprocess.DEVNULL)
+    if done.returncode:
+        sys.exit(f"train_seeds: seed {seed}: machikoro train stopped with exit status "
+                 f"{done.returncode} (its message above); nothing played")
     return path
 
 
@@ -114,6 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", default=None)
     args = parser.parse_args(argv)
     rules = _rules(args.variant)
+    check_opponents(args.against.split(","), rules, "train_seeds.py")
     lines = [(f"expert trained with seeds {' '.join(map(str, args.seeds))} on {rules.name}, "
               f"{args.players} players: machikoro train {args.train}; {args.games} games "
               f"each, seats rotated, seed {args.eval_seed}")]
