@@ -12,8 +12,8 @@ is larger): at size 1, ``--scalar-games`` batches of one game each, so that one 
 (its length) does not make the figure, as it did until stop 61 (one batch of one game). For
 each size: CPU seconds per game (``time.process_time``, each batch's set-up included; the
 compiled engine's first compile is made before, and reported apart) and the ratio to the
-scalar engine's, and turns per CPU second. The two engines' games are not the same games (the scalar engine draws
-from its own generator), so the ratios are per game and per turn. (Until issue 35 this
+scalar engine's, and turns per CPU second. The two engines' games are not the same games
+(the scalar engine draws from its own generator), so the ratios are per game and per turn. (Until issue 35 this
 script measured the NumPy batched engine too: bench/results/compiled.txt.)
 
 The machine may be shared and noisy: only the ratios, measured in the same run, are figures.

@@ -39,14 +39,23 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from expert import _rules, append_lines, check_opponents, games_against
+from train_bundled import OPTIONS
 
 from machikoro.agents.value import read_weights, weights_name
 from machikoro.lab.statistics import wilson
 
 ROOT = Path(__file__).resolve().parent.parent
-BUNDLED = ("--rounds 4 --games 6000 --nets 5 --engine vector "
-           "--lineup self,strategy,greedy,previous,strategy")
-"""``train``'s options for the bundled weights of the base set at 2 players."""
+
+
+def bundled_options() -> str:
+    """``train``'s options for the bundled weights of the base set at 2 players
+    (bench/train_bundled.py's), their seed and calibration aside (each run gives its own
+    seed; a seed's strength needs no calibration)."""
+    words, kept = OPTIONS[("base", 2)], []
+    for i in range(0, len(words), 2):
+        if words[i] not in ("--seed", "--calibrate"):
+            kept += words[i:i + 2]
+    return shlex.join(kept)
 
 
 def options(command: str) -> set:
@@ -108,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seeds", type=int, nargs="+", required=True)
     parser.add_argument("--variant", default=None)
     parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--train", default=BUNDLED)
+    parser.add_argument("--train", default=bundled_options())
     parser.add_argument("--folder", default=str(ROOT / "bench" / "results" / "train-seeds"))
     parser.add_argument("--against", default="cheese-factory")
     parser.add_argument("--games", type=int, default=1000)
