@@ -45,7 +45,7 @@ class RuleSets:
 
     def __init__(self) -> None:
         self.known: dict[str, tuple[RuleSet, list[Path]]] = {}
-        self.reports: dict[int, tuple[RuleSet, dict | None]] = {}
+        self.reports: dict[str | int, tuple[RuleSet, dict | None]] = {}
 
     def of(self, path: Path, texts: dict[str, str]) -> tuple[RuleSet | None, list[Path]]:
         """The rule set the file at ``path`` is checked in (the same as ``validate``'s,
@@ -77,9 +77,15 @@ class RuleSets:
 
     def report(self, ruleset: RuleSet) -> dict | None:
         """``analyze``'s report of ``ruleset`` at its fewest players, or None when it
-        cannot be made (dice with too many outcomes)."""
-        key = id(ruleset)
-        if self.reports.get(key, (None,))[0] is not ruleset:
+        cannot be made (dice with too many outcomes). Kept per rule set digest (what the
+        rules say, :func:`~machikoro.rules.build.rules_digest`): a document's rule set is
+        loaded again for each request, and a hover read the report of each load, about a
+        tenth of a second each time. A rule set that differs only in wording shares the
+        report; its readers (the hover's expected coins) read numbers and card ids, never
+        names. A rule set without a digest is kept for that object alone."""
+        key = ruleset.digest or id(ruleset)
+        kept = self.reports.get(key)
+        if kept is None or (not ruleset.digest and kept[0] is not ruleset):
             from ..lab.card_analysis import analyze
 
             try:
