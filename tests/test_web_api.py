@@ -179,3 +179,20 @@ def test_requests_must_be_json_from_this_host(saves):
     assert form.status_code == 415
     other = TestClient(make_app(Settings(saves)), base_url="http://evil.example")
     assert other.get("/api/options").status_code == 400
+
+
+def test_the_bundled_choices_are_read_once_for_the_servers_life(saves, monkeypatch):
+    # the page's choices and each new game read the bundled variants and strategies: the
+    # package's files, read once (twenty-odd YAML files each time before)
+    from machikoro.data import listing
+    from machikoro.web import app as web_app
+
+    read = []
+    monkeypatch.setattr(web_app, "bundled_entries",
+                        lambda: read.append(1) or listing.bundled_entries())
+    client = _client(saves)
+    options = client.get("/api/options").json()
+    _new(client, ["human", "cheese-factory"], variants=["harbor"])
+    _new(client, ["human", "greedy"])
+    assert read == [1]
+    assert client.get("/api/options").json() == options

@@ -177,6 +177,16 @@ class WebApp:
         self.replays = Held()
         self.stop = move_stop(settings.stopping)
         self._limiters: tuple | None = None
+        self._bundled: dict[str, list[dict]] | None = None
+
+    def bundled(self) -> dict[str, list[dict]]:
+        """The bundled variants and strategies (:func:`~machikoro.data.listing.
+        bundled_entries`), read once for the server's life: the package's files do not
+        change while it serves, and reading them (twenty-odd YAML files, about 60 ms) for
+        each page's choices and each new game was most of those requests' time."""
+        if self._bundled is None:
+            self._bundled = bundled_entries()
+        return self._bundled
 
     def _limits(self) -> tuple[anyio.CapacityLimiter, anyio.CapacityLimiter]:
         """``(workers, uploads)``: the limiters of :data:`WORKERS` and :data:`UPLOADS`,
@@ -200,7 +210,7 @@ class WebApp:
         request names a key, never a path."""
         choices = {f"cli:{i}": f"{_variant_name(v)} (command line: {Path(v).name})"
                    for i, v in enumerate(self.settings.variants)}
-        for entry in bundled_entries()["variants"]:
+        for entry in self.bundled()["variants"]:
             choices[entry["name"]] = entry["title"] or entry["name"]
         return choices
 
@@ -229,7 +239,7 @@ class WebApp:
             if name.endswith("[:N]"):
                 budgeted.add(name[:-4])
             names.add(name.removesuffix("[:N]"))
-        strategies = [e["name"] for e in bundled_entries()["strategies"]]
+        strategies = [e["name"] for e in self.bundled()["strategies"]]
         return names | set(self.settings.strategies), budgeted, \
             strategies + self.settings.strategies
 
