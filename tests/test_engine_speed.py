@@ -118,7 +118,7 @@ def _swap_decision(players: int, seed: int):
 @pytest.mark.parametrize(("players", "seed"), [(2, 0), (3, 1), (4, 2), (4, 5)])
 def test_swap_options_made_when_read_are_the_actions_options(players, seed):
     """The lazily made options are the action's own (same answers, same order, limits
-    applied); each read is the same object; a plain equal dict answers as that option; an
+    applied), and so are its swaps as card indices and seats; each read is the same object; a plain equal dict answers as that option; an
     answer that is no option is refused."""
     game, decision, action, card = _swap_decision(players, seed)
     assert type(decision.options) is SwapOptions
@@ -127,6 +127,9 @@ def test_swap_options_made_when_read_are_the_actions_options(players, seed):
     assert decision.options[len(expected) // 2] == expected[len(expected) // 2]
     assert decision.options[-1] == expected[-1]
     assert tuple(decision.options) == expected
+    head = 1 if decision.options.optional else 0  # swaps(): the same, as numbers
+    assert [{"give": BASE.ids[give], "take": BASE.ids[take], "from": other}
+            for give, take, other in decision.options.swaps()] == list(expected[head:])
     chosen = decision.options[3]
     assert chosen is decision.options[3]
     assert dict(chosen) in decision.options

@@ -22,6 +22,7 @@ import numpy as np
 
 from ..engine.decision import same_answer
 from ..engine.game import Game
+from ..engine.options import SwapOptions
 from ..engine.phases import OVER
 from ..records import Record
 from ..rules.ruleset import RuleSet
@@ -135,8 +136,8 @@ def _decisions_match(games: CompiledGames, checked: list) -> list:
     """Per ``(g, decision)`` of ``checked`` (a compiled game and its scalar twin's waiting
     decision, or None), ``("decision", scalar, compiled)`` where the two engines wait at
     different decisions (name, player, number of options) or ``("options", ...)`` where
-    they list different options (:meth:`~machikoro.compiled.games.CompiledGames.
-    options_of_games`, every game's in one call), else None."""
+    they list different options (:func:`_same_options`; every game's rows read in one
+    call of the compiled code), else None."""
     players, counts = games.pending_player.tolist(), games.option_counts.tolist()
     found, names = [], []
     for g, decision in checked:
@@ -146,15 +147,43 @@ def _decisions_match(games: CompiledGames, checked: list) -> list:
         compiled = None if name is None else (name, players[g], counts[g])
         found.append(None if scalar == compiled else ("decision", scalar, compiled))
         names.append(name)
-    asked = [j for j, (_, decision) in enumerate(checked)
-             if found[j] is None and decision is not None]
-    listed = games.options_of_games([checked[j][0] for j in asked])
-    for j, values in zip(asked, listed):
-        decision = checked[j][1]
-        if not all(same_answer(o, v) for o, v in zip(decision.options, values)):
+    asked = [j for j, (g, decision) in enumerate(checked)
+             if found[j] is None and decision is not None and counts[g] > 0]
+    if not asked:
+        return found
+    rows, starts = games.option_rows([checked[j][0] for j in asked])
+    rows, starts = rows.tolist(), starts.tolist()
+    for n, j in enumerate(asked):
+        g, decision = checked[j]
+        if not _same_options(games, g, decision.options, rows[starts[n]:starts[n + 1]]):
             found[j] = ("options", (decision.name, list(decision.options)),
-                        (names[j], values))
+                        (names[j], games.options_of(g)))
     return found
+
+
+def _same_options(games: CompiledGames, g: int, options, rows: list) -> bool:
+    """True when compiled game ``g``'s option ``rows`` (:func:`~machikoro.compiled.options.
+    option_values`, as many as ``options``) are the scalar decision's ``options``, each
+    as :func:`~machikoro.engine.decision.same_answer` compares an option with its value
+    (:func:`~machikoro.compiled.options.decode`). A swap's options (a few hundred with the
+    Business Center) are compared as numbers, no answer made on either side: a swap row
+    ``(SWAP, give, from, take)`` decodes to ``{give: ids[give], take: ids[take], from}``,
+    the same answer as the scalar option of the same card indices and seat."""
+    from .options import NONE, SWAP, decode, order_kinds
+
+    if isinstance(options, SwapOptions):
+        head = 1 if options.optional else 0
+        if head and rows[0][0] != NONE:  # (only a NONE row decodes to None)
+            return False
+        return [(row[0], row[1], row[3], row[2]) for row in rows[head:]] == \
+            [(SWAP, give, take, other) for give, take, other in options.swaps()]
+
+    def kinds(item):
+        return order_kinds(games.tables, games.state, g, item)
+
+    ids = games.rules.ids
+    return all(same_answer(option, decode(row, ids, kinds))
+               for option, row in zip(options, rows))
 
 
 def _same_answer(agent, game: Game, decision, option: int) -> tuple | None:

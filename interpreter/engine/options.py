@@ -75,6 +75,16 @@ class SwapOptions(Sequence):
         """True when None (no swap) is the first option."""
         return bool(self._head)
 
+    def swaps(self) -> tuple:
+        """The swaps after the None of an optional one, in the options' order, as
+        ``(give, take, other)``: the card given and the card taken (indices) and the other
+        player's seat. No answer is made: the compiled engine's lock-step compares a few
+        hundred swaps a step this way (:mod:`machikoro.compiled.lockstep`)."""
+        if self._triples is not None:
+            return self._triples
+        return tuple((give, take, other) for other, theirs in self._blocks
+                     for give in self._own for take in theirs)
+
     def by_seat(self) -> tuple:
         """The swaps after the None of an optional one, grouped as the options are
         ordered: ``((other, ((give, (take, ...)), ...)), ...)``, card indices, each seat
