@@ -165,8 +165,8 @@ def _same_options(games: CompiledGames, g: int, options, rows: list) -> bool:
     """True when compiled game ``g``'s option ``rows`` (:func:`~machikoro.compiled.options.
     option_values`, as many as ``options``) are the scalar decision's ``options``, each
     as :func:`~machikoro.engine.decision.same_answer` compares an option with its value
-    (:func:`~machikoro.compiled.options.decode`). A swap's options (a few hundred with the
-    Business Center) are compared as numbers, no answer made on either side: a swap row
+    (:func:`~machikoro.compiled.options.decode`). A swap's options (a few hundred a
+    decision) are compared as numbers, no answer made on either side: a swap row
     ``(SWAP, give, from, take)`` decodes to ``{give: ids[give], take: ids[take], from}``,
     the same answer as the scalar option of the same card indices and seat."""
     from .options import NONE, SWAP, decode, order_kinds

@@ -79,8 +79,8 @@ class RuleSets:
         """``analyze``'s report of ``ruleset`` at its fewest players, or None when it
         cannot be made (dice with too many outcomes). Kept per rule set digest (what the
         rules say, :func:`~machikoro.rules.build.rules_digest`): a document's rule set is
-        loaded again for each request, and a hover read the report of each load, about a
-        tenth of a second each time. A rule set that differs only in wording shares the
+        loaded again for each request, and a report made per load cost each hover about a
+        tenth of a second. A rule set that differs only in wording shares the
         report; its readers (the hover's expected coins) read numbers and card ids, never
         names. A rule set without a digest is kept for that object alone."""
         key = ruleset.digest or id(ruleset)

@@ -182,8 +182,8 @@ class WebApp:
     def bundled(self) -> dict[str, list[dict]]:
         """The bundled variants and strategies (:func:`~machikoro.data.listing.
         bundled_entries`), read once for the server's life: the package's files do not
-        change while it serves, and reading them (twenty-odd YAML files, about 60 ms) for
-        each page's choices and each new game was most of those requests' time."""
+        change while it serves, and reading them (twenty-odd YAML files) cost each page's
+        choices and each new game about 60 ms."""
         if self._bundled is None:
             self._bundled = bundled_entries()
         return self._bundled
