@@ -51,8 +51,8 @@ class SwapOptions(Sequence):
         if any(limit[i] < NO_LIMIT for i in self._own) or any(
                 limit[i] < NO_LIMIT for _, theirs in self._blocks for i in theirs):
             self._triples = tuple(
-                (give, take, other) for other, theirs in self._blocks for give in self._own
-                for take in theirs if self._fits(owned, limit, owner, give, other, take))
+                (give, take, other) for give, take, other in self._every_swap()
+                if self._fits(owned, limit, owner, give, other, take))
             size = len(self._triples)
         else:
             size = len(self._own) * sum(len(theirs) for _, theirs in self._blocks)
@@ -80,10 +80,14 @@ class SwapOptions(Sequence):
         ``(give, take, other)``: the card given and the card taken (indices) and the other
         player's seat. No answer is made: the compiled engine's lock-step compares a few
         hundred swaps a step this way (:mod:`machikoro.compiled.lockstep`)."""
-        if self._triples is not None:
-            return self._triples
-        return tuple((give, take, other) for other, theirs in self._blocks
-                     for give in self._own for take in theirs)
+        return self._triples if self._triples is not None else tuple(self._every_swap())
+
+    def _every_swap(self):
+        """Every ``(give, take, other)`` of the owner's and the others' swappable cards, in
+        the options' order (by player in payment order, by card given, by card taken), the
+        cards' limits not applied."""
+        return ((give, take, other) for other, theirs in self._blocks
+                for give in self._own for take in theirs)
 
     def by_seat(self) -> tuple:
         """The swaps after the None of an optional one, grouped as the options are
